@@ -1,0 +1,30 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { test, expect, root, artifacts } from "./fixtures.js";
+
+// The version the engine crate declares, as cargo resolves it.
+const engineVersion = JSON.parse(
+  execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1"], { cwd: root }),
+).packages.find((p) => p.name === "schedlab-engine").version;
+
+test("the page shows the title and the engine version", async ({ app: { page } }) => {
+  await expect(page).toHaveTitle("schedlab");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("schedlab");
+  await expect(page.getByTestId("engine-version")).toHaveText(engineVersion);
+  await expect(page.getByTestId("engine-description")).toContainText("schedlab simulates");
+});
+
+test("the error banner is hidden when nothing went wrong", async ({ app: { page } }) => {
+  await expect(page.getByTestId("error-banner")).toBeHidden();
+});
+
+test("the page loads without console errors or failed requests", async ({ app }) => {
+  await app.page.waitForLoadState("networkidle");
+  expect(app.consoleErrors).toEqual([]);
+  expect(app.failedRequests).toEqual([]);
+});
+
+test("screenshot of the first page", async ({ app: { page } }) => {
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: join(artifacts, "first-page.png"), fullPage: true });
+});

@@ -1,0 +1,97 @@
+// Shared fixtures for the end-to-end tests: import { test, expect } from "./fixtures.js".
+//
+// - `site`: dist/ served over HTTP on a free loopback port, one server per worker, closed with it.
+// - `app`:  the page opened on that server and fully started, with every console error, uncaught
+//           exception and failed request collected. Tests then read `app.consoleErrors` and
+//           `app.failedRequests`, and find elements by their data-testid (DESIGN.md §6).
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test as base, expect } from "@playwright/test";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+export const dist = join(root, "dist");
+export const artifacts = join(root, "target/e2e");
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** A static file server for `dir`, like the one a host would be; resolves to { url, close }. */
+export async function serveStatic(dir) {
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
+    let file = normalize(join(dir, path));
+    if (file !== dir && !file.startsWith(dir + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      await stat(file);
+    } catch {
+      response.writeHead(404).end("not found");
+      return;
+    }
+    response.writeHead(200, {
+      "content-type": types[extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-store",
+    });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
+
+export const test = base.extend({
+  site: [
+    async ({}, use) => {
+      const site = await serveStatic(dist);
+      await use(site);
+      await site.close();
+    },
+    { scope: "worker" },
+  ],
+
+  app: async ({ page, site }, use) => {
+    const consoleErrors = [];
+    const failedRequests = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    page.on("requestfailed", (request) =>
+      failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`),
+    );
+    page.on("response", (response) => {
+      if (response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+    });
+
+    await page.goto(site.url);
+    // The app has started once Yew has replaced the loading text with the page.
+    await expect(page.getByTestId("engine-version")).toBeVisible();
+
+    await use({ page, site, consoleErrors, failedRequests });
+  },
+});
+
+export { expect };

@@ -1,0 +1,58 @@
+// Playwright end-to-end tests against the built site in dist/ (`./x test` builds it first).
+//
+// The browser is the system Chromium (Debian's `chromium` package, installed by `./x setup`);
+// Playwright's own browser downloads are never used. Set CHROMIUM to point at another binary.
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+function findChromium() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    for (const name of ["chromium", "chromium-browser"]) {
+      const candidate = join(dir, name);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error("no chromium on PATH: run ./x setup, or set CHROMIUM");
+}
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.js",
+  outputDir: join(root, "target/e2e/results"),
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ["list"],
+    ["json", { outputFile: join(root, "target/e2e/results.json") }],
+  ],
+  use: {
+    browserName: "chromium",
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: findChromium(),
+      // Playwright gives each launch a fresh, temporary user-data dir. These flags keep Chromium
+      // off the network (only loopback is reachable here) and quiet.
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+});

@@ -1,0 +1,28 @@
+use yew::prelude::*;
+
+use crate::panic_banner::BANNER_ID;
+
+#[derive(Properties, PartialEq, Default)]
+pub struct ErrorBannerProps {
+    /// The message to show; `None` hides the banner.
+    #[prop_or_default]
+    pub message: Option<AttrValue>,
+}
+
+/// A banner across the top of the page for errors the user must see. Hidden when there is none.
+///
+/// The panic hook (`panic_banner`) also writes into this element, by its id.
+#[component]
+pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
+    html! {
+        <div
+            id={BANNER_ID}
+            class="error-banner"
+            role="alert"
+            data-testid="error-banner"
+            hidden={props.message.is_none()}
+        >
+            { props.message.clone().unwrap_or_default() }
+        </div>
+    }
+}
