@@ -1,0 +1,1269 @@
+//! The discrete-event engine: time, tasks' programs, devices, channels and the trace.
+//! It knows no concrete policy; it calls the [`Policy`] hooks and acts on what they ask.
+//!
+//! Events are ordered by `(time, sequence)`: same-time events run in the order they were
+//! scheduled, so every run is deterministic. After each event the engine runs schedule() on every
+//! CPU whose need_resched flag is set, in CPU-id order, until no flag is left (the kernel's
+//! "reschedule at the next preemption point", collapsed to the same instant).
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use crate::compile::{Compiled, Op};
+use crate::ids::{CpuId, TaskId};
+use crate::metrics::{Metrics, TaskStats};
+use crate::policy::{Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState};
+use crate::program::WaitFor;
+use crate::rng::Rng;
+use crate::scenario::{limits, Costs, Problems, Scenario};
+use crate::time::Nanos;
+use crate::trace::{Annotation, Detail, Mark, Migration, Segment, StateChange, Trace, TraceHasher};
+
+/// Options of one run that are not part of the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    pub detail: Detail,
+    /// Event budget; reaching it stops the run with [`RunError::EventLimit`].
+    pub max_events: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            detail: Detail::Full,
+            max_events: limits::DEFAULT_MAX_EVENTS,
+        }
+    }
+}
+
+/// Why a run could not finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("the run needed more than {limit} events (the event limit); shorten the duration or use fewer tasks")]
+    EventLimit { limit: u64 },
+    #[error("more than {limit} tasks alive at once (a fork bomb?); the limit is {limit}")]
+    LiveTaskLimit { limit: usize },
+    #[error("more than {limit} tasks created in one run; the limit is {limit}")]
+    TotalTaskLimit { limit: usize },
+    #[error("task {task:?} executed {limit} zero-time steps without using CPU or blocking at {time} (a loop with no run, sleep or block)")]
+    NoProgress {
+        task: String,
+        time: Nanos,
+        limit: u64,
+    },
+    #[error("policy bug: {0}")]
+    PolicyBug(String),
+}
+
+/// Zero-time steps a task may execute in a row before the run is declared stuck.
+const MAX_ZERO_TIME_STEPS: u64 = 1_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    Arrive(u32),
+    Wake(TaskId),
+    BurstEnd(CpuId, u64),
+    Tick,
+    DiskDone(u32),
+    Timer(CpuId, u64),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    time: Nanos,
+    seq: u64,
+    ev: Ev,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Queued {
+    /// Among same-time events, a burst that ends completes before anything else looks at the
+    /// CPU (a quantum timer or tick firing at that instant sees the task's next step).
+    fn class(&self) -> u8 {
+        match self.ev {
+            Ev::BurstEnd(..) => 0,
+            _ => 1,
+        }
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: reverse for earliest-first.
+        (o.time, o.class(), o.seq).cmp(&(self.time, self.class(), self.seq))
+    }
+}
+
+/// A task's program position and bookkeeping the policy does not see.
+#[derive(Clone, Debug)]
+struct Exec {
+    pc: u32,
+    /// Remaining iterations of each enclosing loop (u64::MAX = forever).
+    loops: Vec<u64>,
+    rng: Rng,
+    /// The current `run` step has been sampled and `info.burst_left` holds what is left.
+    at_run: bool,
+    /// Context-switch and migration overhead to burn before program progress.
+    overhead: Nanos,
+    children_live: u32,
+    zombies: VecDeque<TaskId>,
+    waiting: Option<WaitFor>,
+    forks: u32,
+    stats: TaskStats,
+    runnable_since: Nanos,
+    woke_at: Option<Nanos>,
+    last_observed: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Cpu {
+    /// Generation of the pending burst-end event; bumping it cancels the event.
+    gen: u64,
+    burst_pending: bool,
+    /// Start of the current segment.
+    seg_start: Nanos,
+    /// Last time the running task was accounted.
+    accounted: Nanos,
+    busy: Nanos,
+    /// The last task that ran here (for context-switch costs).
+    last: Option<TaskId>,
+    /// Generation of the policy timer; bumping it cancels the pending one.
+    timer_gen: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Channel {
+    queued: u64,
+    capacity: Option<u64>,
+    receivers: VecDeque<TaskId>,
+    senders: VecDeque<TaskId>,
+    sent: u64,
+    received: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Disk {
+    seek: Nanos,
+    bandwidth: u64,
+    queue: VecDeque<(TaskId, u64, u32)>,
+    busy: Option<TaskId>,
+    last_stream: Option<u32>,
+    busy_time: Nanos,
+    served: u64,
+}
+
+/// A simulation in progress.
+pub struct Engine {
+    policy: Box<dyn Policy>,
+    code: Compiled,
+    scenario_tasks: Vec<(
+        String,
+        i32,
+        Nanos,
+        Option<u32>,
+        Option<crate::scenario::RtSpec>,
+        u32,
+    )>,
+    duration: Nanos,
+    seed: u64,
+    costs: Costs,
+    opts: RunOptions,
+    tick_ns: u64,
+    idle_ticks: bool,
+    tick_armed: bool,
+
+    now: Nanos,
+    seq: u64,
+    events: BinaryHeap<Queued>,
+    processed: u64,
+
+    info: Vec<TaskInfo>,
+    exec: Vec<Exec>,
+    curr: Vec<Option<TaskId>>,
+    cpus: Vec<Cpu>,
+    channels: Vec<Channel>,
+    disks: Vec<Disk>,
+    out: Out,
+
+    live: usize,
+    pending_arrivals: usize,
+    /// A policy bug found where the error could not be returned at once.
+    bug: Option<String>,
+    finished: bool,
+
+    trace: Trace,
+    hasher: TraceHasher,
+    context_switches: u64,
+    migrations: u64,
+    last_exit: Nanos,
+}
+
+macro_rules! hook {
+    ($s:ident . $m:ident ( $($a:expr),* )) => {{
+        let mut cx = Cx {
+            now: $s.now,
+            tick_ns: $s.tick_ns,
+            tasks: &$s.info,
+            curr: &$s.curr,
+            out: &mut $s.out,
+        };
+        $s.policy.$m(&mut cx, $($a),*)
+    }};
+}
+
+impl Engine {
+    /// Prepares a run of a validated scenario under `policy`.
+    pub fn new(
+        scenario: &Scenario,
+        policy: Box<dyn Policy>,
+        opts: RunOptions,
+    ) -> Result<Engine, Problems> {
+        scenario.validate()?;
+        let code = Compiled::new(scenario);
+        let cpus = scenario.cpus as usize;
+        let tick_ns = policy
+            .hz()
+            .map(|hz| 1_000_000_000 / hz.max(1) as u64)
+            .unwrap_or(0);
+        let idle_ticks = policy.idle_ticks() && tick_ns > 0;
+        let mut channels: Vec<Channel> = code.channels.iter().map(|_| Channel::default()).collect();
+        for c in &scenario.channels {
+            if let Some(i) = code.channels.iter().position(|n| n == &c.name) {
+                channels[i].capacity = c.capacity;
+            }
+        }
+        let disks = scenario
+            .disks
+            .iter()
+            .map(|d| Disk {
+                seek: d.seek,
+                bandwidth: d.bandwidth,
+                queue: VecDeque::new(),
+                busy: None,
+                last_stream: None,
+                busy_time: Nanos::ZERO,
+                served: 0,
+            })
+            .collect();
+        // Expand `count` and order arrivals by time, then scenario order.
+        let mut scenario_tasks = Vec::new();
+        for (i, t) in scenario.tasks.iter().enumerate() {
+            match t.count {
+                None => scenario_tasks.push((
+                    t.name.clone(),
+                    t.nice,
+                    t.arrival,
+                    t.shares,
+                    t.rt,
+                    code.task_entries[i],
+                )),
+                Some(n) => {
+                    for k in 1..=n {
+                        scenario_tasks.push((
+                            format!("{}-{k}", t.name),
+                            t.nice,
+                            t.arrival,
+                            t.shares,
+                            t.rt,
+                            code.task_entries[i],
+                        ));
+                    }
+                }
+            }
+        }
+        scenario_tasks.sort_by_key(|t| t.2);
+        let mut trace = Trace {
+            detail: opts.detail,
+            lanes: vec![Vec::new(); cpus],
+            ..Trace::default()
+        };
+        trace.mark_labels = code.labels.clone();
+        let mut e = Engine {
+            policy,
+            code,
+            pending_arrivals: scenario_tasks.len(),
+            scenario_tasks,
+            duration: scenario.duration,
+            seed: scenario.seed,
+            costs: scenario.costs,
+            opts,
+            tick_ns,
+            idle_ticks,
+            tick_armed: false,
+            now: Nanos::ZERO,
+            seq: 0,
+            events: BinaryHeap::new(),
+            processed: 0,
+            info: Vec::new(),
+            exec: Vec::new(),
+            curr: vec![None; cpus],
+            cpus: vec![Cpu::default(); cpus],
+            channels,
+            disks,
+            out: Out {
+                resched: vec![false; cpus],
+                any_resched: false,
+                notes: Vec::new(),
+                migrations: Vec::new(),
+                timers: Vec::new(),
+                annotate: opts.detail == Detail::Full,
+                rng: Rng::new(scenario.seed, u64::MAX),
+            },
+            live: 0,
+            bug: None,
+            finished: false,
+            trace,
+            hasher: TraceHasher::default(),
+            context_switches: 0,
+            migrations: 0,
+            last_exit: Nanos::ZERO,
+        };
+        for i in 0..e.scenario_tasks.len() {
+            let at = e.scenario_tasks[i].2;
+            e.push(at, Ev::Arrive(i as u32));
+        }
+        if e.idle_ticks {
+            e.arm_tick();
+        }
+        Ok(e)
+    }
+
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
+    /// Every task created so far, in creation order.
+    pub fn tasks(&self) -> &[TaskInfo] {
+        &self.info
+    }
+
+    /// The task running on each CPU.
+    pub fn running(&self) -> &[Option<TaskId>] {
+        &self.curr
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The run queues as the policy sees them now.
+    pub fn inspect(&self, cpu: CpuId) -> Inspection {
+        let mut out = Out {
+            resched: vec![false; self.curr.len()],
+            any_resched: false,
+            notes: Vec::new(),
+            migrations: Vec::new(),
+            timers: Vec::new(),
+            annotate: false,
+            rng: self.out.rng.clone(),
+        };
+        let cx = Cx {
+            now: self.now,
+            tick_ns: self.tick_ns,
+            tasks: &self.info,
+            curr: &self.curr,
+            out: &mut out,
+        };
+        self.policy.inspect(&cx, cpu)
+    }
+
+    /// Who the policy would run next on `cpu` now (a pure query).
+    pub fn peek_next(&self, cpu: CpuId) -> Option<TaskId> {
+        let mut out = Out {
+            resched: vec![false; self.curr.len()],
+            any_resched: false,
+            notes: Vec::new(),
+            migrations: Vec::new(),
+            timers: Vec::new(),
+            annotate: false,
+            rng: self.out.rng.clone(),
+        };
+        let cx = Cx {
+            now: self.now,
+            tick_ns: self.tick_ns,
+            tasks: &self.info,
+            curr: &self.curr,
+            out: &mut out,
+        };
+        self.policy.pick_next(&cx, cpu)
+    }
+
+    fn push(&mut self, time: Nanos, ev: Ev) {
+        self.seq += 1;
+        self.events.push(Queued {
+            time,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    fn arm_tick(&mut self) {
+        if self.tick_ns > 0 && !self.tick_armed {
+            self.tick_armed = true;
+            let next = Nanos((self.now.0 / self.tick_ns + 1) * self.tick_ns);
+            self.push(next, Ev::Tick);
+        }
+    }
+
+    /// Processes one event (and the rescheduling it causes). Returns false once the run is over.
+    pub fn step(&mut self) -> Result<bool, RunError> {
+        if self.finished {
+            return Ok(false);
+        }
+        let Some(q) = self.events.peek().copied() else {
+            self.finish_at(self.duration);
+            return Ok(false);
+        };
+        if q.time > self.duration {
+            self.finish_at(self.duration);
+            return Ok(false);
+        }
+        self.events.pop();
+        self.processed += 1;
+        if self.processed > self.opts.max_events {
+            return Err(RunError::EventLimit {
+                limit: self.opts.max_events,
+            });
+        }
+        self.now = q.time;
+        match q.ev {
+            Ev::Arrive(i) => self.arrive(i as usize)?,
+            Ev::Wake(t) => {
+                self.complete_step(t);
+                self.wake(t, None, false);
+            }
+            Ev::BurstEnd(cpu, gen) => {
+                let c = &mut self.cpus[cpu.index()];
+                if c.gen == gen && c.burst_pending {
+                    c.burst_pending = false;
+                    self.account(cpu);
+                    if let Some(t) = self.curr[cpu.index()] {
+                        let x = &mut self.exec[t.index()];
+                        x.at_run = false;
+                        self.info[t.index()].burst_left = None;
+                        self.complete_step(t);
+                    }
+                    self.drive(cpu)?;
+                }
+            }
+            Ev::Tick => self.tick()?,
+            Ev::Timer(cpu, gen) => {
+                if self.cpus[cpu.index()].timer_gen == gen {
+                    self.account(cpu);
+                    let curr = self.curr[cpu.index()];
+                    hook!(self.timer(cpu, curr));
+                }
+            }
+            Ev::DiskDone(d) => self.disk_done(d as usize),
+        }
+        self.apply_out();
+        self.reschedule()?;
+        if let Some(b) = self.bug.take() {
+            return Err(RunError::PolicyBug(b));
+        }
+        if self.live == 0 && self.pending_arrivals == 0 {
+            self.finish_at(self.now);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Runs until simulated time `t` (or the end).
+    pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
+        while !self.finished {
+            match self.events.peek() {
+                Some(q) if q.time <= t => {
+                    self.step()?;
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs to the end and returns the trace and metrics.
+    pub fn run(mut self) -> Result<RunOutput, RunError> {
+        while self.step()? {}
+        Ok(self.into_output())
+    }
+
+    fn finish_at(&mut self, end: Nanos) {
+        if self.finished {
+            return;
+        }
+        self.now = end.max(self.now);
+        for c in 0..self.cpus.len() {
+            let cpu = CpuId(c as u16);
+            if let Some(t) = self.curr[c] {
+                self.account(cpu);
+                self.close_segment(cpu, t);
+            }
+        }
+        self.finished = true;
+    }
+
+    // ---- tasks ----------------------------------------------------------------------------
+
+    fn new_exec(&self, entry: u32, stream_id: u64) -> Exec {
+        Exec {
+            pc: entry,
+            loops: Vec::new(),
+            rng: Rng::new(self.seed, stream_id),
+            at_run: false,
+            overhead: Nanos::ZERO,
+            children_live: 0,
+            zombies: VecDeque::new(),
+            waiting: None,
+            forks: 0,
+            stats: TaskStats::default(),
+            runnable_since: self.now,
+            woke_at: None,
+            last_observed: None,
+        }
+    }
+
+    fn create_task(
+        &mut self,
+        name: String,
+        nice: i32,
+        shares: Option<u32>,
+        rt: Option<crate::scenario::RtSpec>,
+        parent: Option<TaskId>,
+        entry: u32,
+        cpu: CpuId,
+    ) -> Result<TaskId, RunError> {
+        if self.live >= limits::MAX_LIVE_TASKS {
+            return Err(RunError::LiveTaskLimit {
+                limit: limits::MAX_LIVE_TASKS,
+            });
+        }
+        if self.info.len() >= limits::MAX_TOTAL_TASKS {
+            return Err(RunError::TotalTaskLimit {
+                limit: limits::MAX_TOTAL_TASKS,
+            });
+        }
+        let id = TaskId(self.info.len() as u32);
+        let mut x = self.new_exec(entry, id.0 as u64);
+        x.stats.arrival = self.now;
+        self.info.push(TaskInfo {
+            id,
+            name,
+            nice,
+            shares,
+            rt,
+            parent,
+            cpu,
+            last_ran: None,
+            state: TaskState::Runnable,
+            arrival: self.now,
+            cpu_time: Nanos::ZERO,
+            burst_left: None,
+        });
+        self.exec.push(x);
+        self.live += 1;
+        self.settle(id);
+        self.record_state(id, TaskState::Runnable, None);
+        hook!(self.task_new(id));
+        let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
+        let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
+        let target = self.valid_cpu(target)?;
+        self.info[id.index()].cpu = target;
+        hook!(self.enqueue(target, id, Enqueue::New));
+        hook!(self.wakeup_preempt(target, id));
+        self.kick_if_idle(target);
+        Ok(id)
+    }
+
+    fn arrive(&mut self, i: usize) -> Result<(), RunError> {
+        self.pending_arrivals -= 1;
+        let (name, nice, _, shares, rt, entry) = self.scenario_tasks[i].clone();
+        self.create_task(name, nice, shares, rt, None, entry, CpuId(0))?;
+        Ok(())
+    }
+
+    fn valid_cpu(&self, c: CpuId) -> Result<CpuId, RunError> {
+        if c.index() < self.cpus.len() {
+            Ok(c)
+        } else {
+            Err(RunError::PolicyBug(format!(
+                "select_cpu returned {c}, but there are {} CPUs",
+                self.cpus.len()
+            )))
+        }
+    }
+
+    fn kick_if_idle(&mut self, cpu: CpuId) {
+        if self.curr[cpu.index()].is_none() {
+            self.out.resched[cpu.index()] = true;
+            self.out.any_resched = true;
+        }
+    }
+
+    fn record_state(&mut self, t: TaskId, state: TaskState, waker: Option<TaskId>) {
+        self.info[t.index()].state = state;
+        self.hasher.u64(self.now.0);
+        self.hasher.u64(((t.0 as u64) << 8) | state.code() as u64);
+        if self.opts.detail == Detail::Full {
+            self.trace.states.push(StateChange {
+                time: self.now,
+                task: t,
+                state,
+                waker,
+            });
+        }
+    }
+
+    /// Wakes a blocked task: it becomes runnable on the CPU the policy selects.
+    fn wake(&mut self, t: TaskId, waker: Option<TaskId>, sync: bool) {
+        let x = &mut self.exec[t.index()];
+        x.runnable_since = self.now;
+        x.woke_at = Some(self.now);
+        x.stats.wakeups += 1;
+        self.record_state(t, TaskState::Runnable, waker);
+        let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
+        let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
+        let target = if target.index() < self.cpus.len() {
+            target
+        } else {
+            self.bug
+                .get_or_insert_with(|| format!("select_cpu returned {target} for a wake-up"));
+            self.info[t.index()].cpu
+        };
+        self.info[t.index()].cpu = target;
+        hook!(self.enqueue(target, t, Enqueue::Wakeup { waker, sync }));
+        hook!(self.wakeup_preempt(target, t));
+        self.kick_if_idle(target);
+    }
+
+    /// Moves a task's program past the step it just completed.
+    fn complete_step(&mut self, t: TaskId) {
+        self.exec[t.index()].pc += 1;
+        self.settle(t);
+    }
+
+    /// Resolves loop control at the program counter, and samples a `run` step the task has
+    /// reached so `burst_left` is known while it waits (SJF/STCF read it).
+    fn settle(&mut self, t: TaskId) {
+        let x = &mut self.exec[t.index()];
+        loop {
+            match &self.code.ops[x.pc as usize] {
+                Op::LoopBegin { times, .. } => {
+                    x.loops.push(if *times == 0 { u64::MAX } else { *times });
+                    x.pc += 1;
+                }
+                Op::LoopEnd { begin } => {
+                    let left = x.loops.last_mut().expect("loop stack matches the program");
+                    if *left != u64::MAX {
+                        *left -= 1;
+                    }
+                    if *left == 0 {
+                        x.loops.pop();
+                        x.pc += 1;
+                    } else {
+                        x.pc = begin + 1;
+                    }
+                }
+                Op::Run(d) => {
+                    if !x.at_run {
+                        x.at_run = true;
+                        let n = x.rng.sample(d);
+                        self.info[t.index()].burst_left = Some(n);
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    // ---- running ---------------------------------------------------------------------------
+
+    /// Charges the running task on `cpu` up to now: exact CPU time, program progress, and the
+    /// policy's `account` hook.
+    fn account(&mut self, cpu: CpuId) {
+        let c = &mut self.cpus[cpu.index()];
+        let Some(t) = self.curr[cpu.index()] else {
+            c.accounted = self.now;
+            return;
+        };
+        let delta = self.now.saturating_sub(c.accounted);
+        if delta == Nanos::ZERO {
+            return;
+        }
+        c.accounted = self.now;
+        c.busy += delta;
+        let x = &mut self.exec[t.index()];
+        let info = &mut self.info[t.index()];
+        info.cpu_time += delta;
+        x.stats.cpu += delta;
+        let mut left = delta;
+        let o = left.min(x.overhead);
+        x.overhead -= o;
+        left -= o;
+        if let Some(b) = info.burst_left.as_mut() {
+            *b = b.saturating_sub(left);
+        }
+        hook!(self.account(cpu, t, delta));
+    }
+
+    /// Advances the running task on `cpu` through its program until it starts a burst, blocks,
+    /// exits, or the CPU needs rescheduling; then reschedules as needed.
+    fn drive(&mut self, cpu: CpuId) -> Result<(), RunError> {
+        let mut zero_steps = 0u64;
+        loop {
+            if self.out.resched[cpu.index()] {
+                self.schedule(cpu)?;
+            }
+            let Some(t) = self.curr[cpu.index()] else {
+                return Ok(());
+            };
+            if self.cpus[cpu.index()].burst_pending {
+                return Ok(());
+            }
+            zero_steps += 1;
+            if zero_steps > MAX_ZERO_TIME_STEPS {
+                return Err(RunError::NoProgress {
+                    task: self.info[t.index()].name.clone(),
+                    time: self.now,
+                    limit: MAX_ZERO_TIME_STEPS,
+                });
+            }
+            self.exec_op(cpu, t)?;
+        }
+    }
+
+    /// Executes the operation at `t`'s program counter while it runs on `cpu`.
+    fn exec_op(&mut self, cpu: CpuId, t: TaskId) -> Result<(), RunError> {
+        let ti = t.index();
+        let op = self.code.ops[self.exec[ti].pc as usize].clone();
+        match op {
+            Op::Run(_) => {
+                let left = self.info[ti].burst_left.unwrap_or(Nanos::ZERO) + self.exec[ti].overhead;
+                if left == Nanos::ZERO {
+                    self.exec[ti].at_run = false;
+                    self.info[ti].burst_left = None;
+                    self.complete_step(t);
+                } else {
+                    let c = &mut self.cpus[cpu.index()];
+                    c.gen += 1;
+                    c.burst_pending = true;
+                    let gen = c.gen;
+                    self.push(self.now + left, Ev::BurstEnd(cpu, gen));
+                }
+            }
+            Op::Sleep(d) => {
+                let dur = self.exec[ti].rng.sample(&d);
+                self.block(cpu, t, TaskState::Sleeping);
+                self.push(self.now + dur, Ev::Wake(t));
+            }
+            Op::Io {
+                disk,
+                bytes,
+                stream,
+                hit_percent,
+            } => {
+                if self.exec[ti].rng.chance_percent(hit_percent) {
+                    self.complete_step(t);
+                } else {
+                    let stream = stream.unwrap_or_else(|| {
+                        // A task's own stream: ids above the named ones.
+                        self.code.streams.len() as u32 + t.0
+                    });
+                    self.block(cpu, t, TaskState::BlockedDisk);
+                    let d = &mut self.disks[disk as usize];
+                    d.queue.push_back((t, bytes, stream));
+                    if d.busy.is_none() {
+                        self.start_disk(disk as usize);
+                    }
+                }
+            }
+            Op::Send(ch) => {
+                let c = &mut self.channels[ch as usize];
+                if let Some(r) = c.receivers.pop_front() {
+                    c.sent += 1;
+                    c.received += 1;
+                    self.complete_step(t);
+                    self.complete_step(r);
+                    self.wake(r, Some(t), true);
+                } else if c.capacity.is_some_and(|cap| c.queued >= cap) {
+                    c.senders.push_back(t);
+                    self.block(cpu, t, TaskState::BlockedChannel);
+                } else {
+                    c.queued += 1;
+                    c.sent += 1;
+                    self.complete_step(t);
+                }
+            }
+            Op::Recv(ch) => {
+                let c = &mut self.channels[ch as usize];
+                if c.queued > 0 {
+                    c.queued -= 1;
+                    c.received += 1;
+                    // A sender blocked on a full channel now gets its message in.
+                    if let Some(s) = c.senders.pop_front() {
+                        c.queued += 1;
+                        c.sent += 1;
+                        self.complete_step(t);
+                        self.complete_step(s);
+                        self.wake(s, Some(t), true);
+                    } else {
+                        self.complete_step(t);
+                    }
+                } else {
+                    c.receivers.push_back(t);
+                    self.block(cpu, t, TaskState::BlockedChannel);
+                }
+            }
+            Op::Fork { entry, name, nice } => {
+                let x = &mut self.exec[ti];
+                x.forks += 1;
+                x.children_live += 1;
+                let n = x.forks;
+                let parent = &self.info[ti];
+                let base = if name.is_empty() {
+                    parent.name.clone()
+                } else {
+                    name
+                };
+                let child_name = format!("{base}.{n}");
+                let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
+                self.complete_step(t);
+                self.create_task(
+                    child_name,
+                    nice.unwrap_or(pn),
+                    shares,
+                    rt,
+                    Some(t),
+                    entry,
+                    pcpu,
+                )?;
+            }
+            Op::Wait(w) => {
+                // Reap what has already exited.
+                let reap_one = w == WaitFor::Any;
+                let mut reaped = false;
+                while let Some(z) = self.exec[ti].zombies.pop_front() {
+                    hook!(self.task_reap(t, z));
+                    reaped = true;
+                    if reap_one {
+                        break;
+                    }
+                }
+                let live = self.exec[ti].children_live;
+                if (reap_one && reaped) || live == 0 {
+                    self.complete_step(t);
+                } else {
+                    self.exec[ti].waiting = Some(w);
+                    self.block(cpu, t, TaskState::BlockedWait);
+                }
+            }
+            Op::Nice(n) => {
+                let old = self.info[ti].nice;
+                self.info[ti].nice = n;
+                self.complete_step(t);
+                if old != n {
+                    hook!(self.prio_changed(t, old));
+                }
+            }
+            Op::Mark(label) => {
+                self.trace.marks.push(Mark {
+                    time: self.now,
+                    task: t,
+                    label,
+                });
+                self.complete_step(t);
+            }
+            Op::Yield => {
+                self.complete_step(t);
+                hook!(self.yield_now(cpu, t));
+                self.out.resched[cpu.index()] = true;
+                self.out.any_resched = true;
+            }
+            Op::Exit => self.exit(cpu, t),
+            Op::LoopBegin { .. } | Op::LoopEnd { .. } => self.settle(t),
+        }
+        self.apply_out();
+        Ok(())
+    }
+
+    /// The running task blocks: schedule() on its CPU will dequeue it.
+    fn block(&mut self, cpu: CpuId, t: TaskId, state: TaskState) {
+        self.record_state(t, state, None);
+        self.out.resched[cpu.index()] = true;
+        self.out.any_resched = true;
+    }
+
+    fn exit(&mut self, cpu: CpuId, t: TaskId) {
+        let x = &mut self.exec[t.index()];
+        x.stats.exit = Some(self.now);
+        self.last_exit = self.now;
+        self.live -= 1;
+        self.record_state(t, TaskState::Exited, None);
+        self.out.resched[cpu.index()] = true;
+        self.out.any_resched = true;
+    }
+
+    /// After an exited task has left its CPU: the parent reaps it now if it is waiting,
+    /// otherwise later when it waits.
+    fn notify_parent(&mut self, child: TaskId) {
+        let Some(p) = self.info[child.index()].parent else {
+            return;
+        };
+        let pi = p.index();
+        if self.info[pi].state == TaskState::Exited {
+            return;
+        }
+        self.exec[pi].children_live -= 1;
+        match self.exec[pi].waiting {
+            Some(WaitFor::Any) => {
+                hook!(self.task_reap(p, child));
+                self.exec[pi].waiting = None;
+                self.complete_step(p);
+                self.wake(p, Some(child), false);
+            }
+            Some(WaitFor::All) => {
+                hook!(self.task_reap(p, child));
+                if self.exec[pi].children_live == 0 {
+                    self.exec[pi].waiting = None;
+                    self.complete_step(p);
+                    self.wake(p, Some(child), false);
+                }
+            }
+            None => self.exec[pi].zombies.push_back(child),
+        }
+    }
+
+    /// schedule() on `cpu`: put the previous task away, pick the next, switch.
+    fn schedule(&mut self, cpu: CpuId) -> Result<(), RunError> {
+        let ci = cpu.index();
+        self.out.resched[ci] = false;
+        let prev = self.curr[ci];
+        // A policy timer belongs to one run of one task.
+        self.cpus[ci].timer_gen += 1;
+        if let Some(p) = prev {
+            self.account(cpu);
+            let state = self.info[p.index()].state;
+            let runnable = state == TaskState::Running;
+            hook!(self.put_prev(cpu, p, runnable));
+            self.observe(p);
+            if !runnable {
+                let why = if state == TaskState::Exited {
+                    Dequeue::Exit
+                } else {
+                    Dequeue::Sleep
+                };
+                hook!(self.dequeue(cpu, p, why));
+                // It no longer runs: close its segment before anyone else can be picked.
+                self.close_segment(cpu, p);
+                self.curr[ci] = None;
+                self.cpus[ci].burst_pending = false;
+                self.cpus[ci].gen += 1;
+                if why == Dequeue::Exit {
+                    hook!(self.task_exit(p));
+                    self.notify_parent(p);
+                }
+            }
+        }
+        let prev = self.curr[ci];
+        let mut next = self.pick(cpu);
+        if next.is_none() {
+            hook!(self.balance(cpu));
+            self.apply_out();
+            next = self.pick(cpu);
+        }
+        if let Some(n) = next {
+            let s = self.info[n.index()].state;
+            let elsewhere = s == TaskState::Running && self.curr[ci] != Some(n);
+            if !s.is_runnable() || elsewhere {
+                return Err(RunError::PolicyBug(format!(
+                    "pick_next on {cpu} returned {} ({}), which is {}",
+                    n,
+                    self.info[n.index()].name,
+                    if elsewhere {
+                        "running on another CPU"
+                    } else {
+                        s.name()
+                    }
+                )));
+            }
+            hook!(self.set_next(cpu, n));
+            self.observe(n);
+        }
+        if next != prev {
+            if let Some(p) = prev {
+                // Preempted (or yielded): still runnable, waits in the queue.
+                self.close_segment(cpu, p);
+                let c = &mut self.cpus[ci];
+                c.burst_pending = false;
+                c.gen += 1;
+                let x = &mut self.exec[p.index()];
+                x.runnable_since = self.now;
+                self.record_state(p, TaskState::Runnable, None);
+            }
+            self.curr[ci] = next;
+            if let Some(n) = next {
+                self.switch_in(cpu, n);
+            }
+        }
+        self.apply_out();
+        Ok(())
+    }
+
+    fn pick(&mut self, cpu: CpuId) -> Option<TaskId> {
+        let cx = Cx {
+            now: self.now,
+            tick_ns: self.tick_ns,
+            tasks: &self.info,
+            curr: &self.curr,
+            out: &mut self.out,
+        };
+        self.policy.pick_next(&cx, cpu)
+    }
+
+    fn switch_in(&mut self, cpu: CpuId, n: TaskId) {
+        let ci = cpu.index();
+        let ni = n.index();
+        let now = self.now;
+        let c = &mut self.cpus[ci];
+        c.seg_start = now;
+        c.accounted = now;
+        let x = &mut self.exec[ni];
+        x.stats.wait += now.saturating_sub(x.runnable_since);
+        if let Some(w) = x.woke_at.take() {
+            x.stats.latencies.push((now - w).0);
+        }
+        if x.stats.first_run.is_none() {
+            x.stats.first_run = Some(now);
+        }
+        x.stats.switches += 1;
+        self.context_switches += 1;
+        if c.last != Some(n) {
+            x.overhead += self.costs.context_switch;
+        }
+        c.last = Some(n);
+        let info = &mut self.info[ni];
+        if let Some(last) = info.last_ran {
+            if last != cpu {
+                x.overhead += self.costs.migration;
+                x.stats.migrations += 1;
+                self.migrations += 1;
+                if self.opts.detail == Detail::Full {
+                    self.trace.migrations.push(Migration {
+                        time: now,
+                        task: n,
+                        from: last,
+                        to: cpu,
+                    });
+                }
+            }
+        }
+        info.last_ran = Some(cpu);
+        info.cpu = cpu;
+        self.record_state(n, TaskState::Running, None);
+        self.arm_tick();
+    }
+
+    fn close_segment(&mut self, cpu: CpuId, t: TaskId) {
+        let start = self.cpus[cpu.index()].seg_start;
+        let end = self.now;
+        self.hasher.u64(((cpu.0 as u64) << 32) | t.0 as u64);
+        self.hasher.u64(start.0);
+        self.hasher.u64(end.0);
+        if end > start && self.opts.detail != Detail::Summary {
+            self.trace.lanes[cpu.index()].push(Segment {
+                start,
+                end,
+                task: t,
+            });
+        }
+    }
+
+    fn observe(&mut self, t: TaskId) {
+        if self.opts.detail != Detail::Full {
+            return;
+        }
+        if let Some(v) = self.policy.observe(t) {
+            let x = &mut self.exec[t.index()];
+            if x.last_observed != Some(v) {
+                x.last_observed = Some(v);
+                self.trace.observed.push((self.now, t, v));
+            }
+        }
+    }
+
+    /// Runs schedule() on every CPU that needs it, in CPU order, until none does.
+    fn reschedule(&mut self) -> Result<(), RunError> {
+        let mut rounds = 0u64;
+        while self.out.any_resched {
+            self.out.any_resched = false;
+            rounds += 1;
+            if rounds > MAX_ZERO_TIME_STEPS {
+                return Err(RunError::PolicyBug(format!(
+                    "CPUs kept asking to reschedule at {}",
+                    self.now
+                )));
+            }
+            for c in 0..self.cpus.len() {
+                if self.out.resched[c] {
+                    self.drive(CpuId(c as u16))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies timers and migrations the policy asked for.
+    fn apply_out(&mut self) {
+        if !self.out.timers.is_empty() {
+            let timers = std::mem::take(&mut self.out.timers);
+            for (cpu, delay) in timers {
+                let c = &mut self.cpus[cpu.index()];
+                c.timer_gen += 1;
+                let gen = c.timer_gen;
+                self.push(self.now + delay, Ev::Timer(cpu, gen));
+            }
+        }
+        if self.out.migrations.is_empty() {
+            return;
+        }
+        let moves = std::mem::take(&mut self.out.migrations);
+        for (t, to) in moves {
+            if to.index() >= self.cpus.len() {
+                continue;
+            }
+            self.info[t.index()].cpu = to;
+            if self.info[t.index()].state == TaskState::Runnable {
+                self.kick_if_idle(to);
+            }
+        }
+    }
+
+    fn tick(&mut self) -> Result<(), RunError> {
+        self.tick_armed = false;
+        let mut any_busy = false;
+        for c in 0..self.cpus.len() {
+            let cpu = CpuId(c as u16);
+            let curr = self.curr[c];
+            if curr.is_some() || self.idle_ticks {
+                self.account(cpu);
+                hook!(self.tick(cpu, curr));
+                self.apply_out();
+            }
+            any_busy |= curr.is_some();
+        }
+        if any_busy || self.idle_ticks {
+            self.arm_tick();
+        }
+        Ok(())
+    }
+
+    // ---- disks -------------------------------------------------------------------------------
+
+    fn start_disk(&mut self, d: usize) {
+        let disk = &mut self.disks[d];
+        let Some((t, bytes, stream)) = disk.queue.pop_front() else {
+            return;
+        };
+        let position = if disk.last_stream == Some(stream) {
+            Nanos::ZERO
+        } else {
+            disk.seek
+        };
+        let transfer = Nanos(((bytes as u128 * 1_000_000_000u128) / disk.bandwidth as u128) as u64);
+        disk.last_stream = Some(stream);
+        disk.busy = Some(t);
+        let service = position + transfer;
+        disk.busy_time += service;
+        self.push(self.now + service, Ev::DiskDone(d as u32));
+    }
+
+    fn disk_done(&mut self, d: usize) {
+        let disk = &mut self.disks[d];
+        let Some(t) = disk.busy.take() else { return };
+        disk.served += 1;
+        self.complete_step(t);
+        self.wake(t, None, false);
+        self.start_disk(d);
+    }
+
+    // ---- output ------------------------------------------------------------------------------
+
+    /// The trace hash so far.
+    pub fn trace_hash(&self) -> u64 {
+        self.hasher.finish()
+    }
+
+    /// Messages sent and received per channel (every message is delivered once).
+    pub fn channel_counts(&self) -> Vec<(String, u64, u64, u64)> {
+        self.code
+            .channels
+            .iter()
+            .zip(&self.channels)
+            .map(|(n, c)| (n.clone(), c.sent, c.received, c.queued))
+            .collect()
+    }
+
+    /// Finishes the trace (closing open segments at the current time) and computes metrics.
+    pub fn into_output(mut self) -> RunOutput {
+        if !self.finished {
+            let now = self.now;
+            self.finish_at(now);
+        }
+        let end = self.now;
+        let mut trace = std::mem::take(&mut self.trace);
+        trace.notes = self
+            .out
+            .notes
+            .drain(..)
+            .map(|(time, cpu, task, note)| Annotation {
+                time,
+                cpu,
+                task,
+                note,
+            })
+            .collect();
+        let tasks: Vec<TaskStats> = self.exec.iter().map(|x| x.stats.clone()).collect();
+        let metrics = Metrics::compute(
+            &self.info,
+            tasks,
+            self.cpus.iter().map(|c| c.busy).collect(),
+            self.disks.iter().map(|d| (d.busy_time, d.served)).collect(),
+            end,
+            self.context_switches,
+            self.migrations,
+            if self.live == 0 {
+                Some(self.last_exit)
+            } else {
+                None
+            },
+        );
+        RunOutput {
+            hash: self.hasher.finish(),
+            end,
+            trace,
+            metrics,
+            tasks: self.info,
+        }
+    }
+}
+
+/// Everything a finished run produced.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub hash: u64,
+    /// Simulated time at which the run ended.
+    pub end: Nanos,
+    pub trace: Trace,
+    pub metrics: Metrics,
+    pub tasks: Vec<TaskInfo>,
+}

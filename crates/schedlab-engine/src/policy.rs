@@ -1,0 +1,443 @@
+//! The policy interface, shaped after the kernel's `struct sched_class`.
+//!
+//! A policy owns its run queues and a per-task side table (the kernel's `sched_entity`). The
+//! engine owns time, tasks' program state, the event queue and the trace. The engine calls the
+//! hooks below; a hook reads engine state through [`Cx`] and *returns decisions* by asking for
+//! them on `Cx` (reschedule a CPU, annotate a decision, record a migration). Policies never touch
+//! the event queue.
+//!
+//! Life of a task, as the engine drives it:
+//!
+//! ```text
+//! task_new ─ select_cpu ─ enqueue(New) ─ wakeup_preempt
+//!     ┌──────────────────────────────────────────────────────────────┐
+//!     │ pick_next ─ set_next ─ (account, tick)* ─ put_prev           │ runs, maybe many times
+//!     │      ├─ still runnable: stays queued (preempted or yielded)  │
+//!     │      └─ blocks: dequeue(Sleep) … select_cpu ─ enqueue(Wakeup)│
+//!     └──────────────────────────────────────────────────────────────┘
+//! dequeue(Exit) ─ task_exit ─ (later, when the parent waits) task_reap
+//! ```
+//!
+//! A runnable task stays "queued" from the engine's point of view while it runs, as in the O(1)
+//! scheduler; a policy whose structure takes the running task out (CFS's tree) does so in
+//! `set_next` and puts it back in `put_prev`.
+
+use serde::Serialize;
+
+use crate::ids::{CpuId, TaskId};
+use crate::rng::Rng;
+use crate::scenario::{RtPolicy, RtSpec};
+use crate::time::Nanos;
+use crate::tunable::{TunableSpec, Tunables};
+
+/// Whether a policy keeps one run queue for all CPUs or one per CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Queues {
+    /// One queue; any CPU may run any queued task (2.4, the textbook policies).
+    Global,
+    /// One queue per CPU; tasks move only by `select_cpu` and `balance` (O(1), CFS).
+    PerCpu,
+}
+
+/// Why a task is being enqueued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enqueue {
+    /// First arrival, or a forked child (its parent is `cx.task(t).parent`).
+    New,
+    /// Woken from a sleep or block by `waker` (None for timers and the disk).
+    Wakeup { waker: Option<TaskId>, sync: bool },
+}
+
+/// Why a task is being dequeued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dequeue {
+    /// It blocked (sleep, disk, channel, wait).
+    Sleep,
+    /// It exited.
+    Exit,
+}
+
+/// Why the engine asks where a task should run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Select {
+    New {
+        parent_cpu: Option<CpuId>,
+    },
+    Wakeup {
+        waker_cpu: Option<CpuId>,
+        sync: bool,
+    },
+}
+
+/// What the engine knows about a task, read-only for policies.
+#[derive(Clone, Debug)]
+pub struct TaskInfo {
+    pub id: TaskId,
+    pub name: String,
+    pub nice: i32,
+    pub shares: Option<u32>,
+    pub rt: Option<RtSpec>,
+    pub parent: Option<TaskId>,
+    /// The CPU whose queue holds the task (or held it last).
+    pub cpu: CpuId,
+    /// The CPU it last ran on, if it ever ran.
+    pub last_ran: Option<CpuId>,
+    pub state: TaskState,
+    pub arrival: Nanos,
+    /// Exact CPU time consumed so far (the engine's accounting, not a policy's tick sampling).
+    pub cpu_time: Nanos,
+    /// Remaining length of the CPU burst the task is in or about to start, if its program is at
+    /// a `run` step. The oracle that SJF and STCF need.
+    pub burst_left: Option<Nanos>,
+}
+
+impl TaskInfo {
+    pub fn is_rt(&self) -> bool {
+        self.rt.is_some()
+    }
+    pub fn rt_policy(&self) -> Option<RtPolicy> {
+        self.rt.map(|r| r.policy)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskState {
+    /// Not arrived yet.
+    New,
+    Runnable,
+    Running,
+    Sleeping,
+    BlockedDisk,
+    BlockedChannel,
+    BlockedWait,
+    Exited,
+}
+
+impl TaskState {
+    pub fn is_runnable(self) -> bool {
+        matches!(self, TaskState::Runnable | TaskState::Running)
+    }
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskState::New => "new",
+            TaskState::Runnable => "runnable",
+            TaskState::Running => "running",
+            TaskState::Sleeping => "sleeping",
+            TaskState::BlockedDisk => "blocked-disk",
+            TaskState::BlockedChannel => "blocked-channel",
+            TaskState::BlockedWait => "blocked-wait",
+            TaskState::Exited => "exited",
+        }
+    }
+}
+
+/// A policy's explanation of one decision: a template with `{}` placeholders and integer
+/// arguments, formatted only when someone reads it. `{.2}` and `{.3}` print an argument scaled
+/// by 100 or 1000 as a decimal ("run_avg {.3}" with 120 prints "run_avg 0.120").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub text: &'static str,
+    pub args: [i64; 6],
+}
+
+impl Note {
+    pub fn new(text: &'static str, args: &[i64]) -> Note {
+        let mut a = [0; 6];
+        a[..args.len()].copy_from_slice(args);
+        Note { text, args: a }
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + 16);
+        let mut args = self.args.iter();
+        let mut rest = self.text;
+        while let Some(i) = rest.find('{') {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i..];
+            let (len, decimals) = if tail.starts_with("{}") {
+                (2, 0)
+            } else if tail.starts_with("{.2}") {
+                (4, 2)
+            } else if tail.starts_with("{.3}") {
+                (4, 3)
+            } else {
+                out.push('{');
+                rest = &tail[1..];
+                continue;
+            };
+            let v = *args.next().unwrap_or(&0);
+            if decimals == 0 {
+                out.push_str(&v.to_string());
+            } else {
+                let d = if decimals == 2 { 100 } else { 1000 };
+                let sign = if v < 0 { "-" } else { "" };
+                let a = v.unsigned_abs();
+                out.push_str(&format!("{sign}{}.{:0w$}", a / d, a % d, w = decimals));
+            }
+            rest = &tail[len..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// Decisions and records a hook hands back to the engine.
+#[derive(Debug)]
+pub(crate) struct Out {
+    pub resched: Vec<bool>,
+    pub any_resched: bool,
+    pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
+    pub migrations: Vec<(TaskId, CpuId)>,
+    pub timers: Vec<(CpuId, Nanos)>,
+    pub annotate: bool,
+    pub rng: Rng,
+}
+
+/// The read-only view of the engine a hook gets, plus the requests it may make.
+pub struct Cx<'a> {
+    pub(crate) now: Nanos,
+    pub(crate) tick_ns: u64,
+    pub(crate) tasks: &'a [TaskInfo],
+    pub(crate) curr: &'a [Option<TaskId>],
+    pub(crate) out: &'a mut Out,
+}
+
+impl<'a> Cx<'a> {
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+    /// Ticks since the start at the policy's HZ (`jiffies`); 0 for tickless policies.
+    pub fn jiffies(&self) -> u64 {
+        if self.tick_ns == 0 {
+            0
+        } else {
+            self.now.0 / self.tick_ns
+        }
+    }
+    /// Length of one tick in ns (0 for tickless policies).
+    pub fn tick_ns(&self) -> u64 {
+        self.tick_ns
+    }
+    pub fn task(&self, t: TaskId) -> &TaskInfo {
+        &self.tasks[t.index()]
+    }
+    /// Every task created so far, in creation order.
+    pub fn tasks(&self) -> &[TaskInfo] {
+        self.tasks
+    }
+    pub fn nr_cpus(&self) -> usize {
+        self.curr.len()
+    }
+    pub fn cpus(&self) -> impl Iterator<Item = CpuId> {
+        (0..self.curr.len() as u16).map(CpuId)
+    }
+    /// The task running on `cpu`, if any.
+    pub fn curr(&self, cpu: CpuId) -> Option<TaskId> {
+        self.curr[cpu.index()]
+    }
+    pub fn is_idle(&self, cpu: CpuId) -> bool {
+        self.curr[cpu.index()].is_none()
+    }
+    /// Sets need_resched on `cpu`: the engine runs schedule() there at the end of this event.
+    pub fn resched(&mut self, cpu: CpuId) {
+        self.out.resched[cpu.index()] = true;
+        self.out.any_resched = true;
+    }
+    /// Whether notes are being recorded (false in summary-only runs: skip building them).
+    pub fn annotating(&self) -> bool {
+        self.out.annotate
+    }
+    /// Records an explanation of a decision about `task` on `cpu`.
+    pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
+        if self.out.annotate {
+            self.out.notes.push((self.now, cpu, task, note));
+        }
+    }
+    /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
+    pub fn migrate(&mut self, task: TaskId, to: CpuId) {
+        self.out.migrations.push((task, to));
+    }
+    /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
+    /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
+    /// cancels it, so arm it in `set_next` for the run that is starting. Tickless policies use
+    /// this for exact quanta.
+    pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
+        self.out.timers.push((cpu, after));
+    }
+    /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
+    pub fn random_below(&mut self, n: u64) -> u64 {
+        self.out.rng.below(n)
+    }
+}
+
+/// One queue as the inspector shows it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct InspectQueue {
+    /// E.g. "cpu0 active", "global run list", "cfs_rq (by vruntime)".
+    pub name: String,
+    /// In the order the policy would consider them.
+    pub entries: Vec<InspectEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct InspectEntry {
+    pub task: u32,
+    /// The ordering key as the policy sees it, e.g. "prio 118", "vruntime 12.3 ms".
+    pub key: String,
+    /// Anything else worth showing, e.g. "sleep_avg 430/2000, slice 151".
+    pub detail: String,
+}
+
+/// The run queue at an instant, as the policy sees it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Inspection {
+    pub queues: Vec<InspectQueue>,
+    /// Free-form facts: bitmaps, epoch counters, yardsticks.
+    pub facts: Vec<String>,
+}
+
+/// The scheduler-class interface. Only `enqueue`, `dequeue` and `pick_next` are required.
+///
+/// Every hook may assume: the engine has already brought `cx.task(t)` up to date (state, CPU,
+/// exact CPU time), has called `account` for the CPU's running task up to `cx.now()`, and calls
+/// hooks for the CPUs of one instant in CPU-id order.
+pub trait Policy {
+    /// Timer-tick rate if the policy is tick-driven (the engine then calls `tick` at k/HZ).
+    fn hz(&self) -> Option<u32> {
+        None
+    }
+    /// Whether idle CPUs take ticks too (O(1)'s idle rebalance, Houston's prio_avg).
+    fn idle_ticks(&self) -> bool {
+        false
+    }
+    fn queues(&self) -> Queues {
+        Queues::Global
+    }
+
+    /// A task arrives or is forked; set up its side-table entry. Called before `select_cpu`.
+    fn task_new(&mut self, _cx: &mut Cx<'_>, _task: TaskId) {}
+
+    /// Where a new or woken task goes. The default keeps its last CPU unless that CPU is busy and
+    /// another one is idle (then the lowest-numbered idle CPU). Global-queue policies rarely
+    /// need more.
+    fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, _why: Select) -> CpuId {
+        let last = cx.task(task).cpu;
+        if cx.is_idle(last) {
+            return last;
+        }
+        cx.cpus().find(|&c| cx.is_idle(c)).unwrap_or(last)
+    }
+
+    /// `task` becomes runnable on `cpu`'s queue (or the global one).
+    fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue);
+
+    /// `task` stops being runnable. For a running task, `put_prev` has already been called.
+    fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue);
+
+    /// Who `cpu` should run now: a pure query (the inspector and tests call it freely). May return
+    /// the task currently running there. Must return a queued, runnable task that is not running
+    /// on another CPU.
+    fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId>;
+
+    /// `task` was picked and runs on `cpu` from now (possibly again). Deferred effects of the
+    /// pick (an array switch, an epoch recalculation) happen here.
+    fn set_next(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId) {}
+
+    /// `task` leaves `cpu` at a schedule() (every entry, even if it will be picked again).
+    /// `runnable` is false when it is about to block or exit.
+    fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _runnable: bool) {}
+
+    /// `task` ran `delta` on `cpu` since the last call (exact accounting; `update_curr`).
+    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _delta: Nanos) {}
+
+    /// The timer tick on `cpu`, with the running task if any.
+    fn tick(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _curr: Option<TaskId>) {}
+
+    /// The timer armed with `cx.start_timer` fired on `cpu`, with the running task if any.
+    fn timer(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _curr: Option<TaskId>) {}
+
+    /// After `enqueue` of a woken or new `task` on `cpu`: should someone be preempted?
+    fn wakeup_preempt(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId) {}
+
+    /// The running `task` calls sched_yield(); the engine then runs schedule().
+    fn yield_now(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId) {}
+
+    /// `task` has exited (after `dequeue(Exit)`).
+    fn task_exit(&mut self, _cx: &mut Cx<'_>, _task: TaskId) {}
+
+    /// `parent` reaps the exited `child` in wait() (2.4's counter return, O(1)'s sched_exit).
+    fn task_reap(&mut self, _cx: &mut Cx<'_>, _parent: TaskId, _child: TaskId) {}
+
+    /// `task`'s nice changed from `old_nice` to `cx.task(task).nice`.
+    fn prio_changed(&mut self, _cx: &mut Cx<'_>, _task: TaskId, _old_nice: i32) {}
+
+    /// `cpu` found nothing to run: pull work from elsewhere (idle balance). The engine picks again
+    /// afterwards. Report moves with `cx.migrate`.
+    fn balance(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId) {}
+
+    /// The run queues as the policy sees them, for the inspector.
+    fn inspect(&self, _cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
+        Inspection::default()
+    }
+
+    /// The per-task quantity the page charts over time (dynamic priority, vruntime, usage), if the
+    /// policy has one. Named by [`PolicyInfo::metric`].
+    fn observe(&self, _task: TaskId) -> Option<i64> {
+        None
+    }
+}
+
+/// Machine facts a policy may size itself by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Machine {
+    pub cpus: u16,
+}
+
+/// A registry entry: everything the CLI, the page and the docs know about a policy.
+#[derive(Clone, Copy)]
+pub struct PolicyInfo {
+    /// Stable kebab-case id used in files, CLI, URLs and UI.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One paragraph: what it models.
+    pub summary: &'static str,
+    /// Exact source: kernel version, patch, message-id, reference section.
+    pub source: &'static str,
+    /// Set where the model is a reconstruction rather than the original code.
+    pub reconstruction: Option<&'static str>,
+    pub tunables: &'static [TunableSpec],
+    /// What `Policy::observe` reports, e.g. "prio (lower runs first)"; None if nothing.
+    pub metric: Option<&'static str>,
+    pub build: fn(&Tunables, Machine) -> Box<dyn Policy>,
+}
+
+impl std::fmt::Debug for PolicyInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PolicyInfo")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_render_integers_and_fixed_point() {
+        let n = Note::new(
+            "prio {} = static {} - bonus {} (run_avg {.3}, f {.2})",
+            &[118, 120, 2, 120, -5],
+        );
+        assert_eq!(
+            n.render(),
+            "prio 118 = static 120 - bonus 2 (run_avg 0.120, f -0.05)"
+        );
+        assert_eq!(Note::new("set {x}", &[]).render(), "set {x}");
+    }
+}

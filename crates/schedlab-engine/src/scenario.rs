@@ -1,0 +1,536 @@
+//! The scenario: everything needed to reproduce a run, as versioned JSON.
+//!
+//! Version 1's core (`version`, `cpus`, `duration`, `seed`, `policy`, `tasks` with `name`,
+//! `nice`, `arrival`, `program`) is a contract: later versions extend it and keep accepting it.
+//! Unknown fields are an error, never silently ignored.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::program::{Count, Dur, ProgramRef, Step};
+use crate::time::Nanos;
+
+/// The scenario format version this build writes.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// Explicit resource limits. A scenario beyond them is refused with a message naming the limit;
+/// a run that reaches the event or task limit stops with an error instead of hanging.
+pub mod limits {
+    use crate::time::Nanos;
+    pub const MAX_CPUS: u32 = 16;
+    /// Tasks declared in a scenario (after `count` expansion).
+    pub const MAX_TASKS: usize = 5_000;
+    /// Tasks alive at once, forks included.
+    pub const MAX_LIVE_TASKS: usize = 20_000;
+    /// Tasks created over a whole run, forks included.
+    pub const MAX_TOTAL_TASKS: usize = 1_000_000;
+    /// Simulated time: 24 hours.
+    pub const MAX_DURATION: Nanos = Nanos::from_secs(24 * 3600);
+    /// Default event budget of one run.
+    pub const DEFAULT_MAX_EVENTS: u64 = 200_000_000;
+    pub const MAX_CHANNEL_CAPACITY: u64 = 1 << 20;
+    pub const MAX_NESTING: usize = 16;
+    pub const MAX_STEPS: usize = 100_000;
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub cpus: u32,
+    /// Simulated-time limit; the run ends earlier when every task has exited.
+    pub duration: Nanos,
+    #[serde(default)]
+    pub seed: u64,
+    pub policy: PolicySpec,
+    pub tasks: Vec<TaskSpec>,
+    /// Named programs for `fork`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub programs: BTreeMap<String, crate::program::Program>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<DiskSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<ChannelSpec>,
+    #[serde(default, skip_serializing_if = "Costs::is_zero")]
+    pub costs: Costs,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySpec {
+    pub id: String,
+    /// Tunable values in each tunable's declared unit; omitted ones take their defaults.
+    #[serde(default)]
+    pub tunables: BTreeMap<String, i64>,
+}
+
+fn is_zero_i32(v: &i32) -> bool {
+    *v == 0
+}
+fn is_zero_nanos(v: &Nanos) -> bool {
+    *v == Nanos::ZERO
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSpec {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub nice: i32,
+    #[serde(default, skip_serializing_if = "is_zero_nanos")]
+    pub arrival: Nanos,
+    /// Explicit CPU shares (entitlement); policies that use shares derive them from nice if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shares: Option<u32>,
+    /// Real-time class, for policies that support one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rt: Option<RtSpec>,
+    /// Start this many identical copies, named `name-1` .. `name-N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    pub program: crate::program::Program,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtPolicy {
+    Fifo,
+    Rr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RtSpec {
+    pub policy: RtPolicy,
+    /// 1..=99, higher runs first (as `sched_setscheduler`).
+    pub priority: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiskSpec {
+    pub name: String,
+    /// Positioning time (seek + rotation) for a request that does not continue the last stream.
+    #[serde(default = "default_seek")]
+    pub seek: Nanos,
+    /// Transfer rate in bytes per second.
+    #[serde(default = "default_bandwidth")]
+    pub bandwidth: u64,
+}
+
+fn default_seek() -> Nanos {
+    Nanos::from_ms(10)
+}
+fn default_bandwidth() -> u64 {
+    40_000_000
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelSpec {
+    pub name: String,
+    /// Messages the channel holds before a sender blocks; absent = unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    /// CPU time spent by each context switch, charged to the incoming task.
+    #[serde(default)]
+    pub context_switch: Nanos,
+    /// Extra CPU time for a task that runs on a different CPU than last time.
+    #[serde(default)]
+    pub migration: Nanos,
+}
+
+impl Costs {
+    pub fn is_zero(&self) -> bool {
+        *self == Costs::default()
+    }
+}
+
+/// One problem found by validation: the JSON path of the field and what is wrong with it,
+/// including the allowed range where there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// All the problems of a scenario, reported at once.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+pub struct Problems(pub Vec<Problem>);
+
+impl Scenario {
+    /// Parses JSON and validates the structure (not the policy, which the registry checks).
+    pub fn from_json(text: &str) -> Result<Scenario, Problems> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| {
+            Problems(vec![Problem {
+                path: "scenario".into(),
+                message: e.to_string(),
+            }])
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+
+    /// Number of tasks after `count` expansion.
+    pub fn task_count(&self) -> usize {
+        self.tasks
+            .iter()
+            .map(|t| t.count.unwrap_or(1) as usize)
+            .sum()
+    }
+
+    /// Checks every field and returns every problem found.
+    pub fn validate(&self) -> Result<(), Problems> {
+        let mut v = Validator {
+            problems: Vec::new(),
+            scenario: self,
+        };
+        v.scenario();
+        if v.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Problems(v.problems))
+        }
+    }
+}
+
+struct Validator<'a> {
+    problems: Vec<Problem>,
+    scenario: &'a Scenario,
+}
+
+impl Validator<'_> {
+    fn err(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    fn scenario(&mut self) {
+        let s = self.scenario;
+        if s.version != SCENARIO_VERSION {
+            self.err(
+                "version",
+                format!(
+                    "{} is not a known version (this build reads {SCENARIO_VERSION})",
+                    s.version
+                ),
+            );
+        }
+        if !(1..=limits::MAX_CPUS).contains(&s.cpus) {
+            self.err(
+                "cpus",
+                format!(
+                    "{} is outside the allowed range 1..={}",
+                    s.cpus,
+                    limits::MAX_CPUS
+                ),
+            );
+        }
+        if s.duration == Nanos::ZERO || s.duration > limits::MAX_DURATION {
+            self.err(
+                "duration",
+                format!(
+                    "{} is outside the allowed range 1ns..={}",
+                    s.duration,
+                    limits::MAX_DURATION
+                ),
+            );
+        }
+        if s.policy.id.is_empty() {
+            self.err("policy.id", "must name a policy (see `schedlab policies`)");
+        }
+        if s.tasks.is_empty() {
+            self.err("tasks", "at least one task is needed");
+        }
+        let total = s.task_count();
+        if total > limits::MAX_TASKS {
+            self.err(
+                "tasks",
+                format!(
+                    "{total} tasks is more than the limit of {}",
+                    limits::MAX_TASKS
+                ),
+            );
+        }
+        let mut names = BTreeSet::new();
+        for (i, d) in s.disks.iter().enumerate() {
+            if d.name.is_empty() || !names.insert(d.name.as_str()) {
+                self.err(
+                    format!("disks[{i}].name"),
+                    format!("{:?} is empty or not unique", d.name),
+                );
+            }
+            if d.bandwidth == 0 {
+                self.err(
+                    format!("disks[{i}].bandwidth"),
+                    "must be at least 1 byte per second",
+                );
+            }
+        }
+        let mut chans = BTreeSet::new();
+        for (i, c) in s.channels.iter().enumerate() {
+            if c.name.is_empty() || !chans.insert(c.name.as_str()) {
+                self.err(
+                    format!("channels[{i}].name"),
+                    format!("{:?} is empty or not unique", c.name),
+                );
+            }
+            if let Some(cap) = c.capacity {
+                if !(1..=limits::MAX_CHANNEL_CAPACITY).contains(&cap) {
+                    self.err(
+                        format!("channels[{i}].capacity"),
+                        format!(
+                            "{cap} is outside the allowed range 1..={}",
+                            limits::MAX_CHANNEL_CAPACITY
+                        ),
+                    );
+                }
+            }
+        }
+        let mut task_names = BTreeSet::new();
+        for (i, t) in s.tasks.iter().enumerate() {
+            let p = format!("tasks[{i}]");
+            if t.name.is_empty() {
+                self.err(format!("{p}.name"), "must not be empty");
+            } else if !task_names.insert(t.name.as_str()) {
+                self.err(
+                    format!("{p}.name"),
+                    format!("{:?} is used by another task", t.name),
+                );
+            }
+            self.nice(&format!("{p}.nice"), t.nice);
+            if let Some(sh) = t.shares {
+                if !(1..=100_000).contains(&sh) {
+                    self.err(
+                        format!("{p}.shares"),
+                        format!("{sh} is outside the allowed range 1..=100000"),
+                    );
+                }
+            }
+            if let Some(rt) = t.rt {
+                if !(1..=99).contains(&rt.priority) {
+                    self.err(
+                        format!("{p}.rt.priority"),
+                        format!("{} is outside the allowed range 1..=99", rt.priority),
+                    );
+                }
+            }
+            if let Some(c) = t.count {
+                if c == 0 {
+                    self.err(format!("{p}.count"), "must be at least 1");
+                }
+            }
+            if t.arrival > s.duration {
+                self.err(
+                    format!("{p}.arrival"),
+                    format!("{} is after the end of the run ({})", t.arrival, s.duration),
+                );
+            }
+            let mut steps = 0;
+            self.steps(&format!("{p}.program"), &t.program.0, 0, &mut steps);
+        }
+        for (name, prog) in &s.programs {
+            let mut steps = 0;
+            self.steps(&format!("programs.{name}"), &prog.0, 0, &mut steps);
+        }
+    }
+
+    fn nice(&mut self, path: &str, n: i32) {
+        if !(-20..=19).contains(&n) {
+            self.err(path, format!("{n} is outside the allowed range -20..=19"));
+        }
+    }
+
+    fn dur(&mut self, path: &str, d: &Dur) {
+        let (min, max) = match *d {
+            Dur::Fixed(_) => return,
+            Dur::Uniform { min, max } => (min, max),
+            Dur::Exponential { mean, min, max } => {
+                if mean == Nanos::ZERO {
+                    self.err(path, "mean must be positive");
+                }
+                (min, max)
+            }
+            Dur::Lognormal { mean, cv, min, max } => {
+                if mean == Nanos::ZERO {
+                    self.err(path, "mean must be positive");
+                }
+                if !(cv > 0.0 && cv <= 10.0) {
+                    self.err(
+                        path,
+                        format!("cv {cv} is outside the allowed range (0, 10]"),
+                    );
+                }
+                (min, max)
+            }
+        };
+        if min > max {
+            self.err(path, format!("min {min} is greater than max {max}"));
+        }
+    }
+
+    fn steps(&mut self, path: &str, steps: &[Step], depth: usize, count: &mut usize) {
+        if depth > limits::MAX_NESTING {
+            self.err(
+                path,
+                format!("repeat/fork nesting deeper than {}", limits::MAX_NESTING),
+            );
+            return;
+        }
+        for (i, st) in steps.iter().enumerate() {
+            *count += 1;
+            if *count == limits::MAX_STEPS + 1 {
+                self.err(path, format!("more than {} steps", limits::MAX_STEPS));
+            }
+            let p = format!("{path}[{i}]");
+            match st {
+                Step::Run(d) | Step::Sleep(d) => self.dur(&p, d),
+                Step::Io(io) => {
+                    let s = self.scenario;
+                    match &io.disk {
+                        None if s.disks.is_empty() => {
+                            self.err(&p, "a read or write needs a disk: add one to \"disks\"")
+                        }
+                        Some(d) if !s.disks.iter().any(|x| &x.name == d) => self.err(
+                            format!("{p}.disk"),
+                            format!("no disk named {d:?} in \"disks\""),
+                        ),
+                        _ => {}
+                    }
+                }
+                Step::Send(c) | Step::Recv(c) => {
+                    if c.is_empty() {
+                        self.err(&p, "channel name must not be empty");
+                    }
+                }
+                Step::Fork(f) => {
+                    if let Some(n) = f.nice {
+                        self.nice(&format!("{p}.fork.nice"), n);
+                    }
+                    match &f.program {
+                        ProgramRef::Named(n) => {
+                            if !self.scenario.programs.contains_key(n) {
+                                self.err(
+                                    format!("{p}.fork.program"),
+                                    format!("no program named {n:?} in \"programs\""),
+                                );
+                            }
+                        }
+                        ProgramRef::Inline(body) => {
+                            self.steps(&format!("{p}.fork.program"), body, depth + 1, count)
+                        }
+                    }
+                }
+                Step::Nice(n) => self.nice(&format!("{p}.nice"), *n),
+                Step::Repeat { count: c, body } => {
+                    if *c == Count::Times(0) {
+                        self.err(format!("{p}.repeat"), "must be at least 1 (or \"forever\")");
+                    }
+                    if body.is_empty() {
+                        self.err(format!("{p}.body"), "must not be empty");
+                    }
+                    self.steps(&format!("{p}.body"), body, depth + 1, count);
+                }
+                Step::Wait(_) | Step::Mark(_) | Step::Yield | Step::Exit => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CORE: &str = r#"{
+      "version": 1, "cpus": 1, "duration": "10s", "seed": 42,
+      "policy": { "id": "rr", "tunables": { "quantum": 3 } },
+      "tasks": [
+        { "name": "editor", "nice": 0, "arrival": "0ms",
+          "program": [ { "repeat": 100, "body": [ { "run": "2ms" }, { "sleep": "30ms" } ] } ] },
+        { "name": "hog", "nice": 5, "program": [ { "run": "5s" } ] }
+      ]
+    }"#;
+
+    #[test]
+    fn the_version_1_core_example_parses_and_round_trips() {
+        let s = Scenario::from_json(CORE).unwrap();
+        assert_eq!(s.tasks[1].nice, 5);
+        assert_eq!(s.policy.tunables["quantum"], 3);
+        let again = Scenario::from_json(&s.to_json_pretty()).unwrap();
+        assert_eq!(s, again);
+    }
+
+    #[test]
+    fn validation_reports_every_problem_with_path_and_range() {
+        let text = r#"{
+          "version": 2, "cpus": 17, "duration": "0ms", "policy": {"id": "rr"},
+          "tasks": [
+            {"name": "a", "nice": 20, "program": [{"read": {"bytes": 10}}]},
+            {"name": "a", "program": [{"repeat": 0, "body": []}, {"fork": {"program": "nope"}}]}
+          ]
+        }"#;
+        let err = Scenario::from_json(text).unwrap_err();
+        let paths: Vec<&str> = err.0.iter().map(|p| p.path.as_str()).collect();
+        for want in [
+            "version",
+            "cpus",
+            "duration",
+            "tasks[0].nice",
+            "tasks[0].program[0]",
+            "tasks[1].name",
+            "tasks[1].program[0].repeat",
+            "tasks[1].program[0].body",
+            "tasks[1].program[1].fork.program",
+        ] {
+            assert!(paths.contains(&want), "missing {want} in {paths:?}");
+        }
+        let cpus = err.0.iter().find(|p| p.path == "cpus").unwrap();
+        assert_eq!(cpus.message, "17 is outside the allowed range 1..=16");
+        let nice = err.0.iter().find(|p| p.path == "tasks[0].nice").unwrap();
+        assert_eq!(nice.message, "20 is outside the allowed range -20..=19");
+    }
+
+    #[test]
+    fn unknown_fields_are_errors() {
+        let text = CORE.replace("\"seed\": 42", "\"seed\": 42, \"sede\": 1");
+        let err = Scenario::from_json(&text).unwrap_err();
+        assert!(err.to_string().contains("unknown field `sede`"), "{err}");
+    }
+
+    #[test]
+    fn a_million_tasks_is_refused_by_name() {
+        let text = CORE.replace(
+            "\"name\": \"hog\",",
+            "\"name\": \"hog\", \"count\": 1000000,",
+        );
+        let err = Scenario::from_json(&text).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("tasks: 1000001 tasks is more than the limit of 5000"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! Every policy schedlab simulates, one file each, and the ordered registry that lists them.
+//!
+//! Adding a policy: write `src/<name>.rs` with a `//!` header (model, exact source, what is
+//! simplified, a picture of its run queue), declare `pub const INFO: PolicyInfo`, and add one line
+//! to [`registry::POLICIES`].
+
+pub mod registry;
+
+pub mod fifo;
+pub mod rr;
+
+pub use registry::{find, run, validate, SimError, POLICIES};

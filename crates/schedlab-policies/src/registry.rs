@@ -1,0 +1,77 @@
+//! The ordered list of policies. Its order is the display order everywhere.
+
+use schedlab_engine::{
+    Engine, Machine, PolicyInfo, Problem, Problems, RunError, RunOptions, RunOutput, Scenario,
+    Tunables,
+};
+
+/// Every policy, in display order: the textbook ones, then the seeds' schedulers.
+pub const POLICIES: &[PolicyInfo] = &[crate::fifo::INFO, crate::rr::INFO];
+
+/// The registry entry for `id`.
+pub fn find(id: &str) -> Option<&'static PolicyInfo> {
+    POLICIES.iter().find(|p| p.id == id)
+}
+
+/// Why a scenario could not be simulated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    #[error("invalid scenario:\n{0}")]
+    Invalid(Problems),
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// Validates the scenario and its policy (known id, known tunables within range), reporting
+/// every problem at once. Returns the resolved tunables.
+pub fn validate(s: &Scenario) -> Result<(&'static PolicyInfo, Tunables), Problems> {
+    let mut problems = match s.validate() {
+        Ok(()) => Vec::new(),
+        Err(p) => p.0,
+    };
+    let info = find(&s.policy.id);
+    let tunables = match info {
+        None => {
+            if !s.policy.id.is_empty() {
+                let ids: Vec<&str> = POLICIES.iter().map(|p| p.id).collect();
+                problems.push(Problem {
+                    path: "policy.id".into(),
+                    message: format!(
+                        "unknown policy {:?} (known: {})",
+                        s.policy.id,
+                        ids.join(", ")
+                    ),
+                });
+            }
+            None
+        }
+        Some(info) => match Tunables::resolve(info.id, info.tunables, &s.policy.tunables) {
+            Ok(t) => Some(t),
+            Err(p) => {
+                problems.extend(p);
+                None
+            }
+        },
+    };
+    match (info, tunables) {
+        (Some(i), Some(t)) if problems.is_empty() => Ok((i, t)),
+        _ => Err(Problems(problems)),
+    }
+}
+
+/// Builds the engine for a scenario, ready to step.
+pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
+    let (info, tunables) = validate(s).map_err(SimError::Invalid)?;
+    let policy = (info.build)(
+        &tunables,
+        Machine {
+            cpus: s.cpus as u16,
+        },
+    );
+    Engine::new(s, policy, opts).map_err(SimError::Invalid)
+}
+
+/// Validates and runs a scenario to the end.
+pub fn run(s: &Scenario, opts: RunOptions) -> Result<RunOutput, SimError> {
+    Ok(engine(s, opts)?.run()?)
+}

@@ -1,0 +1,125 @@
+//! `rr`: round robin with a fixed quantum (OSTEP ch. 7, "Round Robin").
+//!
+//! Model: one global FIFO queue; the running task gets `quantum` ms of CPU, measured exactly (a
+//! policy timer, no ticks), then goes to the tail if anyone is waiting. A task that blocks loses
+//! the rest of its quantum; it gets a fresh one when next picked. A woken task joins the tail and
+//! does not preempt.
+//!
+//! Tie-breaking and re-queue order: when a quantum expires at the same instant as a task
+//! arrives or wakes, the newcomer is queued first and the preempted task after it (the arrival
+//! event was scheduled earlier, so it is processed first). Tasks becoming runnable together queue
+//! in scenario order.
+//!
+//! ```text
+//!   cpu0: A (quantum left 4 ms)
+//!   queue: head [B] [C] tail   <- A goes behind C when its quantum ends
+//! ```
+//!
+//! Hooks not used: tick (tickless), balance (global queue), wakeup_preempt.
+
+use std::collections::VecDeque;
+
+use schedlab_engine::{
+    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
+    Policy, PolicyInfo, TaskId, TaskState, TunableSpec, Tunables,
+};
+
+const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
+    "quantum",
+    "Quantum",
+    "ms",
+    10,
+    1,
+    1000,
+    "Time slice each task runs before the next waiting task gets the CPU. Short quanta give quick \
+     response and many context switches; long ones approach FIFO.",
+)];
+
+pub const INFO: PolicyInfo = PolicyInfo {
+    id: "rr",
+    name: "Round robin",
+    summary: "Each runnable task in turn gets one quantum of CPU, then goes to the back of the \
+              queue. Fair and responsive, but turnaround suffers for everyone.",
+    source: "OSTEP, ch. 7 \"Scheduling: Introduction\", Round Robin",
+    reconstruction: None,
+    tunables: TUNABLES,
+    metric: None,
+    build,
+};
+
+fn build(t: &Tunables, _: Machine) -> Box<dyn Policy> {
+    Box::new(RoundRobin {
+        quantum: Nanos::from_ms(t.get("quantum") as u64),
+        queue: VecDeque::new(),
+    })
+}
+
+pub struct RoundRobin {
+    quantum: Nanos,
+    /// Waiting and running tasks; a running task stays where it was picked until requeued.
+    queue: VecDeque<TaskId>,
+}
+
+impl Policy for RoundRobin {
+    fn enqueue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
+        self.queue.push_back(task);
+    }
+
+    fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
+        self.queue.retain(|&t| t != task);
+    }
+
+    fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        // The first queued task that waits, or that is this CPU's own running task.
+        self.queue
+            .iter()
+            .copied()
+            .find(|&t| cx.task(t).state == TaskState::Runnable || cx.curr(cpu) == Some(t))
+    }
+
+    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _task: TaskId) {
+        cx.start_timer(cpu, self.quantum);
+    }
+
+    fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        let Some(t) = curr else { return };
+        let waiting = self
+            .queue
+            .iter()
+            .any(|&q| cx.task(q).state == TaskState::Runnable);
+        if waiting {
+            self.queue.retain(|&q| q != t);
+            self.queue.push_back(t);
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "quantum of {} ms used up: to the tail",
+                    &[self.quantum.0 as i64 / 1_000_000],
+                ),
+            );
+            cx.resched(cpu);
+        } else {
+            // Nobody waits: a fresh quantum.
+            cx.start_timer(cpu, self.quantum);
+        }
+    }
+
+    fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
+        Inspection {
+            queues: vec![InspectQueue {
+                name: "global queue (head first)".into(),
+                entries: self
+                    .queue
+                    .iter()
+                    .map(|&t| InspectEntry {
+                        task: t.0,
+                        key: cx.task(t).state.name().into(),
+                        detail: String::new(),
+                    })
+                    .collect(),
+            }],
+            facts: vec![format!("quantum {} ms", self.quantum.0 / 1_000_000)],
+        }
+    }
+}
