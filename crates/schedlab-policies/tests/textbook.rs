@@ -1,7 +1,7 @@
 //! Hand-worked examples for the textbook policies (OSTEP ch. 7-10).
 
-mod check;
-use check::*;
+mod common;
+use common::*;
 
 const THREE_10MS_JOBS: &str = r#"[
   {"name":"A","program":[{"run":"10ms"}]},
