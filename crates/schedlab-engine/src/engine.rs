@@ -282,11 +282,7 @@ impl Engine {
             }
         }
         scenario_tasks.sort_by_key(|t| t.2);
-        let mut trace = Trace {
-            detail: opts.detail,
-            lanes: vec![Vec::new(); cpus],
-            ..Trace::default()
-        };
+        let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.clone();
         let mut e = Engine {
             policy,
@@ -572,7 +568,7 @@ impl Engine {
         self.exec.push(x);
         self.live += 1;
         self.settle(id);
-        self.record_state(id, TaskState::Runnable, None);
+        self.record_state_logged(id, TaskState::Runnable, None);
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
@@ -609,12 +605,19 @@ impl Engine {
         }
     }
 
-    fn record_state(&mut self, t: TaskId, state: TaskState, waker: Option<TaskId>) {
+    /// Sets a task's state and hashes the change. Going on CPU and being preempted off it are
+    /// not logged in the trace: its segments show them.
+    fn record_state(&mut self, t: TaskId, state: TaskState) {
         self.info[t.index()].state = state;
         self.hasher.u64(self.now.0);
         self.hasher.u64(((t.0 as u64) << 8) | state.code() as u64);
+    }
+
+    /// Sets, hashes and logs a state change (arrival, wake-up with its waker, block, exit).
+    fn record_state_logged(&mut self, t: TaskId, state: TaskState, waker: Option<TaskId>) {
+        self.record_state(t, state);
         if self.opts.detail == Detail::Full {
-            self.trace.states.push(StateChange {
+            self.trace.push_state(StateChange {
                 time: self.now,
                 task: t,
                 state,
@@ -629,7 +632,7 @@ impl Engine {
         x.runnable_since = self.now;
         x.woke_at = Some(self.now);
         x.stats.wakeups += 1;
-        self.record_state(t, TaskState::Runnable, waker);
+        self.record_state_logged(t, TaskState::Runnable, waker);
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
         let target = if target.index() < self.cpus.len() {
@@ -898,7 +901,7 @@ impl Engine {
 
     /// The running task blocks: schedule() on its CPU will dequeue it.
     fn block(&mut self, cpu: CpuId, t: TaskId, state: TaskState) {
-        self.record_state(t, state, None);
+        self.record_state_logged(t, state, None);
         self.out.resched[cpu.index()] = true;
         self.out.any_resched = true;
     }
@@ -908,7 +911,7 @@ impl Engine {
         x.stats.exit = Some(self.now);
         self.last_exit = self.now;
         self.live -= 1;
-        self.record_state(t, TaskState::Exited, None);
+        self.record_state_logged(t, TaskState::Exited, None);
         self.out.resched[cpu.index()] = true;
         self.out.any_resched = true;
     }
@@ -1008,7 +1011,7 @@ impl Engine {
                 c.gen += 1;
                 let x = &mut self.exec[p.index()];
                 x.runnable_since = self.now;
-                self.record_state(p, TaskState::Runnable, None);
+                self.record_state(p, TaskState::Runnable);
             }
             self.curr[ci] = next;
             if let Some(n) = next {
@@ -1069,7 +1072,7 @@ impl Engine {
         }
         info.last_ran = Some(cpu);
         info.cpu = cpu;
-        self.record_state(n, TaskState::Running, None);
+        self.record_state(n, TaskState::Running);
         self.arm_tick();
     }
 
@@ -1080,11 +1083,14 @@ impl Engine {
         self.hasher.u64(start.0);
         self.hasher.u64(end.0);
         if end > start && self.opts.detail != Detail::Summary {
-            self.trace.lanes[cpu.index()].push(Segment {
-                start,
-                end,
-                task: t,
-            });
+            self.trace.push_segment(
+                cpu,
+                Segment {
+                    start,
+                    end,
+                    task: t,
+                },
+            );
         }
     }
 
@@ -1122,8 +1128,23 @@ impl Engine {
         Ok(())
     }
 
-    /// Applies timers and migrations the policy asked for.
+    /// Moves the policy's notes into the compact trace.
+    fn flush_notes(&mut self) {
+        for (time, cpu, task, note) in self.out.notes.drain(..) {
+            self.trace.push_note(Annotation {
+                time,
+                cpu,
+                task,
+                note,
+            });
+        }
+    }
+
+    /// Applies timers and migrations the policy asked for, and stores its notes.
     fn apply_out(&mut self) {
+        if !self.out.notes.is_empty() {
+            self.flush_notes();
+        }
         if !self.out.timers.is_empty() {
             let timers = std::mem::take(&mut self.out.timers);
             for (cpu, delay) in timers {
@@ -1220,18 +1241,10 @@ impl Engine {
             self.finish_at(now);
         }
         let end = self.now;
-        let mut trace = std::mem::take(&mut self.trace);
-        trace.notes = self
-            .out
-            .notes
-            .drain(..)
-            .map(|(time, cpu, task, note)| Annotation {
-                time,
-                cpu,
-                task,
-                note,
-            })
-            .collect();
+        self.flush_notes();
+        self.trace.shrink();
+        let trace = std::mem::take(&mut self.trace);
+
         let tasks: Vec<TaskStats> = self.exec.iter().map(|x| x.stats.clone()).collect();
         let metrics = Metrics::compute(
             &self.info,
@@ -1250,6 +1263,7 @@ impl Engine {
         RunOutput {
             hash: self.hasher.finish(),
             end,
+            events: self.processed,
             trace,
             metrics,
             tasks: self.info,
@@ -1263,6 +1277,8 @@ pub struct RunOutput {
     pub hash: u64,
     /// Simulated time at which the run ended.
     pub end: Nanos,
+    /// Events processed.
+    pub events: u64,
     pub trace: Trace,
     pub metrics: Metrics,
     pub tasks: Vec<TaskInfo>,

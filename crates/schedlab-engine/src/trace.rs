@@ -28,7 +28,7 @@ pub struct Segment {
     pub task: TaskId,
 }
 
-/// A task's state change; `by` is the waker for wake-ups, the CPU for runs.
+/// A task's state change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateChange {
     pub time: Nanos,
@@ -63,14 +63,19 @@ pub struct Mark {
     pub label: u32,
 }
 
+/// The trace of a run. Segments, state changes and notes are stored delta- and varint-encoded
+/// (a few bytes each instead of 16-88), so an hour of 50 busy tasks fits in tens of MB; read them
+/// back with the iterators.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub detail: Detail,
-    /// One lane per CPU.
-    pub lanes: Vec<Vec<Segment>>,
-    pub states: Vec<StateChange>,
+    lanes: Vec<Lane>,
+    states: Log,
+    state_count: usize,
+    notes: Log,
+    note_count: usize,
+    templates: Vec<&'static str>,
     pub migrations: Vec<Migration>,
-    pub notes: Vec<Annotation>,
     /// `(time, task, value)` of the policy's observed metric, recorded when it changes.
     pub observed: Vec<(Nanos, TaskId, i64)>,
     /// Marks are kept at every detail level: benchmark metrics are computed from them.
@@ -78,12 +83,260 @@ pub struct Trace {
     pub mark_labels: Vec<String>,
 }
 
+/// Bytes of LEB128 varints.
+#[derive(Clone, Debug, Default)]
+struct Log {
+    bytes: Vec<u8>,
+    last_time: u64,
+}
+
+impl Log {
+    #[inline]
+    fn put(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.bytes.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.bytes.push(v as u8);
+    }
+    #[inline]
+    fn put_i(&mut self, v: i64) {
+        self.put(((v << 1) ^ (v >> 63)) as u64);
+    }
+    #[inline]
+    fn put_time(&mut self, t: Nanos) {
+        let d = t.0 - self.last_time;
+        self.last_time = t.0;
+        self.put(d);
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    time: u64,
+}
+
+impl Reader<'_> {
+    #[inline]
+    fn get(&mut self) -> u64 {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = self.bytes[self.at];
+            self.at += 1;
+            v |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+    #[inline]
+    fn get_i(&mut self) -> i64 {
+        let v = self.get();
+        ((v >> 1) as i64) ^ -((v & 1) as i64)
+    }
+    #[inline]
+    fn get_time(&mut self) -> Nanos {
+        self.time += self.get();
+        Nanos(self.time)
+    }
+    fn done(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Lane {
+    log: Log,
+    count: usize,
+}
+
+const STATES: [TaskState; 8] = [
+    TaskState::New,
+    TaskState::Runnable,
+    TaskState::Running,
+    TaskState::Sleeping,
+    TaskState::BlockedDisk,
+    TaskState::BlockedChannel,
+    TaskState::BlockedWait,
+    TaskState::Exited,
+];
+
 impl Trace {
-    pub fn segments(&self) -> impl Iterator<Item = (CpuId, &Segment)> {
-        self.lanes
+    pub(crate) fn new(detail: Detail, cpus: usize) -> Trace {
+        Trace {
+            detail,
+            lanes: vec![Lane::default(); cpus],
+            ..Trace::default()
+        }
+    }
+
+    pub(crate) fn push_segment(&mut self, cpu: CpuId, s: Segment) {
+        let lane = &mut self.lanes[cpu.index()];
+        // start as a gap from the previous segment's end, then the length.
+        let gap = s.start.0 - lane.log.last_time;
+        lane.log.put(gap);
+        lane.log.put(s.end.0 - s.start.0);
+        lane.log.last_time = s.end.0;
+        lane.log.put(s.task.0 as u64);
+        lane.count += 1;
+    }
+
+    /// Releases spare capacity once a run is over.
+    pub(crate) fn shrink(&mut self) {
+        for l in &mut self.lanes {
+            l.log.bytes.shrink_to_fit();
+        }
+        self.states.bytes.shrink_to_fit();
+        self.notes.bytes.shrink_to_fit();
+        self.marks.shrink_to_fit();
+        self.observed.shrink_to_fit();
+    }
+
+    pub(crate) fn push_state(&mut self, c: StateChange) {
+        self.states.put_time(c.time);
+        self.states.put(((c.task.0 as u64) << 3) | c.state as u64);
+        if c.state == TaskState::Runnable {
+            self.states
+                .put(c.waker.map(|w| w.0 as u64 + 1).unwrap_or(0));
+        }
+        self.state_count += 1;
+    }
+
+    pub(crate) fn push_note(&mut self, a: Annotation) {
+        let tpl = match self
+            .templates
             .iter()
-            .enumerate()
-            .flat_map(|(c, lane)| lane.iter().map(move |s| (CpuId(c as u16), s)))
+            .position(|t| std::ptr::eq(*t, a.note.text))
+        {
+            Some(i) => i,
+            None => {
+                self.templates.push(a.note.text);
+                self.templates.len() - 1
+            }
+        };
+        let nargs = a
+            .note
+            .args
+            .iter()
+            .rposition(|&x| x != 0)
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        self.notes.put_time(a.time);
+        self.notes.put(a.cpu.0 as u64);
+        self.notes.put(a.task.0 as u64);
+        self.notes.put(((tpl as u64) << 3) | nargs as u64);
+        for &x in &a.note.args[..nargs] {
+            self.notes.put_i(x);
+        }
+        self.note_count += 1;
+    }
+
+    pub fn cpus(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// The segments of one CPU, in time order.
+    pub fn lane(&self, cpu: CpuId) -> impl Iterator<Item = Segment> + '_ {
+        let lane = &self.lanes[cpu.index()];
+        let mut r = Reader {
+            bytes: &lane.log.bytes,
+            at: 0,
+            time: 0,
+        };
+        std::iter::from_fn(move || {
+            if r.done() {
+                return None;
+            }
+            let start = r.time + r.get();
+            let end = start + r.get();
+            r.time = end;
+            Some(Segment {
+                start: Nanos(start),
+                end: Nanos(end),
+                task: TaskId(r.get() as u32),
+            })
+        })
+    }
+
+    /// Every segment, CPU by CPU.
+    pub fn segments(&self) -> impl Iterator<Item = (CpuId, Segment)> + '_ {
+        (0..self.lanes.len()).flat_map(move |c| {
+            let cpu = CpuId(c as u16);
+            self.lane(cpu).map(move |s| (cpu, s))
+        })
+    }
+
+    pub fn segment_count(&self) -> usize {
+        self.lanes.iter().map(|l| l.count).sum()
+    }
+
+    /// Every logged state change, in time order: arrivals, wake-ups (with the waker), blocks
+    /// and exits. Going on CPU and being preempted are not logged: the segments show them.
+    pub fn states(&self) -> impl Iterator<Item = StateChange> + '_ {
+        let mut r = Reader {
+            bytes: &self.states.bytes,
+            at: 0,
+            time: 0,
+        };
+        std::iter::from_fn(move || {
+            if r.done() {
+                return None;
+            }
+            let time = r.get_time();
+            let v = r.get();
+            let state = STATES[(v & 7) as usize];
+            let waker = if state == TaskState::Runnable {
+                r.get().checked_sub(1).map(|w| TaskId(w as u32))
+            } else {
+                None
+            };
+            Some(StateChange {
+                time,
+                task: TaskId((v >> 3) as u32),
+                state,
+                waker,
+            })
+        })
+    }
+
+    pub fn state_count(&self) -> usize {
+        self.state_count
+    }
+
+    /// Every policy note, in time order.
+    pub fn notes(&self) -> impl Iterator<Item = Annotation> + '_ {
+        let mut r = Reader {
+            bytes: &self.notes.bytes,
+            at: 0,
+            time: 0,
+        };
+        std::iter::from_fn(move || {
+            if r.done() {
+                return None;
+            }
+            let time = r.get_time();
+            let cpu = CpuId(r.get() as u16);
+            let task = TaskId(r.get() as u32);
+            let h = r.get();
+            let mut args = [0i64; 6];
+            for a in args.iter_mut().take((h & 7) as usize) {
+                *a = r.get_i();
+            }
+            let text = self.templates[(h >> 3) as usize];
+            Some(Annotation {
+                time,
+                cpu,
+                task,
+                note: Note { text, args },
+            })
+        })
+    }
+
+    pub fn note_count(&self) -> usize {
+        self.note_count
     }
 
     /// Marks with the given label, in time order.
@@ -101,11 +354,11 @@ impl Trace {
         use std::mem::size_of;
         self.lanes
             .iter()
-            .map(|l| l.capacity() * size_of::<Segment>())
+            .map(|l| l.log.bytes.capacity())
             .sum::<usize>()
-            + self.states.capacity() * size_of::<StateChange>()
+            + self.states.bytes.capacity()
+            + self.notes.bytes.capacity()
             + self.migrations.capacity() * size_of::<Migration>()
-            + self.notes.capacity() * size_of::<Annotation>()
             + self.observed.capacity() * size_of::<(Nanos, TaskId, i64)>()
             + self.marks.capacity() * size_of::<Mark>()
     }
@@ -156,11 +409,11 @@ impl Trace {
         let res = res.0.max(1);
         let cells = end.0.div_ceil(res) as usize;
         let mut out = String::new();
-        for (c, lane) in self.lanes.iter().enumerate() {
+        for c in 0..self.lanes.len() {
             // For each cell, the task with the most time in it.
             let mut best: Vec<(u64, Option<TaskId>)> = vec![(0, None); cells];
             let mut acc: Vec<Vec<(TaskId, u64)>> = vec![Vec::new(); cells];
-            for s in lane {
+            for s in self.lane(CpuId(c as u16)) {
                 let mut t = s.start.0;
                 while t < s.end.0 && ((t / res) as usize) < cells {
                     let cell = (t / res) as usize;
@@ -188,5 +441,83 @@ impl Trace {
             out.push_str(&format!("cpu{c} |{row}|\n"));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_logs_round_trip() {
+        let mut t = Trace::new(Detail::Full, 2);
+        let segs = [
+            Segment {
+                start: Nanos(0),
+                end: Nanos(5),
+                task: TaskId(0),
+            },
+            Segment {
+                start: Nanos(5),
+                end: Nanos(1 << 40),
+                task: TaskId(70_000),
+            },
+            Segment {
+                start: Nanos((1 << 40) + 3),
+                end: Nanos((1 << 40) + 4),
+                task: TaskId(1),
+            },
+        ];
+        for s in segs {
+            t.push_segment(CpuId(1), s);
+        }
+        assert_eq!(t.lane(CpuId(1)).collect::<Vec<_>>(), segs);
+        assert_eq!(t.lane(CpuId(0)).count(), 0);
+        let states = [
+            StateChange {
+                time: Nanos(1),
+                task: TaskId(3),
+                state: TaskState::Runnable,
+                waker: Some(TaskId(0)),
+            },
+            StateChange {
+                time: Nanos(1),
+                task: TaskId(3),
+                state: TaskState::Running,
+                waker: None,
+            },
+            StateChange {
+                time: Nanos(9),
+                task: TaskId(300),
+                state: TaskState::Runnable,
+                waker: None,
+            },
+            StateChange {
+                time: Nanos(9),
+                task: TaskId(3),
+                state: TaskState::Exited,
+                waker: None,
+            },
+        ];
+        for s in states {
+            t.push_state(s);
+        }
+        assert_eq!(t.states().collect::<Vec<_>>(), states);
+        static TPL: &str = "prio {} = {} - {}";
+        let a = Annotation {
+            time: Nanos(7),
+            cpu: CpuId(1),
+            task: TaskId(2),
+            note: Note::new(TPL, &[118, -120, 2]),
+        };
+        t.push_note(a);
+        t.push_note(Annotation {
+            time: Nanos(8),
+            ..a
+        });
+        let back: Vec<_> = t.notes().collect();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0], a);
+        assert_eq!(back[1].note.render(), "prio 118 = -120 - 2");
     }
 }

@@ -1,0 +1,39 @@
+//! Native side of `./x bench`: times every case and prints one line each, plus JSON for the
+//! comparison with wasm (`--json`).
+
+use std::time::Instant;
+
+fn main() {
+    let json = std::env::args().any(|a| a == "--json");
+    let mut rows = Vec::new();
+    for (i, case) in schedlab_bench::cases().iter().enumerate() {
+        let start = Instant::now();
+        let Some(o) = schedlab_bench::run(i) else {
+            if !json {
+                println!("{:<32} skipped (policy not registered)", case.name);
+            }
+            continue;
+        };
+        let secs = start.elapsed().as_secs_f64();
+        let mev = o.events as f64 / secs / 1e6;
+        if !json {
+            println!(
+                "{:<32} {:>11} events {:>8.3} s {:>7.2} M events/s  trace {:>7.1} MB  hash {:016x}  ({})",
+                case.name,
+                o.events,
+                secs,
+                mev,
+                o.trace_bytes as f64 / 1e6,
+                o.hash,
+                case.what
+            );
+        }
+        rows.push(serde_json::json!({
+            "name": case.name, "events": o.events, "seconds": secs,
+            "hash": format!("{:016x}", o.hash), "trace_bytes": o.trace_bytes,
+        }));
+    }
+    if json {
+        println!("{}", serde_json::Value::Array(rows));
+    }
+}
