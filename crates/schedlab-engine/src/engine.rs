@@ -569,6 +569,7 @@ impl Engine {
         self.live += 1;
         self.settle(id);
         self.record_state_logged(id, TaskState::Runnable, None);
+        self.account_all();
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
@@ -633,6 +634,7 @@ impl Engine {
         x.woke_at = Some(self.now);
         x.stats.wakeups += 1;
         self.record_state_logged(t, TaskState::Runnable, waker);
+        self.account_all();
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
         let target = if target.index() < self.cpus.len() {
@@ -717,6 +719,17 @@ impl Engine {
             *b = b.saturating_sub(left);
         }
         hook!(self.account(cpu, t, delta));
+    }
+
+    /// Charges every running task up to now, so that hooks about a newcomer (a wake-up, an
+    /// arrival, a fork) see exact CPU time and `burst_left` on all CPUs, as the `Policy`
+    /// contract promises (STCF compares a newcomer with the running tasks' remaining bursts).
+    fn account_all(&mut self) {
+        for c in 0..self.cpus.len() {
+            if self.curr[c].is_some() {
+                self.account(CpuId(c as u16));
+            }
+        }
     }
 
     /// Advances the running task on `cpu` through its program until it starts a burst, blocks,
@@ -1145,20 +1158,17 @@ impl Engine {
         if !self.out.notes.is_empty() {
             self.flush_notes();
         }
-        if !self.out.timers.is_empty() {
-            let timers = std::mem::take(&mut self.out.timers);
-            for (cpu, delay) in timers {
-                let c = &mut self.cpus[cpu.index()];
-                c.timer_gen += 1;
-                let gen = c.timer_gen;
-                self.push(self.now + delay, Ev::Timer(cpu, gen));
-            }
+        // Index loops rather than draining: the buffers keep their capacity across events.
+        for i in 0..self.out.timers.len() {
+            let (cpu, delay) = self.out.timers[i];
+            let c = &mut self.cpus[cpu.index()];
+            c.timer_gen += 1;
+            let gen = c.timer_gen;
+            self.push(self.now + delay, Ev::Timer(cpu, gen));
         }
-        if self.out.migrations.is_empty() {
-            return;
-        }
-        let moves = std::mem::take(&mut self.out.migrations);
-        for (t, to) in moves {
+        self.out.timers.clear();
+        for i in 0..self.out.migrations.len() {
+            let (t, to) = self.out.migrations[i];
             if to.index() >= self.cpus.len() {
                 continue;
             }
@@ -1167,6 +1177,7 @@ impl Engine {
                 self.kick_if_idle(to);
             }
         }
+        self.out.migrations.clear();
     }
 
     fn tick(&mut self) -> Result<(), RunError> {

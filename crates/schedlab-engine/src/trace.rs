@@ -364,7 +364,8 @@ impl Trace {
     }
 }
 
-/// FNV-1a, 64 bit, over little-endian integers: simple, stable on every platform.
+/// The trace hash: a word-at-a-time multiply-rotate mix over little-endian integers (64 bit).
+/// Simple, fast, and the same on every platform; not cryptographic.
 #[derive(Clone, Copy, Debug)]
 pub struct TraceHasher(u64);
 
@@ -375,15 +376,20 @@ impl Default for TraceHasher {
 }
 
 impl TraceHasher {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
     #[inline]
     pub fn u64(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = (self.0.rotate_left(23) ^ v).wrapping_mul(Self::K);
     }
+
+    /// The final value, with the last words mixed into every bit.
     pub fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h
     }
 }
 
