@@ -10,5 +10,6 @@ pub mod registry;
 
 pub mod fifo;
 pub mod rr;
+pub mod linux_2_4;
 
 pub use registry::{find, run, validate, SimError, POLICIES};
