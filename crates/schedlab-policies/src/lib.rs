@@ -11,5 +11,6 @@ pub mod registry;
 pub mod fifo;
 pub mod rr;
 pub mod linux_2_4;
+pub mod houston_selftune;
 
 pub use registry::{find, run, validate, SimError, POLICIES};
