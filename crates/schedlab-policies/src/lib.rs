@@ -9,7 +9,12 @@ pub mod prio_array;
 pub mod registry;
 
 pub mod fifo;
+pub mod sjf;
+pub mod stcf;
 pub mod rr;
+pub mod mlfq;
+pub mod lottery;
+pub mod stride;
 pub mod linux_2_4;
 pub mod houston_selftune;
 

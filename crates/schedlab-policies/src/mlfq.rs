@@ -1,0 +1,488 @@
+//! `mlfq`: the multi-level feedback queue (OSTEP ch. 8, rules 1-5).
+//!
+//! Model, rule by rule:
+//! 1. A task at a higher level (0 is the top) runs before one at a lower level: a newcomer that
+//!    outranks a running task preempts it (on several CPUs, the one running the lowest-level
+//!    task; ties: the lowest CPU id; an idle CPU is taken first).
+//! 2. Tasks at the same level take turns: each runs one quantum of that level, then goes to the
+//!    tail of its level. Level `l` has quantum `quantum * quantum_mult^l`.
+//! 3. A new task (arrival or fork) enters at the top level.
+//! 4. Once a task has used its allotment at a level (`allotment * quantum_mult^l` of CPU time,
+//!    counted across any number of runs), it moves down one level with a fresh allotment
+//!    (accounting rule). With `io_reset = 1` blocking or yielding resets the allotment used
+//!    (the old, gameable rules 4a/4b: only a task that uses up its allotment without giving up
+//!    the CPU is demoted). The bottom level never demotes.
+//! 5. Every `boost_period` ms of simulated time (0 = never) all tasks go to the top level.
+//!
+//! Time is exact (tickless): a policy timer fires when the running task's quantum or allotment
+//! runs out or a boost is due, whichever comes first. A task that blocks loses the rest of its
+//! quantum and gets a fresh one when it next runs; a preempted task keeps its place at its level
+//! and the rest of its quantum.
+//!
+//! Tie-breaking and re-queue order: within a level, FIFO. When a task arrives or wakes at the
+//! instant another's quantum expires, they are handled in event order: arrivals (scheduled when
+//! the run starts) are queued first and the expiring task goes behind them. At a boost, the top
+//! level becomes the old levels concatenated, top first, each in its own order; everyone
+//! (running tasks too) starts a fresh allotment and quantum, and every busy CPU chooses again.
+//!
+//! ```text
+//!  level 0 (q 10 ms): [B] [E]          <- new tasks enter here
+//!  level 1 (q 20 ms): [A running cpu0]
+//!  level 2 (q 40 ms): [C] [D]          <- bottom: round robin, no further demotion
+//! ```
+//!
+//! Simplified: nice is ignored (OSTEP's MLFQ has no priorities besides the levels); the boost
+//! is a global event, not per-queue; a boost that falls while every CPU is idle takes effect at
+//! the next scheduling event (nothing can be decided in between).
+//!
+//! Hooks not used: tick (tickless), balance (global queues).
+
+use std::collections::VecDeque;
+
+use schedlab_engine::{
+    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
+    Policy, PolicyInfo, TaskId, TaskState, TunableSpec, Tunables,
+};
+
+const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new(
+        "queues",
+        "Queues",
+        "levels",
+        3,
+        1,
+        8,
+        "Number of priority levels. One level is plain round robin.",
+    ),
+    TunableSpec::new(
+        "quantum",
+        "Top quantum",
+        "ms",
+        10,
+        1,
+        1000,
+        "Time slice at the top level; each lower level's quantum is quantum_mult times the one \
+         above (OSTEP: short slices for the interactive top, long ones for batch below).",
+    ),
+    TunableSpec::new(
+        "quantum_mult",
+        "Quantum growth",
+        "x",
+        2,
+        1,
+        4,
+        "Factor by which quantum and allotment grow from one level to the next lower one \
+         (1 = the same at every level).",
+    ),
+    TunableSpec::new(
+        "allotment",
+        "Top allotment",
+        "ms",
+        10,
+        1,
+        10_000,
+        "CPU time a task may use at the top level, over any number of runs, before it is moved \
+         down one level (rule 4); grows by quantum_mult per level. Equal to the quantum, it is \
+         OSTEP's 'demoted after using one full slice'.",
+    ),
+    TunableSpec::new(
+        "boost_period",
+        "Boost period",
+        "ms",
+        1000,
+        0,
+        100_000,
+        "Every this many ms all tasks move back to the top level (rule 5), so CPU-bound tasks do \
+         not starve and tasks that turn interactive are noticed. 0 never boosts.",
+    ),
+    TunableSpec::new(
+        "io_reset",
+        "Reset allotment on I/O",
+        "",
+        0,
+        0,
+        1,
+        "1: blocking or yielding resets the allotment used at the level (old rules 4a/4b, which a \
+         task games by sleeping just before its slice ends). 0: the allotment counts all CPU \
+         time at the level (rule 4).",
+    ),
+];
+
+pub const INFO: PolicyInfo = PolicyInfo {
+    id: "mlfq",
+    name: "MLFQ (multi-level feedback queue)",
+    summary: "Several round-robin queues of decreasing priority: new tasks start at the top, a \
+              task that uses up its allotment moves down, and a periodic boost lifts everyone \
+              back to the top. Learns who is interactive without knowing burst lengths.",
+    source: "OSTEP, ch. 8 \"Scheduling: The Multi-Level Feedback Queue\", rules 1-5",
+    reconstruction: None,
+    tunables: TUNABLES,
+    metric: Some("queue level (0 = top)"),
+    build,
+};
+
+/// MLFQ's tunables, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub queues: usize,
+    pub quantum: Nanos,
+    pub quantum_mult: u64,
+    pub allotment: Nanos,
+    /// `Nanos::ZERO` = never.
+    pub boost_period: Nanos,
+    pub io_reset: bool,
+}
+
+impl Config {
+    pub fn from_tunables(t: &Tunables) -> Config {
+        Config {
+            queues: t.get("queues") as usize,
+            quantum: Nanos::from_ms(t.get("quantum") as u64),
+            quantum_mult: t.get("quantum_mult") as u64,
+            allotment: Nanos::from_ms(t.get("allotment") as u64),
+            boost_period: Nanos::from_ms(t.get("boost_period") as u64),
+            io_reset: t.get("io_reset") != 0,
+        }
+    }
+
+    /// The quantum at `level`: `quantum * quantum_mult^level`.
+    pub fn quantum_at(&self, level: usize) -> Nanos {
+        Nanos(self.quantum.0 * self.quantum_mult.pow(level as u32))
+    }
+
+    /// The allotment at `level`: `allotment * quantum_mult^level`.
+    pub fn allotment_at(&self, level: usize) -> Nanos {
+        Nanos(self.allotment.0 * self.quantum_mult.pow(level as u32))
+    }
+
+    fn bottom(&self) -> usize {
+        self.queues - 1
+    }
+
+    /// The first boost instant strictly after `now`.
+    fn boost_after(&self, now: Nanos) -> Nanos {
+        let p = self.boost_period.0;
+        Nanos((now.0 / p + 1) * p)
+    }
+}
+
+fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    let cfg = Config::from_tunables(t);
+    Box::new(Mlfq {
+        queues: vec![VecDeque::new(); cfg.queues],
+        next_boost: cfg.boost_period,
+        cfg,
+        tasks: Vec::new(),
+        claims: vec![None; m.cpus as usize],
+    })
+}
+
+/// Per-task state (the `sched_entity`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entity {
+    level: usize,
+    /// CPU time used at this level since arriving at it (rule 4).
+    allot_used: Nanos,
+    /// CPU time used of the current quantum (rule 2).
+    slice_used: Nanos,
+}
+
+pub struct Mlfq {
+    cfg: Config,
+    /// One FIFO per level, top first; holds waiting and running tasks.
+    queues: Vec<VecDeque<TaskId>>,
+    tasks: Vec<Entity>,
+    /// When the next boost is due (meaningless if boosts are off).
+    next_boost: Nanos,
+    /// Per CPU: a newcomer that will take it at the end of this instant, and when it claimed it.
+    claims: Vec<Option<(TaskId, Nanos)>>,
+}
+
+impl Mlfq {
+    fn remove(&mut self, t: TaskId) {
+        let l = self.tasks[t.index()].level;
+        self.queues[l].retain(|&q| q != t);
+    }
+
+    fn requeue_tail(&mut self, t: TaskId) {
+        self.remove(t);
+        let l = self.tasks[t.index()].level;
+        self.queues[l].push_back(t);
+    }
+
+    /// Rule 5, applied at the first scheduling event at or after the boost instant.
+    fn maybe_boost(&mut self, cx: &mut Cx<'_>) {
+        if self.cfg.boost_period == Nanos::ZERO || cx.now() < self.next_boost {
+            return;
+        }
+        self.next_boost = self.cfg.boost_after(cx.now());
+        let mut top = VecDeque::new();
+        for q in &mut self.queues {
+            top.extend(q.drain(..));
+        }
+        self.queues[0] = top;
+        for (i, e) in self.tasks.iter_mut().enumerate() {
+            let t = TaskId(i as u32);
+            let info = cx.task(t);
+            if info.state == TaskState::Exited {
+                continue;
+            }
+            if e.level != 0 {
+                let cpu = info.cpu;
+                cx.note(cpu, t, Note::new("boost: level {} -> 0", &[e.level as i64]));
+            }
+            *e = Entity::default();
+        }
+        // Every busy CPU chooses again among the new top level (on one CPU the running task is
+        // first there and goes on), which also starts its fresh quantum.
+        let busy: Vec<CpuId> = cx.cpus().filter(|&c| !cx.is_idle(c)).collect();
+        for c in busy {
+            cx.resched(c);
+        }
+    }
+
+    /// Arms `cpu`'s timer for when `t`'s quantum or allotment runs out or a boost is due.
+    fn arm(&self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId) {
+        let e = self.tasks[t.index()];
+        let mut left = self.cfg.quantum_at(e.level).saturating_sub(e.slice_used);
+        if e.level < self.cfg.bottom() {
+            left = left.min(self.cfg.allotment_at(e.level).saturating_sub(e.allot_used));
+        }
+        if self.cfg.boost_period != Nanos::ZERO {
+            left = left.min(self.next_boost.saturating_sub(cx.now()));
+        }
+        cx.start_timer(cpu, left.max(Nanos(1)));
+    }
+
+    fn exhausted(&self, t: TaskId) -> bool {
+        let e = self.tasks[t.index()];
+        e.slice_used >= self.cfg.quantum_at(e.level)
+            || (e.level < self.cfg.bottom() && e.allot_used >= self.cfg.allotment_at(e.level))
+    }
+
+    /// Who will occupy `cpu` once this instant's switches are done, as far as we know.
+    fn occupant(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        match self.claims[cpu.index()] {
+            Some((t, at)) if at == cx.now() => Some(t),
+            _ => cx.curr(cpu),
+        }
+    }
+
+    /// The level of `t` (for tests and the inspector).
+    pub fn level(&self, t: TaskId) -> usize {
+        self.tasks[t.index()].level
+    }
+}
+
+impl Policy for Mlfq {
+    fn task_new(&mut self, _cx: &mut Cx<'_>, task: TaskId) {
+        if self.tasks.len() <= task.index() {
+            self.tasks.resize(task.index() + 1, Entity::default());
+        }
+        // Rule 3: new tasks enter at the top.
+        self.tasks[task.index()] = Entity::default();
+    }
+
+    fn enqueue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
+        self.maybe_boost(cx);
+        let l = self.tasks[task.index()].level;
+        self.queues[l].push_back(task);
+    }
+
+    fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
+        self.maybe_boost(cx);
+        self.remove(task);
+        let e = &mut self.tasks[task.index()];
+        e.slice_used = Nanos::ZERO;
+        if self.cfg.io_reset {
+            e.allot_used = Nanos::ZERO;
+        }
+    }
+
+    fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        // Rules 1 and 2: the first eligible task of the highest non-empty level.
+        self.queues.iter().find_map(|q| {
+            q.iter()
+                .copied()
+                .find(|&t| cx.task(t).state == TaskState::Runnable || cx.curr(cpu) == Some(t))
+        })
+    }
+
+    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.maybe_boost(cx);
+        self.claims[cpu.index()] = None;
+        self.arm(cx, cpu, task);
+    }
+
+    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+        let e = &mut self.tasks[task.index()];
+        e.slice_used += delta;
+        e.allot_used += delta;
+    }
+
+    fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
+        self.maybe_boost(cx);
+        let e = self.tasks[task.index()];
+        if e.level < self.cfg.bottom() && e.allot_used >= self.cfg.allotment_at(e.level) {
+            // Rule 4: allotment used up, down one level.
+            self.remove(task);
+            self.tasks[task.index()] = Entity {
+                level: e.level + 1,
+                ..Entity::default()
+            };
+            self.queues[e.level + 1].push_back(task);
+            cx.note(
+                cpu,
+                task,
+                Note::new(
+                    "used its {} ms allotment at level {}: demoted to level {}",
+                    &[
+                        (self.cfg.allotment_at(e.level).0 / 1_000_000) as i64,
+                        e.level as i64,
+                        e.level as i64 + 1,
+                    ],
+                ),
+            );
+        } else if e.slice_used >= self.cfg.quantum_at(e.level) {
+            // Rule 2: quantum used up, to the tail of the same level.
+            self.tasks[task.index()].slice_used = Nanos::ZERO;
+            self.requeue_tail(task);
+            if runnable {
+                cx.note(
+                    cpu,
+                    task,
+                    Note::new(
+                        "quantum of {} ms used up: to the tail of level {}",
+                        &[
+                            (self.cfg.quantum_at(e.level).0 / 1_000_000) as i64,
+                            e.level as i64,
+                        ],
+                    ),
+                );
+            }
+        }
+    }
+
+    fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        self.maybe_boost(cx);
+        let Some(t) = curr else { return };
+        if self.exhausted(t) {
+            cx.resched(cpu);
+        } else {
+            // Woken early for a boost: keep going with what is left.
+            self.arm(cx, cpu, t);
+        }
+    }
+
+    fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let now = cx.now();
+        let idle = std::iter::once(cpu)
+            .chain(cx.cpus())
+            .find(|&c| self.occupant(cx, c).is_none());
+        if let Some(c) = idle {
+            self.claims[c.index()] = Some((task, now));
+            cx.resched(c);
+            return;
+        }
+        // Rule 1: preempt the CPU whose (future) occupant has the lowest level.
+        let mut victim: Option<(CpuId, TaskId, usize)> = None;
+        for c in cx.cpus() {
+            let Some(o) = self.occupant(cx, c) else {
+                continue;
+            };
+            let l = self.tasks[o.index()].level;
+            if victim.is_none_or(|(_, _, vl)| l > vl) {
+                victim = Some((c, o, l));
+            }
+        }
+        let Some((c, o, l)) = victim else { return };
+        let mine = self.tasks[task.index()].level;
+        if mine < l {
+            self.claims[c.index()] = Some((task, now));
+            cx.note(
+                c,
+                task,
+                Note::new(
+                    "level {} outranks task {} at level {}: preempts",
+                    &[mine as i64, o.0 as i64, l as i64],
+                ),
+            );
+            cx.resched(c);
+        }
+    }
+
+    fn yield_now(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+        let e = &mut self.tasks[task.index()];
+        e.slice_used = Nanos::ZERO;
+        if self.cfg.io_reset {
+            e.allot_used = Nanos::ZERO;
+        }
+        self.requeue_tail(task);
+    }
+
+    fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
+        let queues = self
+            .queues
+            .iter()
+            .enumerate()
+            .map(|(l, q)| InspectQueue {
+                name: format!("level {l} (quantum {})", self.cfg.quantum_at(l)),
+                entries: q
+                    .iter()
+                    .map(|&t| {
+                        let e = self.tasks[t.index()];
+                        InspectEntry {
+                            task: t.0,
+                            key: format!("level {l}"),
+                            detail: format!(
+                                "{}, allotment used {} of {}, quantum used {}",
+                                cx.task(t).state.name(),
+                                e.allot_used,
+                                self.cfg.allotment_at(l),
+                                e.slice_used
+                            ),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut facts = vec![];
+        if self.cfg.boost_period != Nanos::ZERO {
+            facts.push(format!("next boost at {}", self.next_boost));
+        }
+        Inspection { queues, facts }
+    }
+
+    fn observe(&self, task: TaskId) -> Option<i64> {
+        self.tasks.get(task.index()).map(|e| e.level as i64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> Config {
+        Config::from_tunables(&Tunables::defaults(TUNABLES))
+    }
+
+    #[test]
+    fn quantum_and_allotment_grow_per_level() {
+        // OSTEP ch. 8, "Tuning MLFQ": 10 ms at the top, doubling per level (defaults).
+        let c = cfg();
+        assert_eq!(c.quantum_at(0), Nanos::from_ms(10));
+        assert_eq!(c.quantum_at(1), Nanos::from_ms(20));
+        assert_eq!(c.quantum_at(2), Nanos::from_ms(40));
+        assert_eq!(c.allotment_at(2), Nanos::from_ms(40));
+        assert_eq!(c.bottom(), 2);
+    }
+
+    #[test]
+    fn boosts_fall_on_multiples_of_the_period() {
+        // Rule 5 with S = 1000 ms: after 0 comes 1000; after 1000 (exactly) comes 2000.
+        let c = cfg();
+        assert_eq!(c.boost_after(Nanos::ZERO), Nanos::from_ms(1000));
+        assert_eq!(c.boost_after(Nanos::from_ms(1000)), Nanos::from_ms(2000));
+        assert_eq!(c.boost_after(Nanos::from_ms(1999)), Nanos::from_ms(2000));
+    }
+}
