@@ -1,0 +1,800 @@
+//! contest (Con Kolivas, 2002–2004): how much longer a kernel compile takes under a load.
+//!
+//! Source: workloads.md §1 (the benchmark, §1.3 the loads, §1.4 the columns, §1.6 the model),
+//! §7.2 (the illustrative disk), §7.3 (the "lite" mem_load).
+//!
+//! ```text
+//!   t=0            t=lead (3 s)                                  compile_end
+//!   load ──────────┬─────────────────────────────────────────────┤ killed
+//!                  make ─ fork cc ×J ─ (wait any ─ fork cc)* ─ wait all ─ link ─┘
+//!                         cc: read 64 KB (page-cache hit h%) ─ run ~lognormal ─ exit
+//! ```
+//!
+//! Columns (§1.4, v0.6x rules): Time = compile elapsed; CPU% = CPU of the make process tree /
+//! Time; Loads = the load's work during the compile in its own unit (table below); LCPU% = the
+//! load's CPU / the load's lifetime (it starts `lead` before the compile and is killed when the
+//! compile ends); Ratio = Time / the same configuration's own noload Time; CPU+LCPU% (S4).
+//!
+//! | load | model (§1.6) | Loads unit |
+//! |---|---|---|
+//! | noload | compile alone | 0 |
+//! | cacherun | compile with every read a page-cache hit | 0 |
+//! | process_load | pipe ring of 4×CPUs tasks, 2 tokens, one hop = `hop_us` CPU | hops / 10000 |
+//! | io_load / io_other | writer: `io_cpu_us` CPU then a synchronous 1 MB write (same / second disk) | MB / 100 |
+//! | read_load | streams a RAM-size file in 128 KB requests, always missing the cache | passes |
+//! | ctar_load / xtar_load | per file 1 ms CPU and a seeking 12 KB read (ctar) or write + metadata write (xtar) | passes over the tree |
+//! | list_load | per directory 0.3 ms CPU and, half the time, a seeking 4 KB read | passes |
+//! | mem_load | the "lite" model of §7.3: a task blocked ~97 % in 5–50 ms waits; page faults (10 ms sleeps) injected into every compile job | cycles / 100 |
+//! | dbench_load | 16×CPUs clients: 0.2 ms CPU then a 4–64 KB disk request, 7 writes in 10 | client loops / (100 × clients) |
+//!
+//! Simplified: writes are synchronous (there is no page cache or dirty-page throttling, §7.2),
+//! the disk queue is FIFO, and mem_load has no memory model. Disk and page-cache effects are
+//! therefore illustrative only; io_load ratios of 16× or 60× (elevator and VM bugs, T9) are out
+//! of reach by design.
+
+use schedlab_engine::program::{Dur, Step};
+use schedlab_engine::scenario::PolicySpec;
+use schedlab_engine::{Detail, Nanos, RunOutput, Scenario, TaskId};
+use serde::Serialize;
+
+use crate::build::*;
+use crate::stats::{div_round, fixed};
+use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+
+/// The loads of contest v0.61, in the order the seeds print them.
+pub const LOADS: &[&str] = &[
+    "noload",
+    "cacherun",
+    "process_load",
+    "ctar_load",
+    "xtar_load",
+    "io_load",
+    "io_other",
+    "read_load",
+    "list_load",
+    "mem_load",
+    "dbench_load",
+];
+
+/// The scenario task whose exit ends the benchmark.
+pub const MAKE: &str = "make";
+const MARK_START: &str = "compile_start";
+const MARK_END: &str = "compile_end";
+/// One unit of a load's work (its meaning and scale depend on the load: [`loads_scale`]).
+const MARK_WORK: &str = "work";
+/// The compile's disk, and the second disk io_other writes to.
+const DISK: &str = "sda";
+const OTHER_DISK: &str = "sdb";
+/// A pipe holds one record before its writer blocks: 2.4/2.6 pipes had a one-page (4 KB)
+/// buffer, smaller than an 8 KB record.
+const PIPE_RECORDS: u64 = 1;
+/// Ring hops between two work marks of one ring task.
+const HOPS_PER_MARK: u64 = 100;
+/// process_load's Loads unit (v0.50): hops ÷ 10000 (§1.3).
+const HOPS_PER_LOAD: u64 = 10_000;
+/// io_load's Loads unit (v0.50): MB written ÷ 100 (§1.3).
+const MB_PER_LOAD: u64 = 100;
+/// One dependency-scan request of make (an inode or a small .d file).
+const SCAN_BYTES: u64 = 4096;
+/// Size of xtar's per-file metadata write (inode and directory block).
+const XTAR_META_BYTES: u64 = 4096;
+/// list_load's metadata read size (§1.6).
+const LIST_READ_BYTES: u64 = 4096;
+/// dbench request sizes in KB and directions (true = write) for one client loop of 10
+/// operations: 7 writes in 10 and sizes 4–64 KB (§1.6), as a fixed cycle because the step
+/// language draws durations, not sizes.
+const DBENCH_OPS: [(u64, bool); 10] = [
+    (4, true),
+    (16, true),
+    (64, false),
+    (8, true),
+    (32, true),
+    (4, false),
+    (16, true),
+    (64, true),
+    (8, false),
+    (32, true),
+];
+/// mem_load (lite) cycles per Loads unit. ASSUMPTION: chosen so Loads lands in the tens, like
+/// the seeds' mem_load column; there is no published unit to match.
+const MEM_CYCLES_PER_LOAD: u64 = 100;
+
+pub const PARAMS: &[ParamSpec] = &[
+    ParamSpec::choice("load", "Load", LOADS, 0, "The background load the compile runs against (workloads.md §1.3)."),
+    ParamSpec::int("jobs", "Compile jobs", "", 500, 1, 5000, "Number of compile jobs (N_jobs). ASSUMPTION, workloads.md §1.6: 500 jobs of ~0.14 s make ~70 CPU-s, the OSDL machines' 72-74 CPU-s (§1.2)."),
+    ParamSpec::int("jobs_per_cpu", "make -j per CPU", "", 4, 1, 64, "Jobs make keeps in flight per CPU: make -j4 on UP (FACT, §1.2); 4×CPUs on SMP is an INFERENCE (§1.2)."),
+    ParamSpec::int("job_cpu_ms", "Job CPU mean", "ms", 140, 1, 10_000, "Mean CPU of one compile job, lognormal. ASSUMPTION, §1.6."),
+    ParamSpec::int("job_cv_pct", "Job CPU CV", "%", 100, 1, 500, "Coefficient of variation of a job's CPU (lognormal). ASSUMPTION, §1.6."),
+    ParamSpec::int("job_min_ms", "Job CPU min", "ms", 5, 0, 10_000, "Clip: shortest job. ASSUMPTION, §1.6."),
+    ParamSpec::int("job_max_ms", "Job CPU max", "ms", 2000, 1, 60_000, "Clip: longest job. ASSUMPTION, §1.6."),
+    ParamSpec::int("link_ms", "Serial tail", "ms", 3000, 0, 60_000, "CPU of the serial link and image build after the last job, one task. ASSUMPTION, §1.6."),
+    ParamSpec::int("read_kb", "Cold read", "KB", 64, 0, 16_384, "Each job first reads its headers and source. ASSUMPTION, §1.6."),
+    ParamSpec::int("reads_per_job", "Reads per job", "", 1, 1, 64, "The cold read is split into this many scattered requests, each needing a positioning. ASSUMPTION (§1.6: one 64 KB read)."),
+    ParamSpec::int("dirs", "Directories", "", 25, 1, 1000, "The build recurses into this many directories, one after another; make waits for each to finish. ASSUMPTION (not in §1.6: without these serial points a make -j4 never idles a UP CPU, while §1.2 shows ~94 % CPU)."),
+    ParamSpec::int("scan_reads", "Dependency scan reads", "", 20, 0, 10_000, "Serial 4 KB reads make does per directory before forking its jobs (stat and .d files), with the page-cache hit rate below. ASSUMPTION (see dirs)."),
+    ParamSpec::int("cache_hit_pct", "Page-cache hit", "%", 25, 0, 100, "Chance a job's read hits the page cache (h); cacherun uses 100. ASSUMPTION, §1.6: calibrated once so that noload is a few % slower than cacherun and noload CPU% is in the 90s on UP (§1.2)."),
+    ParamSpec::int("lead_ms", "Load lead", "ms", 3000, 0, 60_000, "The load starts this long before the compile (FACT, §1.3)."),
+    ParamSpec::int("seek_us", "Disk positioning", "us", 10_000, 0, 100_000, "Seek + rotation of a non-contiguous request; illustrative disk. ASSUMPTION, §7.2."),
+    ParamSpec::int("disk_mb_s", "Disk bandwidth", "MB/s", 40, 1, 10_000, "Transfer rate of the illustrative disk. ASSUMPTION, §7.2."),
+    ParamSpec::int("ring_per_cpu", "Ring tasks per CPU", "", 4, 1, 64, "process_load ring size per CPU: 4×num_cpus (FACT, §1.3)."),
+    ParamSpec::int("ring_tokens", "Ring tokens", "", 2, 1, 64, "Records injected into the ring (FACT, §1.3: 2 injections)."),
+    ParamSpec::int("hop_us", "Ring hop CPU", "us", 30, 1, 100_000, "CPU to copy one 8 KB record between pipe ends. ASSUMPTION, §1.6 (60 us models 16 KB records)."),
+    ParamSpec::int("io_chunk_kb", "io_load chunk", "KB", 1024, 4, 65_536, "Bytes io_load writes per request. ASSUMPTION, §1.6."),
+    ParamSpec::int("io_cpu_us", "io_load CPU per chunk", "us", 2000, 0, 1_000_000, "CPU io_load spends per chunk (2 ms per MB). ASSUMPTION, §1.6."),
+    ParamSpec::int("ram_mb", "RAM", "MB", 256, 1, 65_536, "Size of the file read_load streams (the size of RAM). ASSUMPTION (the seeds' machines had 128 MB to 1 GB)."),
+    ParamSpec::int("read_req_kb", "read_load request", "KB", 128, 4, 65_536, "Sequential read request size (§7.2). ASSUMPTION."),
+    ParamSpec::int("read_cpu_us", "read_load CPU per request", "us", 500, 0, 1_000_000, "ASSUMPTION, §1.6."),
+    ParamSpec::int("tar_files", "Files in the tree", "", 15_000, 1, 1_000_000, "Kernel-tree size for ctar/xtar. ASSUMPTION, §1.6."),
+    ParamSpec::int("tar_file_kb", "Mean file size", "KB", 12, 1, 65_536, "ASSUMPTION, §1.6."),
+    ParamSpec::int("tar_cpu_us", "tar CPU per file", "us", 1000, 0, 1_000_000, "ASSUMPTION, §1.6 (observed LCPU 5-10 %)."),
+    ParamSpec::int("list_dirs", "Directories", "", 1000, 1, 1_000_000, "Directories list_load walks per pass. ASSUMPTION (a 2.5 tree has about a thousand)."),
+    ParamSpec::int("list_cpu_us", "list CPU per directory", "us", 300, 0, 1_000_000, "ASSUMPTION, §1.6."),
+    ParamSpec::int("list_read_pct", "list reads", "%", 50, 0, 100, "Chance a directory needs a 4 KB disk read. ASSUMPTION, §1.6."),
+    ParamSpec::int("mem_run_us", "mem_load burst", "us", 850, 1, 1_000_000, "CPU per mem_load cycle; with 5-50 ms waits it is blocked ~97 % of the time. ASSUMPTION, §7.3 lite model."),
+    ParamSpec::int("mem_wait_min_ms", "mem_load wait min", "ms", 5, 0, 10_000, "ASSUMPTION, §7.3 lite model."),
+    ParamSpec::int("mem_wait_max_ms", "mem_load wait max", "ms", 50, 0, 10_000, "ASSUMPTION, §7.3 lite model."),
+    ParamSpec::int("fault_rate", "Faults per CPU-second", "1/s", 20, 0, 10_000, "Page faults injected into each compile job under mem_load, per second of its CPU. ASSUMPTION, §7.3 lite model."),
+    ParamSpec::int("fault_ms", "Fault wait", "ms", 10, 0, 10_000, "Each injected fault is a sleep this long (a 4 KB swap read). ASSUMPTION, §7.3."),
+    ParamSpec::int("dbench_per_cpu", "dbench clients per CPU", "", 16, 1, 256, "num_cpus×16 clients (FACT, contest v0.61, §1.1)."),
+    ParamSpec::int("dbench_cpu_us", "dbench CPU per op", "us", 200, 0, 1_000_000, "ASSUMPTION, §1.6."),
+    ParamSpec::int("dbench_loops_per_run", "dbench loops per run", "", 100, 1, 1_000_000, "Client loops (10 ops each) that make one 'dbench run' for Loads. ASSUMPTION (the unit is an INFERENCE, §1.3)."),
+    ParamSpec::int("limit_s", "Time limit", "s", 3600, 1, 86_400, "Simulated-time cap of one run."),
+];
+
+pub const PRESET: Preset = Preset {
+    id: "contest",
+    name: "contest: kernel compile under load",
+    story: "Con Kolivas' contest: time a make -j compile against a background load and see which kind of load each scheduler lets hurt the compile.",
+    source: "reference/workloads.md §1; seeds 000, 003, 004",
+    params: PARAMS,
+    generate,
+    report,
+    stop: Stop::TaskExits(MAKE),
+    metrics: &["time_s", "cpu_pct", "loads", "lcpu_pct", "cpu_plus_lcpu_pct"],
+};
+
+/// What one load's work mark is worth: Loads = marks × num / den.
+fn loads_scale(load: &str, p: &Params, cpus: u32) -> (u64, u64) {
+    match load {
+        "process_load" => (HOPS_PER_MARK, HOPS_PER_LOAD),
+        "io_load" | "io_other" => (p.u("io_chunk_kb"), 1024 * MB_PER_LOAD),
+        "read_load" => (p.u("read_req_kb"), p.u("ram_mb") * 1024),
+        "ctar_load" | "xtar_load" => (1, p.u("tar_files")),
+        "list_load" => (1, p.u("list_dirs")),
+        "mem_load" => (1, MEM_CYCLES_PER_LOAD),
+        "dbench_load" => (
+            1,
+            p.u("dbench_loops_per_run") * p.u("dbench_per_cpu") * cpus as u64,
+        ),
+        _ => (0, 1),
+    }
+}
+
+fn lognormal(mean: Nanos, cv_pct: u64, min: Nanos, max: Nanos) -> Dur {
+    Dur::Lognormal {
+        mean,
+        cv: cv_pct as f64 / 100.0,
+        min,
+        max,
+    }
+}
+
+/// The compile job's program (one `cc`): cold read, CPU, and under mem_load injected faults.
+fn cc_program(p: &Params, load: &str) -> Vec<Step> {
+    let hit = if load == "cacherun" {
+        100
+    } else {
+        p.u("cache_hit_pct") as u8
+    };
+    let mean = ms(p.u("job_cpu_ms"));
+    let (min, max) = (
+        ms(p.u("job_min_ms")),
+        ms(p.u("job_max_ms").max(p.u("job_min_ms"))),
+    );
+    let mut steps = Vec::new();
+    // The cold read is split into `reads_per_job` scattered requests (headers and source live
+    // in different places): alternating streams make each one a positioning.
+    let reads = p.u("reads_per_job").max(1);
+    if p.u("read_kb") > 0 {
+        for i in 0..reads {
+            let stream = if i % 2 == 0 { "src_a" } else { "src_b" };
+            steps.push(read(DISK, p.u("read_kb") * 1024 / reads, Some(stream), hit));
+        }
+    }
+    // Faults per job = rate × mean CPU, rounded: 20/s × 0.14 s = 2.8 -> 3. The burst is split
+    // into faults + 1 equal-mean pieces with a fault wait between them.
+    let faults = if load == "mem_load" {
+        div_round(p.u("fault_rate") as u128 * p.u("job_cpu_ms") as u128, 1000) as u64
+    } else {
+        0
+    };
+    let pieces = faults + 1;
+    let piece = lognormal(
+        Nanos(mean.0 / pieces),
+        p.u("job_cv_pct"),
+        Nanos(min.0 / pieces),
+        Nanos(max.0 / pieces),
+    );
+    for i in 0..pieces {
+        if i > 0 {
+            steps.push(sleep(ms(p.u("fault_ms"))));
+        }
+        steps.push(run_dur(piece.clone()));
+    }
+    steps
+}
+
+/// make: directory by directory (a kernel build recurses into its subdirectories), first scan
+/// the directory's dependencies serially (cold stats and .d files), then keep J jobs in flight,
+/// reaping one before forking the next, and wait for the directory to finish; finally link.
+fn make_program(p: &Params, cpus: u32) -> Vec<Step> {
+    let dirs = p.u("dirs").max(1);
+    let per_dir = (p.u("jobs") / dirs).max(1);
+    let j = (p.u("jobs_per_cpu") * cpus as u64).min(per_dir);
+    let mut dir = Vec::new();
+    if p.u("scan_reads") > 0 {
+        let hit = scan_hit(p);
+        dir.push(repeat(
+            p.u("scan_reads").div_ceil(2),
+            vec![
+                read(DISK, SCAN_BYTES, Some("scan_a"), hit),
+                read(DISK, SCAN_BYTES, Some("scan_b"), hit),
+            ],
+        ));
+    }
+    dir.push(repeat(j, vec![fork("cc", "cc")]));
+    if per_dir > j {
+        dir.push(repeat(per_dir - j, vec![wait_any(), fork("cc", "cc")]));
+    }
+    dir.push(wait_all());
+    let mut steps = vec![mark(MARK_START), repeat(dirs, dir)];
+    if p.u("link_ms") > 0 {
+        steps.push(fork("link", "ld"));
+        steps.push(wait_all());
+    }
+    steps.push(mark(MARK_END));
+    steps
+}
+
+/// make's dependency scan shares the compile's page-cache hit rate.
+fn scan_hit(p: &Params) -> u8 {
+    if p.choice("load") == "cacherun" {
+        100
+    } else {
+        p.u("cache_hit_pct") as u8
+    }
+}
+
+/// The compile's programs for reuse by other presets: `(cc, link, make)`, with `make` forking
+/// the named programs "cc" and "link" (noload flavour).
+pub fn compile_programs(p: &Params, cpus: u32) -> (Vec<Step>, Vec<Step>, Vec<Step>) {
+    (
+        cc_program(p, "noload"),
+        vec![run(ms(p.u("link_ms")))],
+        make_program(p, cpus),
+    )
+}
+
+fn generate(p: &Params, base: &PresetBase) -> Scenario {
+    let load = p.choice("load");
+    let cpus = base.cpus;
+    let mut s = scenario(
+        base,
+        &format!("contest {load}"),
+        &format!("contest: make -j{} compile against {load} (workloads.md §1.6); disk model illustrative", p.u("jobs_per_cpu") * cpus as u64),
+        Nanos::from_secs(p.u("limit_s")),
+    );
+    let seek = us(p.u("seek_us"));
+    let bw = p.u("disk_mb_s") * 1_000_000;
+    s.disks.push(disk(DISK, seek, bw));
+    s.programs.insert(
+        "cc".into(),
+        schedlab_engine::program::Program(cc_program(p, load)),
+    );
+    s.programs.insert(
+        "link".into(),
+        schedlab_engine::program::Program(vec![run(ms(p.u("link_ms")))]),
+    );
+    s.tasks
+        .push(task(MAKE, 0, ms(p.u("lead_ms")), make_program(p, cpus)));
+    add_load(&mut s, p, load, cpus);
+    s
+}
+
+fn add_load(s: &mut Scenario, p: &Params, load: &str, cpus: u32) {
+    let t0 = Nanos::ZERO;
+    match load {
+        "process_load" => {
+            let n = (p.u("ring_per_cpu") * cpus as u64).max(2);
+            for i in 0..n {
+                s.channels
+                    .push(channel(&format!("pipe{i}"), Some(PIPE_RECORDS)));
+            }
+            for i in 0..n {
+                let body = vec![
+                    repeat(
+                        HOPS_PER_MARK,
+                        vec![
+                            recv(&format!("pipe{i}")),
+                            run(us(p.u("hop_us"))),
+                            send(&format!("pipe{}", (i + 1) % n)),
+                        ],
+                    ),
+                    mark(MARK_WORK),
+                ];
+                s.tasks
+                    .push(task(&format!("ring{i}"), 0, t0, vec![forever(body)]));
+            }
+            s.tasks.push(task(
+                "process_load",
+                0,
+                t0,
+                vec![repeat(p.u("ring_tokens"), vec![send("pipe0")])],
+            ));
+        }
+        "io_load" | "io_other" => {
+            let d = if load == "io_other" {
+                s.disks.push(disk(
+                    OTHER_DISK,
+                    us(p.u("seek_us")),
+                    p.u("disk_mb_s") * 1_000_000,
+                ));
+                OTHER_DISK
+            } else {
+                DISK
+            };
+            let body = vec![
+                run(us(p.u("io_cpu_us"))),
+                write(d, p.u("io_chunk_kb") * 1024, Some(load)),
+                mark(MARK_WORK),
+            ];
+            s.tasks.push(task(load, 0, t0, vec![forever(body)]));
+        }
+        "read_load" => {
+            let body = vec![
+                run(us(p.u("read_cpu_us"))),
+                read(DISK, p.u("read_req_kb") * 1024, Some("read_load"), 0),
+                mark(MARK_WORK),
+            ];
+            s.tasks.push(task(load, 0, t0, vec![forever(body)]));
+        }
+        "ctar_load" | "xtar_load" => {
+            // Two alternating streams: every file is a non-contiguous request (a tree's files
+            // are scattered), as in §1.6's "small-file reads".
+            let bytes = p.u("tar_file_kb") * 1024;
+            let cpu = run(us(p.u("tar_cpu_us")));
+            let file = |stream: &str| -> Vec<Step> {
+                if load == "ctar_load" {
+                    vec![
+                        cpu.clone(),
+                        read(DISK, bytes, Some(stream), 0),
+                        mark(MARK_WORK),
+                    ]
+                } else {
+                    vec![
+                        cpu.clone(),
+                        write(DISK, bytes, Some(stream)),
+                        write(DISK, XTAR_META_BYTES, Some("xtar_meta")),
+                        mark(MARK_WORK),
+                    ]
+                }
+            };
+            let mut body = file(&format!("{load}_a"));
+            body.extend(file(&format!("{load}_b")));
+            s.tasks.push(task(load, 0, t0, vec![forever(body)]));
+        }
+        "list_load" => {
+            let hit = 100 - p.u("list_read_pct").min(100) as u8;
+            let dir = |stream: &str| {
+                vec![
+                    run(us(p.u("list_cpu_us"))),
+                    read(DISK, LIST_READ_BYTES, Some(stream), hit),
+                    mark(MARK_WORK),
+                ]
+            };
+            let mut body = dir("list_a");
+            body.extend(dir("list_b"));
+            s.tasks.push(task(load, 0, t0, vec![forever(body)]));
+        }
+        "mem_load" => {
+            let (lo, hi) = (
+                p.u("mem_wait_min_ms"),
+                p.u("mem_wait_max_ms").max(p.u("mem_wait_min_ms")),
+            );
+            let body = vec![
+                run(us(p.u("mem_run_us"))),
+                sleep_uniform(ms(lo), ms(hi)),
+                mark(MARK_WORK),
+            ];
+            s.tasks.push(task(load, 0, t0, vec![forever(body)]));
+        }
+        "dbench_load" => {
+            let mut body = Vec::new();
+            for (kb, is_write) in DBENCH_OPS {
+                body.push(run(us(p.u("dbench_cpu_us"))));
+                body.push(if is_write {
+                    write(DISK, kb * 1024, None)
+                } else {
+                    read(DISK, kb * 1024, None, 0)
+                });
+            }
+            body.push(mark(MARK_WORK));
+            let mut t = task("dbench", 0, t0, vec![forever(body)]);
+            t.count = Some((p.u("dbench_per_cpu") * cpus as u64) as u32);
+            s.tasks.push(t);
+        }
+        _ => {}
+    }
+}
+
+/// One contest run's raw results (integers; percentages in tenths, Loads in hundredths).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ContestRun {
+    pub load: String,
+    /// Compile elapsed time (Time), ns. 0 if the compile did not finish within the limit.
+    pub time_ns: u64,
+    pub finished: bool,
+    pub compile_cpu_ns: u64,
+    pub load_cpu_ns: u64,
+    /// The load's lifetime: from its start to the end of the compile.
+    pub load_life_ns: u64,
+    pub loads_x100: u64,
+    pub cpu_pct_x10: u64,
+    pub lcpu_pct_x10: u64,
+    pub trace_hash: String,
+}
+
+/// Which tasks belong to the make process tree: make and every descendant. Parents are created
+/// before their children, so one pass in creation order suffices.
+fn compile_tree(out: &RunOutput) -> Vec<bool> {
+    let mut is = vec![false; out.tasks.len()];
+    for t in &out.tasks {
+        let i = t.id.index();
+        is[i] = (t.name == MAKE && t.parent.is_none())
+            || t.parent.is_some_and(|p: TaskId| is[p.index()]);
+    }
+    is
+}
+
+/// Computes contest's columns from one run (§1.4).
+pub fn measure(p: &Params, cpus: u32, out: &RunOutput) -> ContestRun {
+    let load = p.choice("load");
+    let start = out.trace.marks_labelled(MARK_START).next().map(|m| m.time);
+    let end = out.trace.marks_labelled(MARK_END).next().map(|m| m.time);
+    let finished = start.is_some() && end.is_some();
+    let start = start.unwrap_or(out.end);
+    let end = end.unwrap_or(out.end);
+    let time = end.saturating_sub(start);
+    let tree = compile_tree(out);
+    let mut compile_cpu = 0u64;
+    let mut load_cpu = 0u64;
+    let clip = out.end > end && out.trace.segment_count() > 0;
+    for (i, m) in out.metrics.tasks.iter().enumerate() {
+        if tree[i] {
+            compile_cpu += m.cpu_ns;
+        } else if !clip {
+            load_cpu += m.cpu_ns;
+        }
+    }
+    if clip {
+        // The run went on past the compile (a plain run of the scenario): count only the load's
+        // CPU up to the compile's end, from the segments.
+        for (_, seg) in out.trace.segments() {
+            if !tree[seg.task.index()] && seg.start < end {
+                load_cpu += seg.end.min(end).0 - seg.start.0;
+            }
+        }
+    }
+    let load_life = if load == "noload" || load == "cacherun" {
+        0
+    } else {
+        end.0
+    };
+    let (num, den) = loads_scale(load, p, cpus);
+    let marks = out
+        .trace
+        .marks_labelled(MARK_WORK)
+        .filter(|m| m.time >= start && m.time <= end)
+        .count() as u64;
+    ContestRun {
+        load: load.to_owned(),
+        time_ns: time.0,
+        finished,
+        compile_cpu_ns: compile_cpu,
+        load_cpu_ns: load_cpu,
+        load_life_ns: load_life,
+        loads_x100: div_round(marks as u128 * num as u128 * 100, den as u128) as u64,
+        cpu_pct_x10: div_round(compile_cpu as u128 * 1000, time.0 as u128) as u64,
+        lcpu_pct_x10: div_round(load_cpu as u128 * 1000, load_life as u128) as u64,
+        trace_hash: schedlab_engine::hash_hex(out.hash),
+    }
+}
+
+const ILLUSTRATIVE: &str = "disk and page-cache model illustrative (workloads.md §7.2): synchronous writes, FIFO disk queue, no VM";
+
+fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
+    let r = measure(p, base.cpus, out);
+    let row = Row::from_runs(&label(&base.policy), &[r.clone()]);
+    let mut text = format!("{}:\n{}\n", r.load, HEADER);
+    text.push_str(&row.render(None));
+    text.push('\n');
+    let mut notes = vec![
+        "Ratio needs the same configuration's noload run: use `schedlab contest`".to_owned(),
+        ILLUSTRATIVE.to_owned(),
+    ];
+    if !r.finished {
+        notes.push(format!(
+            "the compile did not finish within limit_s = {} s",
+            p.u("limit_s")
+        ));
+    }
+    Report {
+        preset: PRESET.id,
+        metrics: row.metrics(),
+        text,
+        detail: serde_json::to_value(&r).unwrap_or_default(),
+        notes,
+    }
+}
+
+/// The "Kernel" column: the policy id and its non-default tunables (`linux-2.5-o1 prio_bonus_ratio=0`).
+pub fn label(policy: &PolicySpec) -> String {
+    let mut s = policy.id.clone();
+    for (k, v) in &policy.tunables {
+        s.push_str(&format!(" {k}={v}"));
+    }
+    s
+}
+
+pub const HEADER: &str =
+    "Kernel [runs]           Time    CPU%    Loads   LCPU%   Ratio   CPU+LCPU%";
+
+/// One row of a contest table: the mean over runs (seeds) of one configuration under one load.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub kernel: String,
+    pub runs: u32,
+    /// Mean Time in ms.
+    pub time_ms: u64,
+    pub cpu_pct_x10: u64,
+    pub loads_x100: u64,
+    pub lcpu_pct_x10: u64,
+    /// Time over the same configuration's noload Time, ×100; None when there is no noload row.
+    pub ratio_x100: Option<u64>,
+    /// Runs whose compile did not finish within the time limit (their Time is the limit).
+    pub unfinished: u32,
+    pub trace_hashes: Vec<String>,
+}
+
+impl Row {
+    pub fn from_runs(kernel: &str, runs: &[ContestRun]) -> Row {
+        let n = runs.len().max(1) as u128;
+        let mean = |f: &dyn Fn(&ContestRun) -> u64| -> u64 {
+            div_round(runs.iter().map(|r| f(r) as u128).sum::<u128>(), n) as u64
+        };
+        Row {
+            kernel: kernel.to_owned(),
+            runs: runs.len() as u32,
+            time_ms: mean(&|r| r.time_ns) / 1_000_000,
+            cpu_pct_x10: mean(&|r| r.cpu_pct_x10),
+            loads_x100: mean(&|r| r.loads_x100),
+            lcpu_pct_x10: mean(&|r| r.lcpu_pct_x10),
+            ratio_x100: None,
+            unfinished: runs.iter().filter(|r| !r.finished).count() as u32,
+            trace_hashes: runs.iter().map(|r| r.trace_hash.clone()).collect(),
+        }
+    }
+
+    /// Ratio = Time / noload Time (v0.6x rule, §1.4), rounded to hundredths.
+    pub fn set_ratio(&mut self, noload_time_ms: u64) {
+        self.ratio_x100 = if noload_time_ms == 0 {
+            None
+        } else {
+            Some(div_round(self.time_ms as u128 * 100, noload_time_ms as u128) as u64)
+        };
+    }
+
+    /// CPU+LCPU% (S4), tenths.
+    pub fn cpu_plus_lcpu_x10(&self) -> u64 {
+        self.cpu_pct_x10 + self.lcpu_pct_x10
+    }
+
+    /// One line in the seeds' layout: Time to 0.1 s, percentages and Loads as integers
+    /// (rounded), Ratio to 0.01.
+    pub fn render(&self, _width: Option<usize>) -> String {
+        let name = format!("{} [{}]", self.kernel, self.runs);
+        let ratio = self
+            .ratio_x100
+            .map(|r| fixed(r as i64, 2))
+            .unwrap_or_else(|| "-".into());
+        format!(
+            "{name:<23} {:<7} {:<7} {:<7} {:<7} {:<7} {}{}",
+            fixed(div_round(self.time_ms as u128, 100) as i64, 1),
+            div_round(self.cpu_pct_x10 as u128, 10),
+            div_round(self.loads_x100 as u128, 100),
+            div_round(self.lcpu_pct_x10 as u128, 10),
+            ratio,
+            div_round(self.cpu_plus_lcpu_x10() as u128, 10),
+            if self.unfinished > 0 {
+                "  (unfinished)"
+            } else {
+                ""
+            }
+        )
+    }
+
+    pub fn metrics(&self) -> Vec<Metric> {
+        let mut m = vec![
+            Metric {
+                key: "time_s",
+                label: "Time",
+                unit: "s",
+                value: self.time_ms as f64 / 1000.0,
+            },
+            Metric {
+                key: "cpu_pct",
+                label: "CPU%",
+                unit: "%",
+                value: self.cpu_pct_x10 as f64 / 10.0,
+            },
+            Metric {
+                key: "loads",
+                label: "Loads",
+                unit: "",
+                value: self.loads_x100 as f64 / 100.0,
+            },
+            Metric {
+                key: "lcpu_pct",
+                label: "LCPU%",
+                unit: "%",
+                value: self.lcpu_pct_x10 as f64 / 10.0,
+            },
+            Metric {
+                key: "cpu_plus_lcpu_pct",
+                label: "CPU+LCPU%",
+                unit: "%",
+                value: self.cpu_plus_lcpu_x10() as f64 / 10.0,
+            },
+        ];
+        if let Some(r) = self.ratio_x100 {
+            m.push(Metric {
+                key: "ratio",
+                label: "Ratio",
+                unit: "",
+                value: r as f64 / 100.0,
+            });
+        }
+        m
+    }
+}
+
+/// A configuration: a policy with tunables, and the parameters of the compile and loads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub policy: PolicySpec,
+    /// Shown in the Kernel column; defaults to [`label`].
+    pub label: String,
+}
+
+impl Config {
+    pub fn new(policy: PolicySpec) -> Config {
+        Config {
+            label: label(&policy),
+            policy,
+        }
+    }
+}
+
+/// One load's table: a row per configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoadTable {
+    pub load: String,
+    pub rows: Vec<Row>,
+}
+
+/// The full contest result: one table per load.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContestTable {
+    pub cpus: u32,
+    pub runs: u32,
+    pub tables: Vec<LoadTable>,
+    pub notes: Vec<String>,
+}
+
+impl ContestTable {
+    /// The seeds' text format: `load:` then the header and one row per configuration.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for t in &self.tables {
+            out.push_str(&format!("{}:\n{HEADER}\n", t.load));
+            for r in &t.rows {
+                out.push_str(&r.render(None));
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+        out
+    }
+
+    pub fn row(&self, load: &str, kernel: &str) -> Option<&Row> {
+        self.tables
+            .iter()
+            .find(|t| t.load == load)?
+            .rows
+            .iter()
+            .find(|r| r.kernel == kernel)
+    }
+}
+
+/// Runs one contest run: `params` with `load` set, on `cpus`, with seed `seed`.
+pub fn run_one(
+    config: &Config,
+    params: &Params,
+    load: &str,
+    cpus: u32,
+    seed: u64,
+) -> Result<ContestRun, crate::PresetError> {
+    let mut p = params.clone();
+    let idx = LOADS
+        .iter()
+        .position(|l| *l == load)
+        .ok_or_else(|| crate::PresetError::Unknown {
+            id: load.to_owned(),
+            known: LOADS.join(", "),
+        })?;
+    p.set("load", idx as i64);
+    let base = PresetBase {
+        cpus,
+        seed,
+        policy: config.policy.clone(),
+    };
+    let s = generate(&p, &base);
+    let out = crate::run_until(&s, Stop::TaskExits(MAKE), Detail::Summary)?;
+    Ok(measure(&p, cpus, &out))
+}
+
+/// The contest table: every configuration × every load, averaged over seeds `1..=runs`, with
+/// Ratio against each configuration's own noload (which is run even when not listed).
+pub fn table(
+    configs: &[Config],
+    loads: &[&str],
+    params: &Params,
+    cpus: u32,
+    runs: u32,
+) -> Result<ContestTable, crate::PresetError> {
+    let runs = runs.max(1);
+    let mut tables: Vec<LoadTable> = loads
+        .iter()
+        .map(|l| LoadTable {
+            load: (*l).to_owned(),
+            rows: Vec::new(),
+        })
+        .collect();
+    for c in configs {
+        let row_for = |load: &str| -> Result<Row, crate::PresetError> {
+            let rs = (1..=runs as u64)
+                .map(|seed| run_one(c, params, load, cpus, seed))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Row::from_runs(&c.label, &rs))
+        };
+        let noload = row_for("noload")?;
+        for t in tables.iter_mut() {
+            let mut row = if t.load == "noload" {
+                noload.clone()
+            } else {
+                row_for(&t.load)?
+            };
+            row.set_ratio(noload.time_ms);
+            t.rows.push(row);
+        }
+    }
+    Ok(ContestTable {
+        cpus,
+        runs,
+        tables,
+        notes: vec![ILLUSTRATIVE.to_owned()],
+    })
+}

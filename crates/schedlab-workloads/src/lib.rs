@@ -1,0 +1,437 @@
+//! The benchmarks of the 2002–2004 scheduler debates, as presets.
+//!
+//! A preset is data, like a policy's tunables: an id, a name, a one-sentence story, a list of
+//! [`ParamSpec`]s, and a generator that turns resolved [`Params`] plus a [`PresetBase`] (CPU
+//! count, seed, policy) into an ordinary [`Scenario`]. The scenario can be edited, shared and run
+//! like any other; the preset's `report` then computes the benchmark's own metrics from the
+//! run's marks, task metrics and segments, exactly as the real benchmark computed them
+//! (`reference/workloads.md`, cited by section in each module).
+//!
+//! Every modelling constant that workloads.md marks ASSUMPTION is a parameter here, with help
+//! text saying so. Presets that use the disk model say "illustrative" in their reports.
+//!
+//! ```text
+//! PRESETS ─ find(id) ─ resolve(params) ─ generate(params, base) ─▶ Scenario
+//!                                                   run_preset ─▶ RunOutput ─ report ─▶ Report
+//! ```
+//!
+//! No IO, no threads: this crate compiles to wasm for the page.
+
+use std::collections::BTreeMap;
+
+use schedlab_engine::scenario::PolicySpec;
+use schedlab_engine::{Detail, Problem, Problems, RunOptions, RunOutput, Scenario};
+use serde::Serialize;
+
+pub mod build;
+pub mod chat;
+pub mod classroom;
+pub mod contest;
+pub mod interbench;
+pub mod irman;
+pub mod probes;
+pub mod seeds;
+pub mod stats;
+
+/// One named parameter of a preset, with its range and documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ParamSpec {
+    /// Stable key used by `--param key=value`, the page and links.
+    pub key: &'static str,
+    pub label: &'static str,
+    /// What it means and where the value comes from; "ASSUMPTION" where workloads.md says so.
+    pub help: &'static str,
+    /// Unit of the integer value ("ms", "us", "KB", "%", "" ...); "choice" for named choices.
+    pub unit: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    /// For a choice parameter, the names; the value is an index into this list.
+    pub choices: &'static [&'static str],
+}
+
+impl ParamSpec {
+    /// An integer parameter.
+    pub const fn int(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+        help: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            key,
+            label,
+            help,
+            unit,
+            default,
+            min,
+            max,
+            choices: &[],
+        }
+    }
+
+    /// A parameter chosen by name from `choices`; `default` is an index.
+    pub const fn choice(
+        key: &'static str,
+        label: &'static str,
+        choices: &'static [&'static str],
+        default: i64,
+        help: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            key,
+            label,
+            help,
+            unit: "choice",
+            default,
+            min: 0,
+            max: choices.len() as i64 - 1,
+            choices,
+        }
+    }
+}
+
+/// Resolved parameter values: every declared key has one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Params {
+    values: BTreeMap<&'static str, i64>,
+    #[serde(skip)]
+    specs: &'static [ParamSpec],
+}
+
+impl Params {
+    /// Every parameter at its default.
+    pub fn defaults(specs: &'static [ParamSpec]) -> Params {
+        Params {
+            values: specs.iter().map(|s| (s.key, s.default)).collect(),
+            specs,
+        }
+    }
+
+    /// The value of a declared key. Keys are the preset's own constants, so an unknown key is a
+    /// bug in this crate, not a user error.
+    pub fn get(&self, key: &str) -> i64 {
+        match self.values.get(key) {
+            Some(v) => *v,
+            None => panic!("preset parameter {key:?} is not declared"),
+        }
+    }
+
+    /// The value as a u64 (parameters with a non-negative range).
+    pub fn u(&self, key: &str) -> u64 {
+        self.get(key).max(0) as u64
+    }
+
+    /// The name of a choice parameter's value.
+    pub fn choice(&self, key: &str) -> &'static str {
+        let v = self.get(key);
+        self.specs
+            .iter()
+            .find(|s| s.key == key)
+            .and_then(|s| s.choices.get(v as usize).copied())
+            .unwrap_or("")
+    }
+
+    /// Sets a value (already range-checked by [`resolve`], or trusted internal code).
+    pub fn set(&mut self, key: &'static str, v: i64) {
+        self.values.insert(key, v);
+    }
+
+    /// Values that differ from their defaults, as `key=value` (names for choices).
+    pub fn non_defaults(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter(|s| self.values.get(s.key) != Some(&s.default))
+            .map(|s| {
+                let v = self.get(s.key);
+                match s.choices.get(v as usize) {
+                    Some(name) if !s.choices.is_empty() => format!("{}={name}", s.key),
+                    _ => format!("{}={v}", s.key),
+                }
+            })
+            .collect()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, i64)> + '_ {
+        self.values.iter().map(|(k, v)| (*k, *v))
+    }
+}
+
+/// What every preset is generated for: machine size, seed and policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetBase {
+    pub cpus: u32,
+    pub seed: u64,
+    pub policy: PolicySpec,
+}
+
+impl PresetBase {
+    pub fn new(cpus: u32, seed: u64, policy: &str) -> PresetBase {
+        PresetBase {
+            cpus,
+            seed,
+            policy: PolicySpec {
+                id: policy.to_owned(),
+                tunables: BTreeMap::new(),
+            },
+        }
+    }
+}
+
+/// When a preset's run may stop before every task has exited (the loads of contest run
+/// forever; the benchmark kills them when the measured job ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Stop {
+    /// Run until every task exits or the scenario's duration ends.
+    Natural,
+    /// Stop as soon as the scenario task of this name exits.
+    TaskExits(&'static str),
+}
+
+/// One benchmark number, for tables, sweeps and JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metric {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub value: f64,
+}
+
+/// A preset's results: the benchmark's metrics, its own text output, and details for JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub preset: &'static str,
+    pub metrics: Vec<Metric>,
+    /// The benchmark's result in its own format (a contest table row, a histogram, ...).
+    pub text: String,
+    /// Structured results (the module's `Serialize` result struct).
+    pub detail: serde_json::Value,
+    /// Caveats shown with the results, e.g. the disk model being illustrative.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn metric(&self, key: &str) -> Option<f64> {
+        self.metrics.iter().find(|m| m.key == key).map(|m| m.value)
+    }
+}
+
+/// A registry entry.
+#[derive(Clone, Copy)]
+pub struct Preset {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One sentence: what it is and what to look for.
+    pub story: &'static str,
+    /// Where the benchmark and its model are described.
+    pub source: &'static str,
+    pub params: &'static [ParamSpec],
+    pub generate: fn(&Params, &PresetBase) -> Scenario,
+    pub report: fn(&Params, &PresetBase, &RunOutput) -> Report,
+    pub stop: Stop,
+    /// The metrics its report produces (keys), for `schedlab sweep --metric`.
+    pub metrics: &'static [&'static str],
+}
+
+impl std::fmt::Debug for Preset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preset").field("id", &self.id).finish()
+    }
+}
+
+/// The JSON form of a registry entry (`schedlab presets --json`, the page's picker).
+#[derive(Clone, Debug, Serialize)]
+pub struct PresetInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub story: &'static str,
+    pub source: &'static str,
+    pub params: &'static [ParamSpec],
+    pub metrics: &'static [&'static str],
+}
+
+impl Preset {
+    pub fn info(&self) -> PresetInfo {
+        PresetInfo {
+            id: self.id,
+            name: self.name,
+            story: self.story,
+            source: self.source,
+            params: self.params,
+            metrics: self.metrics,
+        }
+    }
+}
+
+/// Every preset, in display order: the benchmarks, the probes, then the classroom examples.
+pub const PRESETS: &[Preset] = &[
+    contest::PRESET,
+    chat::CHAT,
+    chat::HACKBENCH,
+    irman::PRESET,
+    interbench::PRESET,
+    probes::SLEEP_HISTOGRAM,
+    probes::SLEEP_WORK,
+    classroom::THREE_HOGS,
+    classroom::HOG_AND_EDITOR,
+    classroom::NICE_EXTREMES,
+    classroom::FORK_BOMB,
+    classroom::PIPE_PING_PONG,
+];
+
+/// The preset with this id.
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// Why a preset could not be generated or run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PresetError {
+    #[error("unknown preset {id:?} (known: {known})")]
+    Unknown { id: String, known: String },
+    #[error("invalid preset parameters:\n{0}")]
+    Params(Problems),
+    #[error(transparent)]
+    Sim(#[from] schedlab_policies::SimError),
+}
+
+/// Applies `key=value` pairs over a preset's defaults, reporting every problem at once (unknown
+/// key with the known ones, value out of range with the range, unknown choice with the choices).
+pub fn resolve(preset: &Preset, given: &[(String, String)]) -> Result<Params, Problems> {
+    let mut p = Params::defaults(preset.params);
+    let mut problems = Vec::new();
+    for (k, v) in given {
+        let path = format!("params.{k}");
+        let Some(spec) = preset.params.iter().find(|s| s.key == k) else {
+            let known: Vec<&str> = preset.params.iter().map(|s| s.key).collect();
+            problems.push(Problem {
+                path,
+                message: if known.is_empty() {
+                    format!("preset {} has no parameters", preset.id)
+                } else {
+                    format!(
+                        "preset {} has no parameter {k:?} (it has: {})",
+                        preset.id,
+                        known.join(", ")
+                    )
+                },
+            });
+            continue;
+        };
+        let value = if spec.choices.is_empty() {
+            v.trim().parse::<i64>().map_err(|_| {
+                format!(
+                    "{v:?} is not an integer (allowed range {}..={}{})",
+                    spec.min,
+                    spec.max,
+                    unit_suffix(spec.unit)
+                )
+            })
+        } else {
+            match spec.choices.iter().position(|c| *c == v.trim()) {
+                Some(i) => Ok(i as i64),
+                None => Err(format!("{v:?} is not one of: {}", spec.choices.join(", "))),
+            }
+        };
+        match value {
+            Err(message) => problems.push(Problem { path, message }),
+            Ok(x) if x < spec.min || x > spec.max => problems.push(Problem {
+                path,
+                message: format!(
+                    "{x} is outside the allowed range {}..={}{}",
+                    spec.min,
+                    spec.max,
+                    unit_suffix(spec.unit)
+                ),
+            }),
+            Ok(x) => p.set(spec.key, x),
+        }
+    }
+    if problems.is_empty() {
+        Ok(p)
+    } else {
+        Err(Problems(problems))
+    }
+}
+
+fn unit_suffix(unit: &str) -> String {
+    if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    }
+}
+
+/// Generates the scenario of a preset.
+pub fn generate(preset: &Preset, params: &Params, base: &PresetBase) -> Scenario {
+    (preset.generate)(params, base)
+}
+
+/// Runs a scenario, stopping early as `stop` says. Marks, metrics and the trace hash cover the
+/// run up to the stop.
+pub fn run_until(
+    scenario: &Scenario,
+    stop: Stop,
+    detail: Detail,
+) -> Result<RunOutput, schedlab_policies::SimError> {
+    let opts = RunOptions {
+        detail,
+        ..RunOptions::default()
+    };
+    let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
+    let Stop::TaskExits(name) = stop else {
+        return Ok(engine.run()?);
+    };
+    let mut seen = 0usize;
+    let mut watched = None;
+    loop {
+        if !engine.step()? {
+            break;
+        }
+        let tasks = engine.tasks();
+        match watched {
+            None => {
+                if let Some(t) = tasks[seen..].iter().find(|t| t.name == name) {
+                    watched = Some(t.id.index());
+                }
+                seen = tasks.len();
+            }
+            Some(i) => {
+                if tasks[i].state == schedlab_engine::TaskState::Exited {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(engine.into_output())
+}
+
+/// Generates, runs and reports a preset in one call.
+pub fn run_preset(
+    preset: &Preset,
+    params: &Params,
+    base: &PresetBase,
+    detail: Detail,
+) -> Result<(Scenario, RunOutput, Report), PresetError> {
+    let scenario = generate(preset, params, base);
+    let out = run_until(&scenario, preset.stop, detail)?;
+    let mut report = (preset.report)(params, base, &out);
+    report.preset = preset.id;
+    Ok((scenario, out, report))
+}
+
+/// Finds a preset and resolves `key=value` parameters in one step (the CLI's `run <preset>`).
+pub fn lookup(
+    id: &str,
+    given: &[(String, String)],
+) -> Result<(&'static Preset, Params), PresetError> {
+    let preset = find(id).ok_or_else(|| PresetError::Unknown {
+        id: id.to_owned(),
+        known: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+    })?;
+    let params = resolve(preset, given).map_err(PresetError::Params)?;
+    Ok((preset, params))
+}

@@ -1,0 +1,1 @@
+//! The seed comparison document (filled in below).
