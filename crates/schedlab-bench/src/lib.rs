@@ -61,6 +61,7 @@ fn cpu_sleep_tasks(n: u32, run: Nanos, sleep: Nanos) -> Vec<TaskSpec> {
         nice: 0,
         arrival: Nanos::ZERO,
         shares: None,
+        cpu_rate_cap: None,
         rt: None,
         count: Some(n),
         program: Program(vec![Step::Repeat {
@@ -101,6 +102,7 @@ pub fn cases() -> Vec<Case> {
                     nice: 0,
                     arrival: Nanos::ZERO,
                     shares: None,
+                    cpu_rate_cap: None,
                     rt: None,
                     count: Some(40),
                     program: Program(vec![Step::Run(Dur::Fixed(Nanos::from_secs(3600)))]),

@@ -173,6 +173,7 @@ pub struct Engine {
         Option<u32>,
         Option<crate::scenario::RtSpec>,
         u32,
+        Option<u32>,
     )>,
     duration: Nanos,
     seed: u64,
@@ -266,6 +267,7 @@ impl Engine {
                     t.shares,
                     t.rt,
                     code.task_entries[i],
+                    t.cpu_rate_cap,
                 )),
                 Some(n) => {
                     for k in 1..=n {
@@ -276,6 +278,7 @@ impl Engine {
                             t.shares,
                             t.rt,
                             code.task_entries[i],
+                            t.cpu_rate_cap,
                         ));
                     }
                 }
@@ -528,11 +531,13 @@ impl Engine {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn create_task(
         &mut self,
         name: String,
         nice: i32,
         shares: Option<u32>,
+        cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
         parent: Option<TaskId>,
         entry: u32,
@@ -556,6 +561,7 @@ impl Engine {
             name,
             nice,
             shares,
+            cpu_rate_cap,
             rt,
             parent,
             cpu,
@@ -583,8 +589,8 @@ impl Engine {
 
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
-        let (name, nice, _, shares, rt, entry) = self.scenario_tasks[i].clone();
-        self.create_task(name, nice, shares, rt, None, entry, CpuId(0))?;
+        let (name, nice, _, shares, rt, entry, cap) = self.scenario_tasks[i].clone();
+        self.create_task(name, nice, shares, cap, rt, None, entry, CpuId(0))?;
         Ok(())
     }
 
@@ -853,11 +859,13 @@ impl Engine {
                 };
                 let child_name = format!("{base}.{n}");
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
+                let cap = parent.cpu_rate_cap;
                 self.complete_step(t);
                 self.create_task(
                     child_name,
                     nice.unwrap_or(pn),
                     shares,
+                    cap,
                     rt,
                     Some(t),
                     entry,

@@ -77,6 +77,8 @@ pub struct TaskInfo {
     pub name: String,
     pub nice: i32,
     pub shares: Option<u32>,
+    /// CPU rate cap in per mille of one CPU (soft; 0 = background), for policies with caps.
+    pub cpu_rate_cap: Option<u32>,
     pub rt: Option<RtSpec>,
     pub parent: Option<TaskId>,
     /// The CPU whose queue holds the task (or held it last).

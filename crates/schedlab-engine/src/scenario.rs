@@ -87,6 +87,11 @@ pub struct TaskSpec {
     /// Explicit CPU shares (entitlement); policies that use shares derive them from nice if absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shares: Option<u32>,
+    /// CPU rate cap in per mille of one CPU, as EBS's `/proc/<pid>/cpu_rate_cap` (soft: it may
+    /// be exceeded when the CPU would otherwise idle); 0 makes a background task. Inherited by
+    /// forked children. Policies without caps ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_rate_cap: Option<u32>,
     /// Real-time class, for policies that support one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rt: Option<RtSpec>,
@@ -330,6 +335,16 @@ impl Validator<'_> {
                     );
                 }
             }
+            if let Some(cap) = t.cpu_rate_cap {
+                if cap > 1000 {
+                    self.err(
+                        format!("{p}.cpu_rate_cap"),
+                        format!(
+                            "{cap} is outside the allowed range 0..=1000 (per mille of one CPU)"
+                        ),
+                    );
+                }
+            }
             if let Some(rt) = t.rt {
                 if !(1..=99).contains(&rt.priority) {
                     self.err(
@@ -532,5 +547,20 @@ mod tests {
                 .contains("tasks: 1000001 tasks is more than the limit of 5000"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn cpu_rate_cap_is_per_mille_of_one_cpu() {
+        let json = |cap: u32| {
+            format!(
+                r#"{{"version":1,"cpus":1,"duration":"1s","policy":{{"id":"rr"}},
+                  "tasks":[{{"name":"bg","cpu_rate_cap":{cap},"program":[{{"run":"1ms"}}]}}]}}"#
+            )
+        };
+        let s = Scenario::from_json(&json(0)).unwrap();
+        assert_eq!(s.tasks[0].cpu_rate_cap, Some(0));
+        let err = Scenario::from_json(&json(1001)).unwrap_err();
+        assert_eq!(err.0[0].path, "tasks[0].cpu_rate_cap");
+        assert!(err.0[0].message.contains("0..=1000"), "{err}");
     }
 }
