@@ -5,6 +5,7 @@
 //! to [`registry::POLICIES`].
 
 pub mod o1_balance;
+pub mod o1_common;
 pub mod prio_array;
 pub mod registry;
 
@@ -16,6 +17,7 @@ pub mod mlfq;
 pub mod lottery;
 pub mod stride;
 pub mod linux_2_4;
+pub mod linux_2_5_o1;
 pub mod houston_selftune;
 
 pub use registry::{find, run, validate, SimError, POLICIES};

@@ -220,7 +220,6 @@ impl LoadBalancer {
         idle: bool,
     ) -> Option<Busiest> {
         let prev = &mut self.prev_nr_running[this.index()];
-        let ncpus = prev.len();
         // This CPU's load: the larger of now and last time, unless idle.
         let this_now = rqs.nr_running(this);
         let nr_running = if idle || this_now > prev[this.index()] {
@@ -230,12 +229,16 @@ impl LoadBalancer {
         };
         let mut busiest = None;
         let mut max_load = 1;
-        for i in 0..ncpus {
+        for (i, remembered) in prev.iter_mut().enumerate() {
             let cpu = CpuId(i as u16);
             let now = rqs.nr_running(cpu);
             // Others' load: the smaller of now and last time, unless idle.
-            let load = if idle || now < prev[i] { now } else { prev[i] };
-            prev[i] = now;
+            let load = if idle || now < *remembered {
+                now
+            } else {
+                *remembered
+            };
+            *remembered = now;
             // Strictly greater: ties go to the lowest CPU id.
             if load > max_load && cpu != this {
                 busiest = Some(cpu);
