@@ -1,0 +1,176 @@
+//! Where a scenario comes from (a file, standard input or a page link) and the flags that
+//! override parts of it. Shared by every subcommand that takes a scenario.
+
+use std::fmt;
+use std::io::Read;
+
+use anyhow::Context;
+use schedlab::engine::scenario::PolicySpec;
+use schedlab::{LinkState, Nanos, Scenario};
+
+/// Input the user can fix: a bad scenario, link or flag (exit status 2).
+#[derive(Debug)]
+pub struct InvalidInput(pub String);
+
+impl fmt::Display for InvalidInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidInput {}
+
+fn invalid(message: impl Into<String>) -> anyhow::Error {
+    InvalidInput(message.into()).into()
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ScenarioArgs {
+    /// Scenario JSON file, or `-` for standard input
+    #[arg(value_name = "SCENARIO", required_unless_present = "link")]
+    scenario: Option<String>,
+
+    /// Use the scenario a page link holds (a full URL, `#s=...` or `s=...`)
+    #[arg(long, value_name = "LINK", conflicts_with = "scenario")]
+    link: Option<String>,
+
+    /// Use this policy instead of the scenario's (its tunables start from their defaults)
+    #[arg(long, value_name = "ID")]
+    policy: Option<String>,
+
+    /// Set a tunable of the policy, in the unit `schedlab policies` lists (repeatable)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+
+    /// Number of CPUs (1-16)
+    #[arg(long, value_name = "N")]
+    cpus: Option<u32>,
+
+    /// Random seed for the scenario's distributions
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Simulated-time limit, with a unit: 500ms, 10s, ...
+    #[arg(long, value_name = "D")]
+    duration: Option<String>,
+}
+
+impl ScenarioArgs {
+    /// The scenario (and the view, for a link) with every override applied, fully validated.
+    pub fn load(&self) -> anyhow::Result<LinkState> {
+        let (mut state, source) = match (&self.link, &self.scenario) {
+            (Some(link), _) => (
+                schedlab::decode(link).map_err(|e| invalid(format!("--link: {e}")))?,
+                "the link".to_string(),
+            ),
+            (None, Some(path)) => (LinkState::new(read_scenario(path)?), path.clone()),
+            (None, None) => {
+                return Err(invalid(
+                    "no scenario: give a scenario file, `-` for standard input, or --link",
+                ))
+            }
+        };
+        self.apply(&mut state.scenario)?;
+        schedlab::validate(&state.scenario).map_err(|problems| {
+            let lines: Vec<String> = problems.0.iter().map(|p| format!("  {p}")).collect();
+            invalid(format!(
+                "invalid scenario ({source}):\n{}",
+                lines.join("\n")
+            ))
+        })?;
+        Ok(state)
+    }
+
+    fn apply(&self, s: &mut Scenario) -> anyhow::Result<()> {
+        if let Some(id) = &self.policy {
+            if *id != s.policy.id {
+                s.policy = PolicySpec {
+                    id: id.clone(),
+                    tunables: Default::default(),
+                };
+            }
+        }
+        for set in &self.set {
+            let (key, value) = parse_set(&s.policy.id, set)?;
+            s.policy.tunables.insert(key, value);
+        }
+        if let Some(cpus) = self.cpus {
+            s.cpus = cpus;
+        }
+        if let Some(seed) = self.seed {
+            s.seed = seed;
+        }
+        if let Some(d) = &self.duration {
+            s.duration = Nanos::parse(d).map_err(|e| invalid(format!("--duration: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+fn read_scenario(path: &str) -> anyhow::Result<Scenario> {
+    let text = if path == "-" {
+        let mut t = String::new();
+        std::io::stdin()
+            .read_to_string(&mut t)
+            .context("reading the scenario from standard input")?;
+        t
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?
+    };
+    // Structure only; the full check runs after the overrides (a `--cpus 4` may fix `cpus`).
+    serde_json::from_str(&text).map_err(|e| invalid(format!("{path}: not a valid scenario: {e}")))
+}
+
+/// `KEY=VALUE` for `policy`, checked against its tunable specs so the message names the flag,
+/// the key and the allowed range. For an unknown policy the value is only parsed; validation
+/// then reports the unknown policy.
+fn parse_set(policy: &str, set: &str) -> anyhow::Result<(String, i64)> {
+    let (key, value) = set.split_once('=').ok_or_else(|| {
+        invalid(format!(
+            "--set {set}: expected KEY=VALUE, e.g. --set quantum=5"
+        ))
+    })?;
+    let (key, value) = (key.trim(), value.trim());
+    let spec = match schedlab::find(policy) {
+        None => None,
+        Some(info) => match info.tunables.iter().find(|t| t.key == key) {
+            Some(t) => Some(t),
+            None if info.tunables.is_empty() => {
+                return Err(invalid(format!("--set {set}: {policy} has no tunables")))
+            }
+            None => {
+                let keys: Vec<&str> = info.tunables.iter().map(|t| t.key).collect();
+                return Err(invalid(format!(
+                    "--set {set}: {policy} has no tunable {key:?} (it has: {})",
+                    keys.join(", ")
+                )));
+            }
+        },
+    };
+    let range = spec
+        .map(|t| {
+            let unit = if t.unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", t.unit)
+            };
+            format!("{}..={}{unit}", t.min, t.max)
+        })
+        .unwrap_or_default();
+    let value: i64 = value.parse().map_err(|_| {
+        invalid(if range.is_empty() {
+            format!("--set {set}: {value:?} is not an integer")
+        } else {
+            format!("--set {set}: {value:?} is not an integer; {key} takes {range}")
+        })
+    })?;
+    if let Some(t) = spec {
+        if value < t.min || value > t.max {
+            return Err(invalid(format!(
+                "--set {set}: {key} = {value} is outside the allowed range {range} ({})",
+                t.label
+            )));
+        }
+    }
+    Ok((key.to_string(), value))
+}

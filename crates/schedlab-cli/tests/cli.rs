@@ -1,0 +1,291 @@
+//! Black-box tests of the `schedlab` binary: what a user or a script sees.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// DESIGN §7's example scenario, verbatim.
+const DESIGN_EXAMPLE: &str = r#"{
+  "version": 1,
+  "cpus": 1,
+  "duration": "10s",
+  "seed": 42,
+  "policy": { "id": "rr", "tunables": { "quantum": 3 } },
+  "tasks": [
+    { "name": "editor", "nice": 0, "arrival": "0ms",
+      "program": [ { "repeat": 100, "body": [ { "run": "2ms" }, { "sleep": "30ms" } ] } ] },
+    { "name": "hog", "nice": 5, "program": [ { "run": "5s" } ] }
+  ]
+}"#;
+
+fn schedlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(args)
+        .env_remove("COLUMNS")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Writes `text` to a file of its own under the target dir and returns its path.
+fn file(name: &str, text: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn ok(o: &Output) {
+    assert!(o.status.success(), "status {:?}\n{}", o.status, stderr(o));
+}
+
+/// The trace hash at the end of text output: `trace hash <16 hex>`.
+fn text_hash(o: &Output) -> String {
+    let out = stdout(o);
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("trace hash "))
+        .unwrap_or_else(|| panic!("no trace hash in:\n{out}"));
+    assert_eq!(line.len(), 16, "{line}");
+    line.to_string()
+}
+
+#[test]
+fn run_json_has_the_core_fields() {
+    let path = file("design.json", DESIGN_EXAMPLE);
+    let o = schedlab(&["run", &path, "--json"]);
+    ok(&o);
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["policy"], "rr");
+    assert_eq!(j["trace_hash"].as_str().unwrap().len(), 16);
+    assert!(j["summary"]["makespan_ns"].is_u64());
+    assert!(j["summary"]["context_switches"].is_u64());
+    assert_eq!(j["summary"]["cpu_busy_ns"].as_array().unwrap().len(), 1);
+    let tasks = j["tasks"].as_array().unwrap();
+    assert_eq!(tasks[0]["name"], "editor");
+    assert_eq!(tasks[1]["name"], "hog");
+    for t in tasks {
+        for k in [
+            "cpu_ns",
+            "wait_ns",
+            "response_ns",
+            "turnaround_ns",
+            "switches",
+        ] {
+            assert!(t[k].is_u64(), "{k} in {t}");
+        }
+        for k in ["p50", "p90", "p99", "max"] {
+            assert!(t["wakeup_latency_ns"][k].is_u64(), "{k} in {t}");
+        }
+    }
+    let seg = &j["segments"][0];
+    assert_eq!(seg["cpu"], 0);
+    assert_eq!(seg["task"], "editor");
+    assert_eq!(seg["start_ns"], 0);
+    assert_eq!(seg["end_ns"], 2_000_000);
+
+    // Text output of the same run carries the same hash.
+    let t = schedlab(&["run", &path]);
+    ok(&t);
+    assert_eq!(text_hash(&t), j["trace_hash"].as_str().unwrap());
+    let text = stdout(&t);
+    for col in [
+        "task", "nice", "cpu ms", "share", "wait ms", "resp ms", "turn ms", "switches",
+    ] {
+        assert!(text.contains(col), "{col} missing:\n{text}");
+    }
+    assert!(text.contains("\nhog        5  5000.000"), "{text}");
+}
+
+#[test]
+fn set_out_of_range_names_the_key_and_range() {
+    let path = file("design-set.json", DESIGN_EXAMPLE);
+    let o = schedlab(&["run", &path, "--set", "quantum=0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: --set quantum=0: quantum = 0 is outside the allowed range 1..=1000 ms (Quantum)"
+    );
+
+    let o = schedlab(&["run", &path, "--set", "quantom=5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("rr has no tunable \"quantom\" (it has: quantum)"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = schedlab(&["run", &path, "--set", "quantum=fast"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not an integer; quantum takes 1..=1000 ms"));
+
+    // An in-range value changes the run.
+    let a = schedlab(&["run", &path, "--set", "quantum=7"]);
+    ok(&a);
+    let b = schedlab(&["run", &path]);
+    assert_ne!(text_hash(&a), text_hash(&b));
+}
+
+#[test]
+fn invalid_scenarios_list_every_problem() {
+    let bad = DESIGN_EXAMPLE
+        .replace(r#""cpus": 1"#, r#""cpus": 40"#)
+        .replace(r#""nice": 5"#, r#""nice": 25"#);
+    let path = file("bad.json", &bad);
+    let o = schedlab(&["run", &path]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cpus: 40 is outside the allowed range 1..=16"),
+        "{err}"
+    );
+    assert!(
+        err.contains("tasks[1].nice: 25 is outside the allowed range -20..=19"),
+        "{err}"
+    );
+    // ... and an override can fix one of them.
+    let o = schedlab(&["run", &path, "--cpus", "2"]);
+    assert!(!stderr(&o).contains("cpus:"), "{}", stderr(&o));
+
+    let o = schedlab(&["run", &path, "--policy", "nope"]);
+    assert!(
+        stderr(&o).contains("policy.id: unknown policy \"nope\""),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = schedlab(&["run", "/nonexistent/scenario.json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("reading /nonexistent/scenario.json"));
+}
+
+#[test]
+fn share_then_run_link_gives_the_same_hash() {
+    let path = file("design-share.json", DESIGN_EXAMPLE);
+    let s = schedlab(&["share", &path]);
+    ok(&s);
+    let link = stdout(&s).trim().to_string();
+    assert!(link.starts_with("#s=1."), "{link}");
+
+    let from_link = schedlab(&["run", "--link", &link]);
+    ok(&from_link);
+    let from_file = schedlab(&["run", &path]);
+    assert_eq!(text_hash(&from_link), text_hash(&from_file));
+
+    let full = schedlab(&["share", &path, "--base", "https://example.org/schedlab/"]);
+    ok(&full);
+    let full = stdout(&full).trim().to_string();
+    assert_eq!(full, format!("https://example.org/schedlab/{link}"));
+    let from_full = schedlab(&["run", "--link", &full]);
+    assert_eq!(text_hash(&from_full), text_hash(&from_file));
+
+    // Overrides apply to a link's scenario too, and `share` bakes them in.
+    let shared = schedlab(&["share", &path, "--set", "quantum=7"]);
+    let a = schedlab(&["run", "--link", stdout(&shared).trim()]);
+    let b = schedlab(&["run", &path, "--set", "quantum=7"]);
+    assert_eq!(text_hash(&a), text_hash(&b));
+
+    // Cut on a 4-character boundary so the base64 stays valid and the deflate stream is short.
+    let data = link.len() - "#s=1.".len();
+    let keep = link.len() - data % 4 - 8;
+    let broken = schedlab(&["run", "--link", &link[..keep]]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        stderr(&broken).contains("--link: the link's data is truncated"),
+        "{}",
+        stderr(&broken)
+    );
+}
+
+#[test]
+fn policies_json_lists_every_registered_policy_with_full_specs() {
+    let o = schedlab(&["policies", "--json"]);
+    ok(&o);
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let list = j.as_array().unwrap();
+    let ids: Vec<&str> = list.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let want: Vec<&str> = schedlab::POLICIES.iter().map(|p| p.id).collect();
+    assert_eq!(ids, want);
+    for (p, info) in list.iter().zip(schedlab::POLICIES) {
+        assert_eq!(p["name"], info.name);
+        let tunables = p["tunables"].as_array().unwrap();
+        assert_eq!(tunables.len(), info.tunables.len());
+        for (t, spec) in tunables.iter().zip(info.tunables) {
+            assert_eq!(t["key"], spec.key);
+            assert_eq!(t["min"], spec.min);
+            assert_eq!(t["max"], spec.max);
+            assert_eq!(t["step"], spec.step);
+            assert_eq!(t["default"], spec.default);
+            assert_eq!(t["scale"], spec.scale);
+            for k in ["label", "help", "unit"] {
+                assert!(t[k].is_string(), "{k} in {t}");
+            }
+        }
+    }
+    let text = schedlab(&["policies"]);
+    ok(&text);
+    for info in schedlab::POLICIES {
+        assert!(stdout(&text).contains(info.id), "{}", info.id);
+    }
+}
+
+#[test]
+fn gantt_fits_the_width_and_csv_has_a_line_per_task() {
+    let path = file("design-gantt.json", DESIGN_EXAMPLE);
+    let csv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/design.csv");
+    let o = schedlab(&["run", &path, "--gantt", "--csv", csv.to_str().unwrap()]);
+    ok(&o);
+    let out = stdout(&o);
+    let row = out.lines().find(|l| l.starts_with("cpu0 |")).unwrap();
+    assert!(row.len() <= 100 && row.len() >= 80, "{row}");
+    assert!(out.contains("A=editor  B=hog"), "{out}");
+    let o = schedlab(&["run", &path, "--gantt", "--width", "40"]);
+    let row = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("cpu0 |"))
+        .map(str::len);
+    assert!(row.unwrap() <= 40);
+    let csv = std::fs::read_to_string(csv).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+    assert!(csv.lines().nth(2).unwrap().starts_with("1,hog,5,"));
+}
+
+#[test]
+fn scenario_from_standard_input_and_docs() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", "-", "--policy", "fifo", "--duration", "100ms"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(DESIGN_EXAMPLE.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    ok(&o);
+    // FIFO over 100 ms: the editor's 2 ms, then the hog never gives the CPU back.
+    assert!(stdout(&o).contains("policy fifo\n"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("ended at 100.000 ms"), "{}", stdout(&o));
+
+    let d = schedlab(&["docs"]);
+    ok(&d);
+    assert_eq!(
+        stdout(&d),
+        schedlab::docs::policies_markdown(schedlab::POLICIES)
+    );
+}

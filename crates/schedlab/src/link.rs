@@ -1,0 +1,307 @@
+//! Share links: the whole scenario plus the page's view state in a URL fragment.
+//!
+//! ```text
+//! https://host/schedlab/#s=1.<base64url(deflate(json))>
+//!                         │ │ └ URL-safe alphabet, no padding; raw deflate (no zlib header)
+//!                         │ └ link format version (LINK_VERSION)
+//!                         └ the fragment never reaches a server
+//! ```
+//!
+//! This is the one codec: the CLI (`schedlab share`, `schedlab run --link`) and the page both call
+//! [`encode`] and [`decode`], so a link made by one opens in the other with the same trace hash.
+//!
+//! Version 1's JSON is `{"scenario": <scenario format v1>, "view": <ViewState>}`. Defaults are
+//! left out to keep links short: tunables equal to their spec's default, an empty tunable map,
+//! a zero seed, and every view field at its default (`view` itself when all are). Decoding puts
+//! them back, so `decode(encode(s)) == s.canonical()`. Links once written keep loading: a new
+//! format gets a new version number and this module keeps reading the old ones.
+//!
+//! Decoding distrusts its input: the link length and the decompressed size are capped
+//! ([`MAX_LINK_CHARS`], [`MAX_DECOMPRESSED_BYTES`], a guard against zip bombs), and the scenario
+//! is validated with [`schedlab_policies::validate`], which reports every problem at once.
+
+use base64::alphabet;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use schedlab_engine::{Problems, Scenario};
+
+/// The link format version [`encode`] writes.
+pub const LINK_VERSION: u32 = 1;
+/// Every link format version [`decode`] reads.
+pub const SUPPORTED_VERSIONS: &[u32] = &[1];
+/// Largest JSON a link may decompress to: 4 MiB. A scenario at the engine's limits (5 000 tasks)
+/// fits easily; anything bigger is a zip bomb or a mistake.
+pub const MAX_DECOMPRESSED_BYTES: usize = 4 * 1024 * 1024;
+/// Longest link text accepted before any decoding: 4 MiB of characters.
+pub const MAX_LINK_CHARS: usize = 4 * 1024 * 1024;
+
+/// Deflate level: the best ratio. The output depends only on the input and miniz_oxide's
+/// version, so the CLI and the page make identical links.
+const DEFLATE_LEVEL: u8 = 9;
+
+/// URL-safe base64 without padding; padding is tolerated on input (some tools add it).
+const B64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// Everything a link holds: the scenario (workload, policy, tunables, seed) and the view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkState {
+    pub scenario: Scenario,
+    #[serde(default, skip_serializing_if = "ViewState::is_default")]
+    pub view: ViewState,
+}
+
+/// How the page shows a run. Every field has a default, and an absent field means the default.
+/// Unknown fields are ignored here (unlike in scenarios): a view from a newer page still opens.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViewState {
+    /// Gantt lanes: one per CPU (default) or one per task.
+    #[serde(skip_serializing_if = "LaneMode::is_default")]
+    pub lanes: LaneMode,
+    /// Visible time window; `None` shows the whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zoom: Option<TimeWindow>,
+    /// The task whose details are shown, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected_task: Option<String>,
+    /// The inspector's time cursor, in ns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor_ns: Option<u64>,
+}
+
+impl ViewState {
+    pub fn is_default(&self) -> bool {
+        *self == ViewState::default()
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LaneMode {
+    #[default]
+    Cpu,
+    Task,
+}
+
+impl LaneMode {
+    pub fn is_default(&self) -> bool {
+        *self == LaneMode::default()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeWindow {
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+impl LinkState {
+    /// A link state with the default view.
+    pub fn new(scenario: Scenario) -> LinkState {
+        LinkState {
+            scenario,
+            view: ViewState::default(),
+        }
+    }
+
+    /// The state as a link restores it: tunables equal to their spec's default removed (for a
+    /// registered policy). Two states with the same canonical form run identically.
+    pub fn canonical(&self) -> LinkState {
+        let mut s = self.clone();
+        if let Some(info) = schedlab_policies::find(&s.scenario.policy.id) {
+            s.scenario.policy.tunables.retain(|key, value| {
+                info.tunables
+                    .iter()
+                    .find(|spec| spec.key == key)
+                    .is_none_or(|spec| spec.default != *value)
+            });
+        }
+        s
+    }
+}
+
+/// Why a link could not be opened. Each variant names the problem in words a user can act on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("the link holds no scenario: expected a fragment like `#s=1.<data>` (the part after `#` may have been cut off)")]
+    Missing,
+    #[error("the link is {len} characters long, more than the limit of {limit}")]
+    TooLong { len: usize, limit: usize },
+    #[error(
+        "the link's `s=` value has no version: expected `s=<version>.<data>`, e.g. `s=1.<data>`"
+    )]
+    NoVersion,
+    #[error("link version {found:?} is not supported: this build reads version {supported}")]
+    UnknownVersion { found: String, supported: String },
+    #[error("the link's data is not valid base64url: {0}")]
+    BadBase64(String),
+    #[error("the link's data is truncated: the compressed scenario ends early (was the link cut off when copied?)")]
+    Truncated,
+    #[error("the link's data is corrupt: the compressed scenario cannot be decompressed ({0})")]
+    Corrupt(String),
+    #[error("the link's data decompresses to more than {limit} bytes, the limit for a scenario")]
+    TooLarge { limit: usize },
+    #[error("the link's data is not valid scenario JSON: {0}")]
+    InvalidJson(String),
+    #[error("the link holds an invalid scenario:\n{0}")]
+    InvalidScenario(Problems),
+}
+
+/// The link fragment for `state`, relative form: `#s=1.<data>`. Prefix a page URL to get a
+/// full link.
+pub fn encode(state: &LinkState) -> String {
+    let json = payload_json(&state.canonical());
+    let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), DEFLATE_LEVEL);
+    format!("#s={LINK_VERSION}.{}", B64.encode(deflated))
+}
+
+/// A full link: `base` (a page URL; any fragment it has is replaced) plus the fragment.
+pub fn encode_url(base: &str, state: &LinkState) -> String {
+    let base = base.split('#').next().unwrap_or(base);
+    format!("{base}{}", encode(state))
+}
+
+/// Opens a link: a whole URL, a fragment (`#s=...`) or just `s=...`. Surrounding whitespace is
+/// ignored; other `&`-separated fragment parameters are skipped.
+pub fn decode(link: &str) -> Result<LinkState, LinkError> {
+    let link = link.trim();
+    if link.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong {
+            len: link.len(),
+            limit: MAX_LINK_CHARS,
+        });
+    }
+    let fragment = match link.split_once('#') {
+        Some((_, f)) => f,
+        None => link,
+    };
+    let value = fragment
+        .split('&')
+        .find_map(|part| part.strip_prefix("s="))
+        .ok_or(LinkError::Missing)?;
+    let (version, data) = value.split_once('.').ok_or(LinkError::NoVersion)?;
+    match version.parse::<u32>() {
+        Ok(1) => decode_v1(data),
+        _ => Err(LinkError::UnknownVersion {
+            found: version.to_string(),
+            supported: SUPPORTED_VERSIONS
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+    }
+}
+
+fn decode_v1(data: &str) -> Result<LinkState, LinkError> {
+    let deflated = B64
+        .decode(data)
+        .map_err(|e| LinkError::BadBase64(e.to_string()))?;
+    let json = inflate(&deflated)?;
+    let state: LinkState =
+        serde_json::from_slice(&json).map_err(|e| LinkError::InvalidJson(e.to_string()))?;
+    schedlab_policies::validate(&state.scenario).map_err(LinkError::InvalidScenario)?;
+    Ok(state)
+}
+
+fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
+    use miniz_oxide::inflate::TINFLStatus;
+    miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_DECOMPRESSED_BYTES).map_err(
+        |e| match e.status {
+            TINFLStatus::HasMoreOutput => LinkError::TooLarge {
+                limit: MAX_DECOMPRESSED_BYTES,
+            },
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                LinkError::Truncated
+            }
+            other => LinkError::Corrupt(format!("{other:?}")),
+        },
+    )
+}
+
+/// Compact JSON of a (canonical) state with the always-present but defaultable scenario fields
+/// removed: an empty `policy.tunables` and a zero `seed`.
+fn payload_json(state: &LinkState) -> String {
+    let mut v = match serde_json::to_value(state) {
+        Ok(v) => v,
+        // Plain data with string map keys: serialization cannot fail.
+        Err(_) => return String::new(),
+    };
+    if let Some(s) = v.get_mut("scenario").and_then(Value::as_object_mut) {
+        if s.get("seed") == Some(&Value::from(0u64)) {
+            s.remove("seed");
+        }
+        if let Some(p) = s.get_mut("policy").and_then(Value::as_object_mut) {
+            if p.get("tunables")
+                .and_then(Value::as_object)
+                .is_some_and(|t| t.is_empty())
+            {
+                p.remove("tunables");
+            }
+        }
+    }
+    v.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> LinkState {
+        LinkState::new(
+            Scenario::from_json(
+                r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
+                    "tasks":[{"name":"a","program":[{"run":"10ms"}]}]}"#,
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn defaults_are_left_out_of_the_payload() {
+        let mut s = state();
+        s.scenario.policy.tunables.insert("quantum".into(), 10); // rr's default
+        let json = payload_json(&s.canonical());
+        assert!(!json.contains("tunables"), "{json}");
+        assert!(!json.contains("seed"), "{json}");
+        assert!(!json.contains("view"), "{json}");
+        s.view.lanes = LaneMode::Task;
+        s.scenario.seed = 7;
+        let json = payload_json(&s.canonical());
+        assert!(json.contains(r#""view":{"lanes":"task"}"#), "{json}");
+        assert!(json.contains(r#""seed":7"#), "{json}");
+    }
+
+    #[test]
+    fn accepts_url_fragment_and_bare_forms() {
+        let frag = encode(&state());
+        assert!(frag.starts_with("#s=1."), "{frag}");
+        let bare = &frag[1..];
+        for link in [
+            frag.clone(),
+            bare.to_string(),
+            format!("https://example.org/schedlab/index.html{frag}"),
+            format!("  https://example.org/{frag}\n"),
+            format!("#tab=stats&{bare}"),
+        ] {
+            assert_eq!(decode(&link), Ok(state()), "{link}");
+        }
+    }
+
+    #[test]
+    fn encode_url_replaces_an_existing_fragment() {
+        let url = encode_url("https://example.org/p/#s=old", &state());
+        assert!(url.starts_with("https://example.org/p/#s=1."), "{url}");
+    }
+}
