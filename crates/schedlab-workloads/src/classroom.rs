@@ -69,7 +69,7 @@ pub const HOG_AND_EDITOR: Preset = Preset {
 pub const NICE_EXTREMES: Preset = Preset {
     id: "nice-extremes",
     name: "nice -20 against nice 19",
-    story: "Two identical hogs at opposite ends of the nice range: how lopsided is the split, policy by policy (2.4 gives nice 19 a sliver, O(1) a 10 ms slice against 200 ms)?",
+    story: "Two identical hogs at opposite ends of the nice range show how lopsided each policy's split is (the O(1) scheduler gives them 200 ms against 10 ms slices).",
     source: "textbook; reference/schedulers.md",
     params: &[
         ParamSpec::int("run_ms", "Job length", "ms", 3000, 1, 600_000, "CPU each hog needs."),
@@ -89,7 +89,7 @@ pub const NICE_EXTREMES: Preset = Preset {
 pub const FORK_BOMB: Preset = Preset {
     id: "fork-bomb",
     name: "A (bounded) fork bomb",
-    story: "Every task forks two children that do the same, eight generations deep, while an editor keeps typing: does the storm of new tasks drown the interactive one?",
+    story: "Every task forks two children that do the same, eight generations deep, while an editor keeps typing, to see whether the storm of new tasks drowns the interactive one.",
     source: "textbook; the engine's fork semantics",
     params: &[
         ParamSpec::int("depth", "Generations", "", 8, 1, 12, "Each generation doubles: 2^(depth+1) - 1 tasks in all."),

@@ -138,7 +138,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("dbench_per_cpu", "dbench clients per CPU", "", 16, 1, 256, "num_cpus×16 clients (FACT, contest v0.61, §1.1)."),
     ParamSpec::int("dbench_cpu_us", "dbench CPU per op", "us", 200, 0, 1_000_000, "ASSUMPTION, §1.6."),
     ParamSpec::int("dbench_loops_per_run", "dbench loops per run", "", 100, 1, 1_000_000, "Client loops (10 ops each) that make one 'dbench run' for Loads. ASSUMPTION (the unit is an INFERENCE, §1.3)."),
-    ParamSpec::int("limit_s", "Time limit", "s", 3600, 1, 86_400, "Simulated-time cap of one run."),
+    ParamSpec::int("limit_s", "Time limit", "s", 1200, 1, 86_400, "Simulated-time cap of one run: a compile still running then is reported unfinished, with Time = the cap."),
 ];
 
 pub const PRESET: Preset = Preset {
