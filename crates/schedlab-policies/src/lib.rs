@@ -20,5 +20,6 @@ pub mod linux_2_4;
 pub mod linux_2_5_o1;
 pub mod libenzi_d1;
 pub mod houston_selftune;
+pub mod ebs;
 
 pub use registry::{find, run, validate, SimError, POLICIES};
