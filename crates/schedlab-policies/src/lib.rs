@@ -18,6 +18,7 @@ pub mod lottery;
 pub mod stride;
 pub mod linux_2_4;
 pub mod linux_2_5_o1;
+pub mod linux_2_6_o1;
 pub mod libenzi_d1;
 pub mod houston_selftune;
 pub mod ebs;

@@ -243,3 +243,143 @@ fn busy_balance_needs_a_long_queue_twice_in_a_row_2_5() {
         .collect();
     assert_eq!(idle, vec![2]);
 }
+
+// ---- linux-2.6-o1 -----------------------------------------------------------------------------
+
+const O1_26: &str = r#"{"id":"linux-2.6-o1"}"#;
+
+#[test]
+fn child_runs_first_2_6() {
+    // §2.9 fork: P (sleep_avg 0: prio 125, slice 102) forks at t=0: child slice 51, parent 51;
+    // both sleep_avgs quantised to 0; the child is put in front of P at P's prio, and do_fork
+    // reschedules P: the child runs first (compare the 2.5 test above, where P went on).
+    // C expires at tick 51, P at 102; array switch: C (102 ticks) 102..204, then P.
+    let tasks = r#"[{"name":"P","program":[{"fork":{"name":"C","program":[{"run":"200ms"}]}},
+                                           {"run":"200ms"}]}]"#;
+    let out = run(&scenario(1, O1_26, tasks));
+    assert_eq!(
+        segments_ms(&out, 0)[..3],
+        [
+            ("C.1".to_string(), 0, 51),
+            ("P".to_string(), 51, 102),
+            ("C.1".to_string(), 102, 204)
+        ]
+    );
+    assert_eq!(
+        notes_starting(&out, "fork:")[0].2,
+        "fork: slice child 51 parent 51; sleep_avg parent 0 -> 0 ms, child 0 ms (prio 125)"
+    );
+}
+
+#[test]
+fn just_interactive_sleep_classifies_long_sleepers_2_6() {
+    // §2.9 wake. JUST_INTERACTIVE_SLEEP(nice 0) = 815 ms. A 900 ms sleeper gets sleep_avg
+    // MAX_SLEEP_AVG - AVG_TIMESLICE = 918 ms: CURRENT_BONUS 918*10/1020 = 9, prio 120 - 4 = 116.
+    // An 800 ms sleeper is not "just interactive": 800 ms * (10 - 0) overflows the cap:
+    // sleep_avg 1020 ms, bonus 10, prio 115 - the shorter sleeper ends up better.
+    let long = r#"[{"name":"S","program":[{"sleep":"900ms"},{"run":"1ms"}]}]"#;
+    let out = run(&scenario(1, O1_26, long));
+    assert!(notes(&out)
+        .iter()
+        .any(|n| n.0 == 900
+            && n.2 == "slept 900 ms > JUST_INTERACTIVE_SLEEP 815 ms: sleep_avg = 918 ms"));
+    assert!(notes(&out)
+        .iter()
+        .any(|n| n.2 == "prio 116 = static 120 - bonus 4 (sleep_avg 918/1020 ms)"));
+    let short = r#"[{"name":"S","program":[{"sleep":"800ms"},{"run":"1ms"}]}]"#;
+    let out = run(&scenario(1, O1_26, short));
+    assert!(notes(&out)
+        .iter()
+        .any(|n| n.2 == "prio 115 = static 120 - bonus 5 (sleep_avg 1020/1020 ms)"));
+}
+
+#[test]
+fn sleep_time_product_is_32_bit_2_6() {
+    // §2.9 wake, with i386 types: sleep_time (unsigned long, 32 bits) * (10 - 0).
+    // 400 ms: 4.0e9 < 2^32: capped at 1020 ms, prio 115.
+    // 450 ms: 4.5e9 mod 2^32 = 205_032_704 ns: 205 jiffies * 10 / 1020 = 2, prio 123.
+    let s =
+        |ms: u32| format!(r#"[{{"name":"S","program":[{{"sleep":"{ms}ms"}},{{"run":"1ms"}}]}}]"#);
+    let out = run(&scenario(1, O1_26, &s(400)));
+    assert!(notes(&out).iter().any(|n| n.2.starts_with("prio 115 =")));
+    let out = run(&scenario(1, O1_26, &s(450)));
+    assert!(notes(&out)
+        .iter()
+        .any(|n| n.2 == "prio 123 = static 120 - bonus -3 (sleep_avg 205/1020 ms)"));
+}
+
+#[test]
+fn on_runqueue_credit_2_6() {
+    // §2.9 on-runqueue credit. W sleeps 0..10 ms (timer wake: activated 2): 10 ms * 10 = 100 ms
+    // of sleep_avg, bonus 100*10/1020 = 0: prio 125 = H's, no preemption. H's 102-tick slice
+    // ends at 102; W is picked and credited its whole 92 ms wait: 92 ms * (10 - 0) = 920 ms,
+    // sleep_avg 1020 ms (capped), prio 115, requeued at the tail of 115.
+    let tasks = r#"[{"name":"W","program":[{"sleep":"10ms"},{"run":"5ms"}]},
+                    {"name":"H","program":[{"run":"300ms"}]}]"#;
+    let out = run(&scenario(1, O1_26, tasks));
+    assert_eq!(
+        notes_starting(&out, "on-runqueue credit"),
+        vec![(
+            102,
+            "W".to_string(),
+            "on-runqueue credit 92000 us (activated 2): prio 125 -> 115".to_string()
+        )]
+    );
+    assert_eq!(running_at(&out, 0, 103).as_deref(), Some("W"));
+}
+
+#[test]
+fn timeslice_granularity_round_robin_2_6() {
+    // §2.9 timeslice granularity. A and B sleep 900 ms: "just interactive", sleep_avg 918 ms,
+    // bonus 9 -> GRAN 10, prio 116 (interactive: <= 118). Nothing ticks while all sleep, so the
+    // first tick is at 901. A: ticks 901..910, 102 - 92 = 10 is a multiple of 10: requeued
+    // behind B. B (credited its 10 ms queue wait: 928 ms) likewise at 920. A was charged 10 ms
+    // at 910 (908 ms: bonus 8, GRAN 20): at tick 930 102 - 82 = 20, requeued, and its prio is
+    // recomputed to 117. B (918 ms: bonus 9, GRAN 10) is requeued at 940 at prio 116, still the
+    // best level, so it keeps the CPU until its own GRAN 20 requeue at 960 (prio 117).
+    let tasks = r#"[{"name":"A","program":[{"sleep":"900ms"},{"run":"100ms"}]},
+                    {"name":"B","program":[{"sleep":"900ms"},{"run":"100ms"}]}]"#;
+    let out = run(&scenario(1, O1_26, tasks));
+    let segs: Vec<_> = segments_ms(&out, 0)
+        .into_iter()
+        .filter(|s| s.1 >= 900)
+        .take(4)
+        .collect();
+    assert_eq!(
+        segs,
+        vec![
+            ("A".to_string(), 900, 910),
+            ("B".to_string(), 910, 920),
+            ("A".to_string(), 920, 930),
+            ("B".to_string(), 930, 960)
+        ]
+    );
+    assert_eq!(
+        notes_starting(&out, "TIMESLICE_GRANULARITY")[0],
+        (
+            910,
+            "A".to_string(),
+            "TIMESLICE_GRANULARITY 10: requeued at the tail of prio 116 (92 left)".to_string()
+        )
+    );
+}
+
+#[test]
+fn idle_cpu_steals_cache_hot_tasks_2_6() {
+    // §7.3 can_migrate_task: cache-hot tasks are refused only for busy balances. With
+    // cache_decay_ticks 2 the 2.6 idle CPU pulls B at its first idle tick (1 ms); 2.5 with the
+    // same value would wait for 1 - 0 > 2, i.e. 3 ms.
+    let tasks = r#"[{"name":"A","program":[{"run":"100ms"}]},
+                    {"name":"B","program":[{"run":"100ms"}]}]"#;
+    let out = run(&scenario(2, O1_26, tasks));
+    assert_eq!(
+        notes_starting(&out, "idle pull"),
+        vec![(
+            1,
+            "B".to_string(),
+            "idle pull from cpu0 active (prio 125): load 2 vs 0".to_string()
+        )]
+    );
+    let out = run(&scenario(2, &o1_25(r#""cache_decay_ticks":2"#), tasks));
+    assert_eq!(notes_starting(&out, "idle pull")[0].0, 3);
+}
