@@ -162,19 +162,23 @@ struct Disk {
     served: u64,
 }
 
+/// A scenario task (one copy of it, after `count` expansion) waiting for its arrival time.
+#[derive(Clone, Debug)]
+struct Arrival {
+    at: Nanos,
+    name: String,
+    nice: i32,
+    shares: Option<u32>,
+    cap: Option<u32>,
+    rt: Option<crate::scenario::RtSpec>,
+    entry: u32,
+}
+
 /// A simulation in progress.
 pub struct Engine {
     policy: Box<dyn Policy>,
     code: Compiled,
-    scenario_tasks: Vec<(
-        String,
-        i32,
-        Nanos,
-        Option<u32>,
-        Option<crate::scenario::RtSpec>,
-        u32,
-        Option<u32>,
-    )>,
+    arrivals: Vec<Arrival>,
     duration: Nanos,
     seed: u64,
     costs: Costs,
@@ -257,41 +261,30 @@ impl Engine {
             })
             .collect();
         // Expand `count` and order arrivals by time, then scenario order.
-        let mut scenario_tasks = Vec::new();
+        let mut arrivals = Vec::new();
         for (i, t) in scenario.tasks.iter().enumerate() {
+            let arrival = |name: String| Arrival {
+                name,
+                at: t.arrival,
+                nice: t.nice,
+                shares: t.shares,
+                cap: t.cpu_rate_cap,
+                rt: t.rt,
+                entry: code.task_entries[i],
+            };
             match t.count {
-                None => scenario_tasks.push((
-                    t.name.clone(),
-                    t.nice,
-                    t.arrival,
-                    t.shares,
-                    t.rt,
-                    code.task_entries[i],
-                    t.cpu_rate_cap,
-                )),
-                Some(n) => {
-                    for k in 1..=n {
-                        scenario_tasks.push((
-                            format!("{}-{k}", t.name),
-                            t.nice,
-                            t.arrival,
-                            t.shares,
-                            t.rt,
-                            code.task_entries[i],
-                            t.cpu_rate_cap,
-                        ));
-                    }
-                }
+                None => arrivals.push(arrival(t.name.clone())),
+                Some(n) => arrivals.extend((1..=n).map(|k| arrival(format!("{}-{k}", t.name)))),
             }
         }
-        scenario_tasks.sort_by_key(|t| t.2);
+        arrivals.sort_by_key(|a| a.at);
         let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.clone();
         let mut e = Engine {
             policy,
             code,
-            pending_arrivals: scenario_tasks.len(),
-            scenario_tasks,
+            pending_arrivals: arrivals.len(),
+            arrivals,
             duration: scenario.duration,
             seed: scenario.seed,
             costs: scenario.costs,
@@ -327,8 +320,8 @@ impl Engine {
             migrations: 0,
             last_exit: Nanos::ZERO,
         };
-        for i in 0..e.scenario_tasks.len() {
-            let at = e.scenario_tasks[i].2;
+        for i in 0..e.arrivals.len() {
+            let at = e.arrivals[i].at;
             e.push(at, Ev::Arrive(i as u32));
         }
         if e.idle_ticks {
@@ -589,8 +582,17 @@ impl Engine {
 
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
-        let (name, nice, _, shares, rt, entry, cap) = self.scenario_tasks[i].clone();
-        self.create_task(name, nice, shares, cap, rt, None, entry, CpuId(0))?;
+        let a = self.arrivals[i].clone();
+        self.create_task(
+            a.name,
+            a.nice,
+            a.shares,
+            a.cap,
+            a.rt,
+            None,
+            a.entry,
+            CpuId(0),
+        )?;
         Ok(())
     }
 

@@ -215,11 +215,7 @@ impl<'a> Cx<'a> {
     }
     /// Ticks since the start at the policy's HZ (`jiffies`); 0 for tickless policies.
     pub fn jiffies(&self) -> u64 {
-        if self.tick_ns == 0 {
-            0
-        } else {
-            self.now.0 / self.tick_ns
-        }
+        self.now.0.checked_div(self.tick_ns).unwrap_or(0)
     }
     /// Length of one tick in ns (0 for tickless policies).
     pub fn tick_ns(&self) -> u64 {
@@ -244,6 +240,11 @@ impl<'a> Cx<'a> {
     }
     pub fn is_idle(&self, cpu: CpuId) -> bool {
         self.curr[cpu.index()].is_none()
+    }
+    /// Whether `cpu` will run schedule() at the end of this event (need_resched is set): an idle
+    /// CPU that was already kicked for an earlier newcomer of this event is about to be busy.
+    pub fn resched_pending(&self, cpu: CpuId) -> bool {
+        self.out.resched[cpu.index()]
     }
     /// Sets need_resched on `cpu`: the engine runs schedule() there at the end of this event.
     pub fn resched(&mut self, cpu: CpuId) {
@@ -325,10 +326,19 @@ pub trait Policy {
     fn task_new(&mut self, _cx: &mut Cx<'_>, _task: TaskId) {}
 
     /// Where a new or woken task goes. The default keeps its last CPU unless that CPU is busy and
-    /// another one is idle (then the lowest-numbered idle CPU). Global-queue policies rarely
-    /// need more.
+    /// another one is idle (then the lowest-numbered idle CPU). An idle CPU already kicked for
+    /// another newcomer of the same event counts as busy while a free idle CPU remains, so that
+    /// several tasks woken by one event (a fork and a send, say) wake several idle CPUs.
+    /// Global-queue policies rarely need more.
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, _why: Select) -> CpuId {
         let last = cx.task(task).cpu;
+        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
+        if free(last) {
+            return last;
+        }
+        if let Some(c) = cx.cpus().find(|&c| free(c)) {
+            return c;
+        }
         if cx.is_idle(last) {
             return last;
         }
