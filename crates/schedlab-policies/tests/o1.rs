@@ -383,3 +383,43 @@ fn idle_cpu_steals_cache_hot_tasks_2_6() {
     let out = run(&scenario(2, &o1_25(r#""cache_decay_ticks":2"#), tasks));
     assert_eq!(notes_starting(&out, "idle pull")[0].0, 3);
 }
+
+// ---- both -------------------------------------------------------------------------------------
+
+#[test]
+fn every_mechanism_runs_deterministically_on_1_2_and_4_cpus() {
+    // §0.1 invariants over a mixed workload (forks and reaps, pipes with sync wake-ups, disk
+    // waits, yields, nice changes, SCHED_RR/FIFO): the run completes, the CPU time the engine
+    // measured equals the busy time, and the same scenario gives the same trace hash.
+    for policy in [
+        r#"{"id":"linux-2.5-o1"}"#,
+        r#"{"id":"linux-2.6-o1"}"#,
+        r#"{"id":"linux-2.5-o1","tunables":{"prio_bonus_ratio":50,"starvation_limit":0,"max_timeslice":10}}"#,
+    ] {
+        for cpus in [1, 2, 4] {
+            let json = format!(
+                r#"{{"version":1,"cpus":{cpus},"duration":"3s","seed":7,"policy":{policy},
+                  "disks":[{{"name":"sda"}}],"channels":[{{"name":"p"}}],
+                  "tasks":[
+                   {{"name":"make","program":[{{"repeat":6,"body":[
+                      {{"fork":{{"name":"cc","program":[{{"run":{{"uniform":{{"min":"5ms","max":"60ms"}}}}}},
+                         {{"read":{{"disk":"sda","bytes":65536}}}},{{"run":"20ms"}}]}}}},
+                      {{"run":"3ms"}}]}},{{"wait":"all"}}]}},
+                   {{"name":"ping","program":[{{"repeat":200,"body":[{{"send":"p"}},{{"run":"1ms"}},{{"sleep":"5ms"}}]}}]}},
+                   {{"name":"pong","program":[{{"repeat":200,"body":[{{"recv":"p"}},{{"run":"2ms"}}]}}]}},
+                   {{"name":"yielder","nice":5,"program":[{{"repeat":300,"body":[{{"run":"2ms"}},"yield"]}}]}},
+                   {{"name":"renice","program":[{{"run":"300ms"}},{{"nice":-5}},{{"run":"300ms"}},{{"nice":10}},{{"run":"300ms"}}]}},
+                   {{"name":"rr","rt":{{"policy":"rr","priority":10}},"program":[{{"repeat":20,"body":[{{"run":"30ms"}},{{"sleep":"40ms"}}]}}]}},
+                   {{"name":"fifo","rt":{{"policy":"fifo","priority":5}},"program":[{{"repeat":20,"body":[{{"run":"3ms"}},{{"sleep":"50ms"}}]}}]}},
+                   {{"name":"hog","nice":-10,"program":[{{"run":"5s"}}]}}]}}"#
+            );
+            let a = run(&json);
+            let b = run(&json);
+            assert_eq!(a.hash, b.hash, "{policy} on {cpus} CPUs");
+            let cpu: u64 = a.tasks.iter().map(|t| t.cpu_time.0).sum();
+            let busy: u64 = a.metrics.run.cpu_busy_ns.iter().sum();
+            assert_eq!(cpu, busy, "{policy} on {cpus} CPUs");
+            assert!(a.tasks.len() > 8);
+        }
+    }
+}
