@@ -128,10 +128,15 @@ impl Policy for Sjf {
         }
     }
 
-    fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+    fn timer(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, curr: Option<TaskId>) {
         if curr.is_none() {
-            self.ready[cpu.index()] = Some(cx.now());
-            cx.resched(cpu);
+            // Every idle CPU chooses now, not only the one that was kicked: newcomers of one
+            // instant may all have been sent to the same idle CPU.
+            let idle: Vec<CpuId> = cx.cpus().filter(|&c| cx.is_idle(c)).collect();
+            for c in idle {
+                self.ready[c.index()] = Some(cx.now());
+                cx.resched(c);
+            }
         }
     }
 

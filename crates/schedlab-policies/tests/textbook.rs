@@ -350,3 +350,20 @@ fn stride_newcomer_starts_at_the_global_pass() {
     ));
     assert_eq!(gantt(&out, 1), "cpu0 |ABABABABABABCABC|\n");
 }
+
+#[test]
+fn fifo_two_forks_in_one_event_wake_two_idle_cpus() {
+    // OSTEP ch. 7 (FIFO) on 3 CPUs; regression test for the engine's default select_cpu. At 1 ms
+    // the parent (A, on cpu0) forks B and C in one event. B goes to idle cpu1, which is kicked;
+    // C must go to cpu2, not to cpu1 (still idle until the end of the event, but already taken),
+    // so both children run 1-6 while A runs on.
+    let tasks = r#"[{"name":"P","program":[{"run":"1ms"},
+                      {"fork":{"program":[{"run":"5ms"}]}},
+                      {"fork":{"program":[{"run":"5ms"}]}},
+                      {"run":"10ms"}]}]"#;
+    let out = run(&scenario(3, r#"{"id":"fifo"}"#, tasks));
+    assert_eq!(
+        gantt(&out, 1),
+        "cpu0 |AAAAAAAAAAA|\ncpu1 |.BBBBB.....|\ncpu2 |.CCCCC.....|\n"
+    );
+}
