@@ -242,11 +242,9 @@ fn simulate(s: &Scenario, detail: Detail) -> Result<Run, TestCaseError> {
 
 fn check(
     info: &PolicyInfo,
-    g: &GenScenario,
     scenario: &Scenario,
     demand: &BTreeMap<String, u64>,
 ) -> Result<(), TestCaseError> {
-    let _ = g;
     let Run { out, channels } = simulate(scenario, Detail::Full)?;
     let end = out.end;
     let cpus = scenario.cpus as usize;
@@ -439,7 +437,7 @@ fn every_policy_keeps_the_invariants() {
         let result = runner.run(&scenario_strategy(), |g| {
             let (mut s, demand) = build(&g);
             s.policy.id = info.id.to_string();
-            check(info, &g, &s, &demand)
+            check(info, &s, &demand)
         });
         if let Err(e) = result {
             let detail = match &e {
