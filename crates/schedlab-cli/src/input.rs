@@ -26,9 +26,13 @@ fn invalid(message: impl Into<String>) -> anyhow::Error {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ScenarioArgs {
-    /// Scenario JSON file, or `-` for standard input
+    /// Scenario JSON file, `-` for standard input, or a preset id (see `schedlab presets`)
     #[arg(value_name = "SCENARIO", required_unless_present = "link")]
     scenario: Option<String>,
+
+    /// A parameter of the preset given as SCENARIO, e.g. --param load=io_load (repeatable)
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    param: Vec<String>,
 
     /// Use the scenario a page link holds (a full URL, `#s=...` or `s=...`)
     #[arg(long, value_name = "LINK", conflicts_with = "scenario")]
@@ -63,7 +67,13 @@ impl ScenarioArgs {
                 schedlab::decode(link).map_err(|e| invalid(format!("--link: {e}")))?,
                 "the link".to_string(),
             ),
-            (None, Some(path)) => (LinkState::new(read_scenario(path)?), path.clone()),
+            (None, Some(path)) => match self.preset()? {
+                Some((preset, params)) => (
+                    LinkState::new(self.generate(preset, &params)),
+                    format!("preset {}", preset.id),
+                ),
+                None => (LinkState::new(read_scenario(path)?), path.clone()),
+            },
             (None, None) => {
                 return Err(invalid(
                     "no scenario: give a scenario file, `-` for standard input, or --link",
@@ -79,6 +89,53 @@ impl ScenarioArgs {
             ))
         })?;
         Ok(state)
+    }
+
+    /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
+    pub fn preset(
+        &self,
+    ) -> anyhow::Result<Option<(&'static schedlab::workloads::Preset, schedlab::workloads::Params)>>
+    {
+        let Some(name) = &self.scenario else {
+            return Ok(None);
+        };
+        if name == "-" || std::path::Path::new(name).exists() {
+            return Ok(None);
+        }
+        let Some(preset) = schedlab::workloads::find(name) else {
+            if !self.param.is_empty() {
+                return Err(invalid(format!("--param needs a preset; {name:?} is not one (see `schedlab presets`)")));
+            }
+            return Ok(None);
+        };
+        let mut given = Vec::new();
+        for kv in &self.param {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| invalid(format!("--param {kv}: expected KEY=VALUE")))?;
+            given.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
+        let params = schedlab::workloads::resolve(preset, &given).map_err(|p| {
+            let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
+            invalid(format!("invalid --param for preset {}:\n{}", preset.id, lines.join("\n")))
+        })?;
+        Ok(Some((preset, params)))
+    }
+
+    /// The preset's scenario for the given CPUs, seed and policy (the overrides then apply as
+    /// to any scenario).
+    fn generate(
+        &self,
+        preset: &schedlab::workloads::Preset,
+        params: &schedlab::workloads::Params,
+    ) -> Scenario {
+        use schedlab::workloads as w;
+        let base = w::PresetBase::new(
+            self.cpus.unwrap_or(w::DEFAULT_CPUS),
+            self.seed.unwrap_or(w::DEFAULT_SEED),
+            self.policy.as_deref().unwrap_or(w::default_policy()),
+        );
+        w::generate(preset, params, &base)
     }
 
     fn apply(&self, s: &mut Scenario) -> anyhow::Result<()> {

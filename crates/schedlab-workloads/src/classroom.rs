@@ -9,7 +9,7 @@ use crate::build::*;
 use crate::stats::fmt_ns;
 use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
-const METRICS: &[&str] = &[
+pub const METRICS: &[&str] = &[
     "makespan_ms",
     "mean_turnaround_ms",
     "mean_response_ms",
@@ -147,6 +147,10 @@ pub const PIPE_PING_PONG: Preset = Preset {
 };
 
 fn report(_p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+    report_run(out)
+}
+
+pub(crate) fn report_run(out: &RunOutput) -> Report {
     let m = &out.metrics;
     let n = m.tasks.len().max(1) as u64;
     let mean_turn = m

@@ -514,7 +514,7 @@ const ILLUSTRATIVE: &str = "disk and page-cache model illustrative (workloads.md
 
 fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, base.cpus, out);
-    let row = Row::from_runs(&label(&base.policy), &[r.clone()]);
+    let row = Row::from_runs(&label(&base.policy), std::slice::from_ref(&r));
     let mut text = format!("{}:\n{}\n", r.load, HEADER);
     text.push_str(&row.render(None));
     text.push('\n');

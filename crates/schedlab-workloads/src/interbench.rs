@@ -238,8 +238,8 @@ impl Tally {
             let d = deadline + interval;
             if d >= done {
                 self.deadlines_met += 1;
-            } else if interval > 0 {
-                let intervals = (done - d) / interval + 1;
+            } else if let Some(k) = (done - d).checked_div(interval) {
+                let intervals = k + 1;
                 self.missed_deadlines += intervals;
                 missed_latency = intervals * interval;
                 if intervals > 1 {

@@ -160,6 +160,31 @@ impl Params {
     }
 }
 
+/// The policy a preset runs under when none is given: the O(1) scheduler the seeds argued
+/// about (the first registered policy if it is absent).
+pub const DEFAULT_POLICY: &str = "linux-2.5-o1";
+/// CPUs when none are given: contest's classic runs were on a uniprocessor.
+pub const DEFAULT_CPUS: u32 = 1;
+pub const DEFAULT_SEED: u64 = 1;
+
+/// The default policy id, present in the registry.
+pub fn default_policy() -> &'static str {
+    if schedlab_policies::find(DEFAULT_POLICY).is_some() {
+        DEFAULT_POLICY
+    } else {
+        schedlab_policies::POLICIES
+            .first()
+            .map(|p| p.id)
+            .unwrap_or("")
+    }
+}
+
+/// The classroom table and its metrics for any run (makespan, mean turnaround and response,
+/// context switches, worst wake-up p99): what `schedlab sweep` measures on a scenario file.
+pub fn run_report(out: &RunOutput) -> Report {
+    classroom::report_run(out)
+}
+
 /// What every preset is generated for: machine size, seed and policy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PresetBase {

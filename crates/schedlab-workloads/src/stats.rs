@@ -146,11 +146,7 @@ pub fn fmt_ns(ns: u64) -> String {
 
 /// `num / den` rounded to the nearest integer (half up); 0 when `den` is 0.
 pub fn div_round(num: u128, den: u128) -> u128 {
-    if den == 0 {
-        0
-    } else {
-        (num + den / 2) / den
-    }
+    (num + den / 2).checked_div(den).unwrap_or(0)
 }
 
 /// A fixed-point value with `decimals` digits, as text: `fixed(12345, 2)` is "123.45".

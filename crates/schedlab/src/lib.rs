@@ -23,6 +23,8 @@ pub use schedlab_engine::{
 };
 pub use schedlab_policies as policies;
 pub use schedlab_policies::{find, validate, SimError, POLICIES};
+/// The benchmark presets (contest, chat, hackbench, irman, interbench, probes, classroom).
+pub use schedlab_workloads as workloads;
 
 pub use link::{decode, encode, encode_url, LinkError, LinkState, ViewState};
 pub use result::RunResult;

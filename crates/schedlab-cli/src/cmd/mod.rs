@@ -25,7 +25,11 @@ macro_rules! subcommands {
 
 subcommands! {
     policies => Policies,
+    presets => Presets,
     run => Run,
+    contest => Contest,
+    sweep => Sweep,
     share => Share,
     docs => Docs,
+    seeds => Seeds,
 }

@@ -38,13 +38,18 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     } else {
         Detail::Summary
     };
-    let out = schedlab::run(
-        scenario,
-        RunOptions {
-            detail,
-            ..RunOptions::default()
-        },
-    )
+    // A preset runs until its benchmark ends (contest kills its loads when make exits).
+    let preset = args.input.preset()?;
+    let out = match &preset {
+        Some((p, _)) => schedlab::workloads::run_until(scenario, p.stop, detail),
+        None => schedlab::run(
+            scenario,
+            RunOptions {
+                detail,
+                ..RunOptions::default()
+            },
+        ),
+    }
     .map_err(|e| match e {
         // load() has validated the scenario already; kept for a clear message all the same.
         schedlab::SimError::Invalid(p) => InvalidInput(format!("invalid scenario:\n{p}")).into(),
@@ -71,5 +76,28 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     }
     text.push('\n');
     text.push_str(&schedlab::text::summary(&result));
+    if let Some((p, params)) = &preset {
+        text.push_str(&preset_report(p, params, scenario, &out));
+    }
     crate::output::print(&text)
+}
+
+/// The benchmark's own report for a preset run (contest's table row, irman's statistics, ...).
+fn preset_report(
+    preset: &schedlab::workloads::Preset,
+    params: &schedlab::workloads::Params,
+    scenario: &schedlab::Scenario,
+    out: &schedlab::RunOutput,
+) -> String {
+    let base = schedlab::workloads::PresetBase {
+        cpus: scenario.cpus,
+        seed: scenario.seed,
+        policy: scenario.policy.clone(),
+    };
+    let r = (preset.report)(params, &base, out);
+    let mut text = format!("\n{} ({}):\n{}", preset.name, params.non_defaults().join(" "), r.text);
+    for n in &r.notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    text
 }
