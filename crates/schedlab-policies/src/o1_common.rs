@@ -300,7 +300,7 @@ mod tests {
     fn delta_truncates_toward_zero() {
         // §2.5: DELTA = trunc(nice * 10 / 40) + 2 at prio_bonus_ratio 25 (MAX_BONUS 10).
         assert_eq!(delta(-20, 10, 2), -3);
-        assert_eq!(delta(-10, 10, 2), -1 + 2);
+        assert_eq!(delta(-10, 10, 2), 0); // -100/40 = -2.5 -> -2; §2.5's "nice -10 -> 0"
         assert_eq!(delta(-3, 10, 2), 2); // -30/40 = -0.75 -> 0, not -1
         assert_eq!(delta(0, 10, 2), 2);
         assert_eq!(delta(10, 10, 2), 4);
