@@ -13,7 +13,7 @@ import { test as base, expect } from "@playwright/test";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 export const dist = join(root, "dist");
-export const artifacts = join(root, "target/e2e");
+export const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
 const types = {
   ".html": "text/html; charset=utf-8",

@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+// Results and screenshots go here; ./x points it into its cargo target dir.
+const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
 function findChromium() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
@@ -23,7 +25,7 @@ function findChromium() {
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.js",
-  outputDir: join(root, "target/e2e/results"),
+  outputDir: join(artifacts, "results"),
   fullyParallel: true,
   workers: 2,
   forbidOnly: !!process.env.CI,
@@ -32,7 +34,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [
     ["list"],
-    ["json", { outputFile: join(root, "target/e2e/results.json") }],
+    ["json", { outputFile: join(artifacts, "results.json") }],
   ],
   use: {
     browserName: "chromium",
