@@ -77,10 +77,10 @@ pub const CHAT_PARAMS: &[ParamSpec] = &[
         "switch_cost_ns",
         "Context-switch cost",
         "ns",
-        0,
+        2000,
         0,
         1_000_000,
-        "CPU charged at every context switch. ASSUMPTION (0: not modelled).",
+        "CPU charged at every context switch. ASSUMPTION: the 2 us workloads.md §2.3 gives hackbench, the same model family.",
     ),
     ParamSpec::int(
         "limit_s",
