@@ -6,6 +6,7 @@
 //! - [`catalog`]: the registry as data (what `schedlab policies --json` prints and the page's
 //!   sliders are drawn from); [`docs`] renders it as `docs/policies.md`.
 //! - [`text`]: plain-text tables and Gantt charts.
+//! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //!
 //! Compiles to wasm32 as well: no IO, no threads, no clocks.
 
@@ -13,6 +14,7 @@ pub mod docs;
 pub mod link;
 pub mod result;
 pub mod text;
+pub mod view;
 
 use serde::Serialize;
 
