@@ -5,8 +5,16 @@ use std::time::Instant;
 
 fn main() {
     let json = std::env::args().any(|a| a == "--json");
+    // Any other argument filters cases by name substring.
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let mut rows = Vec::new();
     for (i, case) in schedlab_bench::cases().iter().enumerate() {
+        if !filter.is_empty() && !filter.iter().any(|f| case.name.contains(f.as_str())) {
+            continue;
+        }
         let start = Instant::now();
         let Some(o) = schedlab_bench::run(i) else {
             if !json {

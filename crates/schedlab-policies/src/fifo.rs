@@ -1,22 +1,20 @@
 //! `fifo`: first in, first out (OSTEP ch. 7, "First In, First Out").
 //!
-//! Model: one global queue in order of becoming runnable; a running task keeps its CPU until it
-//! blocks or exits (no preemption, no ticks). A task that wakes from a block joins the tail.
+//! Model: one global queue of waiting tasks in order of becoming runnable; a running task keeps
+//! its CPU until it blocks, exits or yields (no preemption, no ticks). A task that wakes from a
+//! block, or yields, joins the tail.
 //!
 //! Tie-breaking: tasks that become runnable at the same instant queue in event order, which for
 //! arrivals is scenario order (the engine orders arrivals by time, then scenario order).
 //!
 //! ```text
-//!  head                                   tail
-//!  [A running on cpu0] [B running on cpu1] [C] [D]   <- C is next for whichever CPU frees up
+//!  cpu0: A   cpu1: B
+//!  waiting: head [C] [D] tail     <- C is next for whichever CPU frees up
 //! ```
 //!
-//! Hooks not used: tick, timer, wakeup_preempt, balance (global queue), yield (the engine's
-//! schedule() after a yield re-picks the head: a yielding FIFO task keeps running unless it is
-//! not at the head).
+//! Hooks not used: tick, timer, wakeup_preempt, balance (global queue).
 
-use std::collections::VecDeque;
-
+use crate::waiting::Waiting;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Policy,
     PolicyInfo, TaskId, TaskState, Tunables,
@@ -40,34 +38,47 @@ fn build(_: &Tunables, _: Machine) -> Box<dyn Policy> {
 
 #[derive(Default)]
 pub struct Fifo {
-    queue: VecDeque<TaskId>,
+    /// Tasks waiting for a CPU; running ones are not in it.
+    waiting: Waiting,
 }
 
 impl Policy for Fifo {
     fn enqueue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
-        self.queue.push_back(task);
+        self.waiting.push_back(task);
     }
 
     fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
-        self.queue.retain(|&t| t != task);
+        self.waiting.remove(task);
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        // The first queued task that waits, or that is this CPU's own running task.
-        self.queue
-            .iter()
-            .copied()
-            .find(|&t| cx.task(t).state == TaskState::Runnable || cx.curr(cpu) == Some(t))
+        match cx.curr(cpu) {
+            Some(c) if cx.task(c).state == TaskState::Running && !self.waiting.contains(c) => {
+                Some(c)
+            }
+            _ => self.waiting.front(),
+        }
+    }
+
+    fn set_next(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+        self.waiting.remove(task);
+    }
+
+    fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
+        // Only a yield reschedules a running FIFO task: it goes to the tail.
+        if runnable {
+            self.waiting.push_back(task);
+        }
     }
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
         Inspection {
             queues: vec![InspectQueue {
-                name: "global queue (arrival order)".into(),
+                name: "waiting (arrival order)".into(),
                 entries: self
-                    .queue
+                    .waiting
                     .iter()
-                    .map(|&t| InspectEntry {
+                    .map(|t| InspectEntry {
                         task: t.0,
                         key: cx.task(t).state.name().into(),
                         detail: String::new(),

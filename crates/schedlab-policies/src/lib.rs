@@ -8,6 +8,7 @@ pub mod o1_balance;
 pub mod o1_common;
 pub mod prio_array;
 pub mod registry;
+pub mod waiting;
 
 pub mod fifo;
 pub mod sjf;

@@ -17,8 +17,7 @@
 //!
 //! Hooks not used: tick (tickless), balance (global queue), wakeup_preempt.
 
-use std::collections::VecDeque;
-
+use crate::waiting::Waiting;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
     Policy, PolicyInfo, TaskId, TaskState, TunableSpec, Tunables,
@@ -50,46 +49,51 @@ pub const INFO: PolicyInfo = PolicyInfo {
 fn build(t: &Tunables, _: Machine) -> Box<dyn Policy> {
     Box::new(RoundRobin {
         quantum: Nanos::from_ms(t.get("quantum") as u64),
-        queue: VecDeque::new(),
+        waiting: Waiting::default(),
     })
 }
 
 pub struct RoundRobin {
     quantum: Nanos,
-    /// Waiting and running tasks; a running task stays where it was picked until requeued.
-    queue: VecDeque<TaskId>,
+    /// Tasks waiting for a CPU, head first. Running tasks are not in it; a preempted one goes
+    /// back in at the tail.
+    waiting: Waiting,
 }
 
 impl Policy for RoundRobin {
     fn enqueue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
-        self.queue.push_back(task);
+        self.waiting.push_back(task);
     }
 
     fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
-        self.queue.retain(|&t| t != task);
+        self.waiting.remove(task);
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        // The first queued task that waits, or that is this CPU's own running task.
-        self.queue
-            .iter()
-            .copied()
-            .find(|&t| cx.task(t).state == TaskState::Runnable || cx.curr(cpu) == Some(t))
+        // The running task keeps its CPU until its quantum ends (then put_prev queues it).
+        match cx.curr(cpu) {
+            Some(c) if cx.task(c).state == TaskState::Running && !self.waiting.contains(c) => {
+                Some(c)
+            }
+            _ => self.waiting.front(),
+        }
     }
 
-    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _task: TaskId) {
+    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.waiting.remove(task);
         cx.start_timer(cpu, self.quantum);
+    }
+
+    fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
+        // Only a used-up quantum or a yield reschedules a running RR task: either way, the tail.
+        if runnable {
+            self.waiting.push_back(task);
+        }
     }
 
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         let Some(t) = curr else { return };
-        let waiting = self
-            .queue
-            .iter()
-            .any(|&q| cx.task(q).state == TaskState::Runnable);
-        if waiting {
-            self.queue.retain(|&q| q != t);
-            self.queue.push_back(t);
+        if self.waiting.front().is_some() {
             cx.note(
                 cpu,
                 t,
@@ -108,11 +112,11 @@ impl Policy for RoundRobin {
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
         Inspection {
             queues: vec![InspectQueue {
-                name: "global queue (head first)".into(),
+                name: "waiting (head first)".into(),
                 entries: self
-                    .queue
+                    .waiting
                     .iter()
-                    .map(|&t| InspectEntry {
+                    .map(|t| InspectEntry {
                         task: t.0,
                         key: cx.task(t).state.name().into(),
                         detail: String::new(),

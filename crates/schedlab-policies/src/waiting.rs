@@ -1,0 +1,84 @@
+//! A FIFO of waiting tasks with O(1) membership: the run queue of the simple global-queue
+//! policies (FIFO, RR). Removing the head is O(1); removing from the middle (rare: a task picked
+//! out of order) is O(n).
+
+use std::collections::VecDeque;
+
+use schedlab_engine::TaskId;
+
+#[derive(Clone, Debug, Default)]
+pub struct Waiting {
+    queue: VecDeque<TaskId>,
+    member: Vec<bool>,
+}
+
+impl Waiting {
+    pub fn contains(&self, t: TaskId) -> bool {
+        self.member.get(t.index()).copied().unwrap_or(false)
+    }
+
+    /// Appends `t` unless it is already queued.
+    pub fn push_back(&mut self, t: TaskId) {
+        if self.contains(t) {
+            return;
+        }
+        if self.member.len() <= t.index() {
+            self.member.resize(t.index() + 1, false);
+        }
+        self.member[t.index()] = true;
+        self.queue.push_back(t);
+    }
+
+    pub fn front(&self) -> Option<TaskId> {
+        self.queue.front().copied()
+    }
+
+    /// Removes `t` if it is queued.
+    pub fn remove(&mut self, t: TaskId) {
+        if !self.contains(t) {
+            return;
+        }
+        self.member[t.index()] = false;
+        if self.queue.front() == Some(&t) {
+            self.queue.pop_front();
+        } else if let Some(i) = self.queue.iter().position(|&x| x == t) {
+            self.queue.remove(i);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = TaskId> + '_ {
+        self.queue.iter().copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifo_with_membership() {
+        let mut w = Waiting::default();
+        for t in [3, 1, 2, 1] {
+            w.push_back(TaskId(t));
+        }
+        assert_eq!(
+            w.iter().collect::<Vec<_>>(),
+            [TaskId(3), TaskId(1), TaskId(2)]
+        );
+        w.remove(TaskId(1));
+        w.remove(TaskId(9));
+        assert!(!w.contains(TaskId(1)));
+        assert_eq!(w.front(), Some(TaskId(3)));
+        w.remove(TaskId(3));
+        assert_eq!(w.iter().collect::<Vec<_>>(), [TaskId(2)]);
+        assert_eq!(w.len(), 1);
+    }
+}
