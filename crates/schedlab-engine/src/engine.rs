@@ -1001,6 +1001,9 @@ impl Engine {
             }
         }
         let prev = self.curr[ci];
+        // Putting prev away may have woken someone onto this very CPU (a parent reaping prev)
+        // and kicked it: this pick serves that kick.
+        self.out.resched[ci] = false;
         let mut next = self.pick(cpu);
         if next.is_none() {
             hook!(self.balance(cpu));

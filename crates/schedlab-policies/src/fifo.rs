@@ -40,6 +40,8 @@ fn build(_: &Tunables, _: Machine) -> Box<dyn Policy> {
 pub struct Fifo {
     /// Tasks waiting for a CPU; running ones are not in it.
     waiting: Waiting,
+    /// Tasks that called sched_yield and are about to leave their CPU.
+    yielded: Vec<TaskId>,
 }
 
 impl Policy for Fifo {
@@ -64,10 +66,21 @@ impl Policy for Fifo {
         self.waiting.remove(task);
     }
 
+    fn yield_now(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+        self.yielded.push(task);
+    }
+
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
-        // Only a yield reschedules a running FIFO task: it goes to the tail.
+        // A yielding task goes to the tail; any other schedule() keeps a running task first in
+        // line, so it is picked again (FIFO never preempts).
+        let yielded = self.yielded.contains(&task);
+        self.yielded.retain(|&t| t != task);
         if runnable {
-            self.waiting.push_back(task);
+            if yielded {
+                self.waiting.push_back(task);
+            } else {
+                self.waiting.push_front(task);
+            }
         }
     }
 

@@ -50,6 +50,7 @@ fn build(t: &Tunables, _: Machine) -> Box<dyn Policy> {
     Box::new(RoundRobin {
         quantum: Nanos::from_ms(t.get("quantum") as u64),
         waiting: Waiting::default(),
+        expired: Vec::new(),
     })
 }
 
@@ -58,6 +59,8 @@ pub struct RoundRobin {
     /// Tasks waiting for a CPU, head first. Running tasks are not in it; a preempted one goes
     /// back in at the tail.
     waiting: Waiting,
+    /// Tasks whose quantum ran out or that yielded, about to leave their CPU.
+    expired: Vec<TaskId>,
 }
 
 impl Policy for RoundRobin {
@@ -84,10 +87,21 @@ impl Policy for RoundRobin {
         cx.start_timer(cpu, self.quantum);
     }
 
+    fn yield_now(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+        self.expired.push(task);
+    }
+
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
-        // Only a used-up quantum or a yield reschedules a running RR task: either way, the tail.
+        // A used-up quantum or a yield sends the task to the tail; any other schedule() keeps it
+        // first in line (picked again, its quantum restarts: rare, and only at a kick).
+        let expired = self.expired.contains(&task);
+        self.expired.retain(|&t| t != task);
         if runnable {
-            self.waiting.push_back(task);
+            if expired {
+                self.waiting.push_back(task);
+            } else {
+                self.waiting.push_front(task);
+            }
         }
     }
 
@@ -102,6 +116,7 @@ impl Policy for RoundRobin {
                     &[self.quantum.0 as i64 / 1_000_000],
                 ),
             );
+            self.expired.push(t);
             cx.resched(cpu);
         } else {
             // Nobody waits: a fresh quantum.

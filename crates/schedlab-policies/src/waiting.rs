@@ -29,6 +29,18 @@ impl Waiting {
         self.queue.push_back(t);
     }
 
+    /// Puts `t` first in line unless it is already queued.
+    pub fn push_front(&mut self, t: TaskId) {
+        if self.contains(t) {
+            return;
+        }
+        if self.member.len() <= t.index() {
+            self.member.resize(t.index() + 1, false);
+        }
+        self.member[t.index()] = true;
+        self.queue.push_front(t);
+    }
+
     pub fn front(&self) -> Option<TaskId> {
         self.queue.front().copied()
     }
