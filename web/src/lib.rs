@@ -3,6 +3,7 @@
 //! The app is plain Rust that compiles natively too (so `cargo clippy --workspace` checks it);
 //! only [`start`] touches the real page.
 
+pub mod charts;
 pub mod components;
 pub mod panic_banner;
 

@@ -1,0 +1,444 @@
+//! The Gantt chart: one lane per CPU (bars coloured by task) or per task (its states), a time
+//! axis, zoom (wheel, buttons), pan (drag), and a tooltip with the task, interval, state and the
+//! policy's note. Drawn with plain 2D-canvas calls over `schedlab::view::lod`, which bounds the
+//! bars per lane by the pixel width, so 100,000 segments draw as fast as 100.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use schedlab::view::{format_ns, lod, time_ticks, LaneMode, RunData, SpanState, Window};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+use super::palette::{self, css, css_alpha};
+use super::{
+    context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
+    ChartProps, BAR_STYLE, FRAME_STYLE,
+};
+
+/// Lane height in CSS pixels: fixed, so a new run never changes the row pitch.
+const LANE_H: f64 = 26.0;
+/// The time axis above the lanes.
+const AXIS_H: f64 = 24.0;
+/// The lane-label column.
+const LABEL_W: f64 = 120.0;
+const PAD_R: f64 = 12.0;
+/// Lanes shown in task mode; more would make a canvas taller than browsers allow.
+pub const MAX_TASK_LANES: usize = 200;
+/// Visible height of the lanes before they scroll.
+const SCROLL_H: u32 = 380;
+/// Tasks listed in the legend before "and N more".
+const LEGEND_MAX: usize = 32;
+
+/// The chart's geometry for one draw, in CSS pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Layout {
+    width: f64,
+    lanes: usize,
+    dpr: f64,
+}
+
+impl Layout {
+    fn plot_w(self) -> f64 {
+        (self.width - LABEL_W - PAD_R).max(1.0)
+    }
+    fn height(self) -> f64 {
+        AXIS_H + self.lanes as f64 * LANE_H + 2.0
+    }
+    /// LOD and hit-testing work in device pixels: finer on high-DPI screens.
+    fn device_w(self) -> u32 {
+        (self.plot_w() * self.dpr).round().max(1.0) as u32
+    }
+}
+
+fn lane_count(data: &RunData, mode: LaneMode) -> usize {
+    match mode {
+        LaneMode::Cpus => data.cpu_lanes.len(),
+        LaneMode::Tasks => data.task_lanes.len().min(MAX_TASK_LANES),
+    }
+}
+
+fn full_window(data: &RunData) -> Window {
+    Window::new(0, data.shown_until_ns.max(1))
+}
+
+/// Draws the whole chart. Missing context or zero width: nothing to draw.
+fn draw(canvas: &HtmlCanvasElement, data: &RunData, mode: LaneMode, window: Window, l: Layout) {
+    size_canvas(canvas, l.width as u32, l.height() as u32, l.dpr);
+    let Some(ctx) = context_2d(canvas, l.dpr) else {
+        return;
+    };
+    ctx.set_fill_style_str(&css(palette::PAPER));
+    ctx.fill_rect(0.0, 0.0, l.width, l.height());
+    let plot_w = l.plot_w();
+    let dw = l.device_w();
+    let scale = 1.0 / l.dpr;
+
+    // Grid and axis labels.
+    ctx.set_font("13px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    ctx.set_line_width(1.0);
+    let max_ticks = (plot_w / 90.0).max(2.0) as u32;
+    for tick in time_ticks(window, max_ticks) {
+        let x = LABEL_W + window.x(tick.time, plot_w);
+        ctx.set_stroke_style_str(&css(palette::RULE));
+        ctx.begin_path();
+        ctx.move_to(x.round() + 0.5, AXIS_H - 4.0);
+        ctx.line_to(x.round() + 0.5, l.height());
+        ctx.stroke();
+        ctx.set_fill_style_str(&css(palette::MUTED));
+        let _ = ctx.fill_text(&tick.label, x, AXIS_H / 2.0);
+    }
+
+    // Lanes.
+    ctx.set_text_align("left");
+    for lane in 0..l.lanes {
+        let top = AXIS_H + lane as f64 * LANE_H;
+        ctx.set_stroke_style_str(&css(palette::RULE));
+        ctx.begin_path();
+        ctx.move_to(0.0, top + LANE_H - 0.5);
+        ctx.line_to(l.width, top + LANE_H - 0.5);
+        ctx.stroke();
+        ctx.set_fill_style_str(&css(palette::INK));
+        let label = data.lane_label(mode, lane);
+        let _ = ctx.fill_text_with_max_width(&label, 8.0, top + LANE_H / 2.0, LABEL_W - 14.0);
+        let Some(spans) = data.lanes(mode).get(lane) else {
+            continue;
+        };
+        let rects = lod(spans, window, dw);
+        match mode {
+            LaneMode::Cpus => draw_cpu_lane(&ctx, data, &rects, top, scale),
+            LaneMode::Tasks => draw_task_lane(&ctx, data, lane, &rects, top, scale),
+        }
+    }
+}
+
+fn draw_cpu_lane(
+    ctx: &CanvasRenderingContext2d,
+    data: &RunData,
+    rects: &[schedlab::view::Rect],
+    top: f64,
+    scale: f64,
+) {
+    let mut last = u32::MAX;
+    for r in rects {
+        if r.key != last {
+            let colour = data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour);
+            ctx.set_fill_style_str(&css(palette::task(colour)));
+            last = r.key;
+        }
+        // At least one device pixel wide, so a short run never vanishes.
+        let w = ((r.x1 - r.x0) * scale).max(scale);
+        ctx.fill_rect(LABEL_W + r.x0 * scale, top + 3.0, w, LANE_H - 7.0);
+    }
+}
+
+/// Task lanes: running solid, runnable-waiting a light tint, sleeping a thin grey line,
+/// blocked a thicker dark line.
+fn draw_task_lane(
+    ctx: &CanvasRenderingContext2d,
+    data: &RunData,
+    task: usize,
+    rects: &[schedlab::view::Rect],
+    top: f64,
+    scale: f64,
+) {
+    let colour = palette::task(data.tasks.get(task).map_or(task as u32, |t| t.colour));
+    let solid = css(colour);
+    let light = css_alpha(colour, 0.28);
+    let sleep = css(palette::SLEEP);
+    let blocked = css(palette::BLOCKED);
+    let mid = top + (LANE_H - 4.0) / 2.0;
+    let mut last = u32::MAX;
+    for r in rects {
+        let Some(state) = SpanState::from_code(r.key) else {
+            continue;
+        };
+        let (fill, y, h) = match state {
+            SpanState::Running => (&solid, top + 3.0, LANE_H - 7.0),
+            SpanState::Waiting => (&light, top + 3.0, LANE_H - 7.0),
+            SpanState::Sleeping => (&sleep, mid - 1.0, 2.0),
+            _ => (&blocked, mid - 2.0, 4.0),
+        };
+        if r.key != last {
+            ctx.set_fill_style_str(fill);
+            last = r.key;
+        }
+        let w = ((r.x1 - r.x0) * scale).max(scale);
+        ctx.fill_rect(LABEL_W + r.x0 * scale, y, w, h);
+    }
+}
+
+/// Tooltip lines for what is under the pointer.
+fn hover_lines(
+    data: &RunData,
+    mode: LaneMode,
+    window: Window,
+    l: Layout,
+    x: f64,
+    y: f64,
+) -> Option<Vec<String>> {
+    if y < AXIS_H || x < LABEL_W {
+        return None;
+    }
+    let lane = ((y - AXIS_H) / LANE_H) as usize;
+    if lane >= l.lanes {
+        return None;
+    }
+    let hit = data.hit(mode, lane, window, l.device_w(), (x - LABEL_W) * l.dpr)?;
+    let mut lines = vec![data.task_name(hit.task)];
+    let state = match hit.cpu {
+        Some(cpu) => format!("{} on cpu{cpu}", hit.state.name()),
+        None => hit.state.name().to_string(),
+    };
+    lines.push(state);
+    lines.push(format!(
+        "{} – {} ({})",
+        format_ns(hit.start),
+        format_ns(hit.end),
+        format_ns(hit.end - hit.start)
+    ));
+    if let Some(note) = hit.note {
+        lines.push(format!(
+            "at {} (cpu{}): {}",
+            format_ns(note.time),
+            note.cpu,
+            note.text
+        ));
+    }
+    Some(lines)
+}
+
+/// A pan in progress: where the drag started and the window then.
+#[derive(Clone, Copy)]
+struct Drag {
+    x: f64,
+    window: Window,
+    moved: bool,
+}
+
+#[component]
+pub fn GanttChart(props: &ChartProps) -> Html {
+    let data = props.data.clone();
+    let key = run_key(&data);
+    let frame = use_node_ref();
+    let canvas = use_node_ref();
+    let width = use_element_width(frame.clone());
+    let mode = use_state_eq(LaneMode::default);
+    // The window belongs to one run: a new run starts fully zoomed out.
+    let window = use_state_eq(|| (key, full_window(&data)));
+    let win = if window.0 == key {
+        window.1
+    } else {
+        full_window(&data)
+    };
+    let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
+    let drag = use_mut_ref(|| None::<Drag>);
+    let dpr = device_pixel_ratio();
+    let layout = Layout {
+        width: width as f64,
+        lanes: lane_count(&data, *mode),
+        dpr,
+    };
+    let limit = data.shown_until_ns.max(1);
+
+    {
+        let canvas = canvas.clone();
+        let data = data.clone();
+        let m = *mode;
+        use_effect_with((key, m, win, width, dpr.to_bits()), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if layout.width > 0.0 {
+                    draw(&c, &data, m, win, layout);
+                }
+            }
+        });
+    }
+
+    let set_window = {
+        let window = window.clone();
+        move |w: Window| window.set((key, w))
+    };
+
+    let onwheel = {
+        let set_window = set_window.clone();
+        Callback::from(move |e: WheelEvent| {
+            e.prevent_default();
+            let (x, _) = offset(&e);
+            let at = win.time_at(x - LABEL_W, layout.plot_w());
+            let factor = if e.delta_y() > 0.0 { 1.25 } else { 0.8 };
+            set_window(win.zoom(factor, at, limit));
+        })
+    };
+    let onmousedown = {
+        let drag = drag.clone();
+        Callback::from(move |e: MouseEvent| {
+            let (x, _) = offset(&e);
+            *drag.borrow_mut() = Some(Drag {
+                x,
+                window: win,
+                moved: false,
+            });
+        })
+    };
+    let onmousemove = {
+        let drag = drag.clone();
+        let hover = hover.clone();
+        let data = data.clone();
+        let set_window = set_window.clone();
+        let m = *mode;
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = offset(&e);
+            let pan = drag_pan(&drag, x, e.buttons(), layout.plot_w());
+            if let Some(w) = pan {
+                hover.set(None);
+                set_window(w.0.pan(w.1, limit));
+                return;
+            }
+            match hover_lines(&data, m, win, layout, x, y) {
+                Some(lines) => hover.set(Some(((e.client_x() as f64, e.client_y() as f64), lines))),
+                None => hover.set(None),
+            }
+        })
+    };
+    let onmouseup = {
+        let drag = drag.clone();
+        Callback::from(move |_: MouseEvent| {
+            drag.borrow_mut().take();
+        })
+    };
+    let onmouseleave = {
+        let drag = drag.clone();
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| {
+            drag.borrow_mut().take();
+            hover.set(None);
+        })
+    };
+    let zoom_by = |factor: f64| {
+        let set_window = set_window.clone();
+        Callback::from(move |_: MouseEvent| {
+            set_window(win.zoom(factor, win.start / 2 + win.end / 2, limit));
+        })
+    };
+    let reset = {
+        let set_window = set_window.clone();
+        let full = full_window(&data);
+        Callback::from(move |_: MouseEvent| set_window(full))
+    };
+    let set_mode = |m: LaneMode| {
+        let mode = mode.clone();
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| {
+            hover.set(None);
+            mode.set(m);
+        })
+    };
+
+    let css_h = layout.height() as u32;
+    let canvas_style = format!(
+        "display:block;width:100%;height:{css_h}px;cursor:{};touch-action:none",
+        if (*drag.borrow()).is_some_and(|d| d.moved) {
+            "grabbing"
+        } else {
+            "crosshair"
+        }
+    );
+    let pressed = |m: LaneMode| if *mode == m { "true" } else { "false" };
+    let hidden_tasks = data.task_lanes.len().saturating_sub(MAX_TASK_LANES);
+
+    html! {
+        <section class="chart chart-gantt" style={FRAME_STYLE} aria-label="Gantt chart">
+            <div class="chart-bar" style={BAR_STYLE}>
+                <strong>{ "Timeline" }</strong>
+                <span role="group" aria-label="Lanes">
+                    <button type="button" aria-pressed={pressed(LaneMode::Cpus)} onclick={set_mode(LaneMode::Cpus)}>{ "CPUs" }</button>
+                    <button type="button" aria-pressed={pressed(LaneMode::Tasks)} onclick={set_mode(LaneMode::Tasks)}>{ "Tasks" }</button>
+                </span>
+                <span role="group" aria-label="Zoom">
+                    <button type="button" title="Zoom in" aria-label="Zoom in" onclick={zoom_by(0.5)}>{ "+" }</button>
+                    <button type="button" title="Zoom out" aria-label="Zoom out" onclick={zoom_by(2.0)}>{ "−" }</button>
+                    <button type="button" onclick={reset}>{ "Reset" }</button>
+                </span>
+                <span style="color:#5a6473;font-variant-numeric:tabular-nums">
+                    { format!("{} – {}", format_ns(win.start), format_ns(win.end)) }
+                </span>
+            </div>
+            <div ref={frame.clone()} style={format!("max-height:{SCROLL_H}px;overflow-y:auto;overflow-x:hidden")}>
+                <canvas ref={canvas} data-testid="gantt" style={canvas_style}
+                    {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} />
+            </div>
+            { legend(&data, *mode, hidden_tasks) }
+            { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
+        </section>
+    }
+}
+
+/// Applies a drag: `Some((window at drag start, shift in ns))` while the left button is held.
+fn drag_pan(
+    drag: &Rc<RefCell<Option<Drag>>>,
+    x: f64,
+    buttons: u16,
+    plot_w: f64,
+) -> Option<(Window, i64)> {
+    let mut d = drag.borrow_mut();
+    if buttons & 1 == 0 {
+        d.take();
+        return None;
+    }
+    let g = d.as_mut()?;
+    let dx = x - g.x;
+    if !g.moved && dx.abs() < 3.0 {
+        return None;
+    }
+    g.moved = true;
+    let dt = -(dx / plot_w * g.window.span() as f64) as i64;
+    Some((g.window, dt))
+}
+
+fn swatch(fill: String, border: &str, h: u32) -> Html {
+    html! {
+        <span aria-hidden="true" style={format!(
+            "display:inline-block;width:1.1rem;height:{h}px;background:{fill};border:{border};\
+             vertical-align:middle;margin-right:0.3rem"
+        )} />
+    }
+}
+
+fn legend(data: &RunData, mode: LaneMode, hidden_tasks: usize) -> Html {
+    let style = "display:flex;flex-wrap:wrap;gap:0.25rem 1rem;font-size:0.85rem;\
+                 max-height:4.5rem;overflow-y:auto;margin-top:0.4rem";
+    let tasks = data.tasks.iter().take(LEGEND_MAX).map(|t| {
+        html! {
+            <span>{ swatch(css(palette::task(t.colour)), "none", 12) }{ t.name.clone() }</span>
+        }
+    });
+    let more = data.tasks.len().saturating_sub(LEGEND_MAX);
+    let states = if mode == LaneMode::Tasks {
+        let ink = palette::task(0);
+        html! {
+            <>
+                <span>{ swatch(css(ink), "none", 12) }{ "running" }</span>
+                <span>{ swatch(css_alpha(ink, 0.28), "none", 12) }{ "runnable, waiting" }</span>
+                <span>{ swatch(css(palette::SLEEP), "none", 2) }{ "sleeping" }</span>
+                <span>{ swatch(css(palette::BLOCKED), "none", 4) }{ "blocked (disk, channel, child)" }</span>
+            </>
+        }
+    } else {
+        html! {}
+    };
+    html! {
+        <div class="chart-legend" style={style}>
+            { for tasks }
+            if more > 0 { <span>{ format!("and {more} more") }</span> }
+            { states }
+            if mode == LaneMode::Tasks && hidden_tasks > 0 {
+                <span>{ format!("first {MAX_TASK_LANES} tasks shown") }</span>
+            }
+            if data.shown_until_ns < data.end_ns {
+                <span>{ format!("trace shown up to {} of {}", format_ns(data.shown_until_ns), format_ns(data.end_ns)) }</span>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,146 @@
+//! The run's charts: the Gantt chart (plain 2D-canvas calls, it must stay fast at 100,000
+//! segments) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
+//! policy's observed value over time).
+//!
+//! Every chart takes an `Rc<RunData>` and draws from the models in `schedlab::view`; nothing
+//! here computes chart data. Each plotters chart has a `draw` function taking the data and any
+//! plotters backend that returns the pixel↔data mapping its hover uses.
+//!
+//! Canvases keep a fixed CSS height and follow their container's width (a `ResizeObserver`),
+//! and draw at `devicePixelRatio` so text stays sharp on a projector or a laptop screen.
+
+pub mod gantt;
+pub mod latency;
+pub mod observed;
+pub mod palette;
+pub mod share;
+
+use std::rc::Rc;
+
+use schedlab::view::RunData;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
+use yew::prelude::*;
+
+pub use gantt::GanttChart;
+pub use latency::LatencyHistogram;
+pub use observed::ObservedChart;
+pub use share::ShareChart;
+
+/// Props of every chart: the run. Compared by pointer, not by content: a new run is a new `Rc`,
+/// and comparing 100,000 segments on every parent render would cost more than drawing them.
+#[derive(Properties, Clone)]
+pub struct ChartProps {
+    pub data: Rc<RunData>,
+}
+
+impl PartialEq for ChartProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.data, &other.data)
+    }
+}
+
+/// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).
+pub(crate) fn run_key(data: &Rc<RunData>) -> usize {
+    Rc::as_ptr(data) as usize
+}
+
+/// A `ResizeObserver` callback; kept alive as long as the observer.
+type ResizeCallback = Closure<dyn FnMut(js_sys::Array)>;
+
+/// The CSS width of `node`'s element in whole pixels, following resizes (0 until mounted).
+#[hook]
+pub(crate) fn use_element_width(node: NodeRef) -> u32 {
+    let width = use_state_eq(|| 0u32);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let element = node.cast::<web_sys::Element>();
+            let mut observer: Option<(ResizeObserver, ResizeCallback)> = None;
+            if let Some(element) = element {
+                width.set(element.client_width().max(0) as u32);
+                let set = width.clone();
+                let callback =
+                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                        if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+                            set.set(entry.content_rect().width().max(0.0) as u32);
+                        }
+                    });
+                if let Ok(o) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+                    o.observe(&element);
+                    observer = Some((o, callback));
+                }
+            }
+            move || {
+                if let Some((o, _callback)) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    *width
+}
+
+/// The screen's device pixels per CSS pixel (1 when unknown).
+pub(crate) fn device_pixel_ratio() -> f64 {
+    web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0)
+}
+
+/// Sizes `canvas` to `css_w` × `css_h` CSS pixels backed by device pixels. Only touches the
+/// canvas when the size changed (resizing clears it and costs a reflow).
+pub(crate) fn size_canvas(canvas: &HtmlCanvasElement, css_w: u32, css_h: u32, dpr: f64) {
+    let w = (css_w as f64 * dpr).round() as u32;
+    let h = (css_h as f64 * dpr).round() as u32;
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+}
+
+/// The canvas's 2D context with its transform reset to draw in CSS pixels.
+pub(crate) fn context_2d(canvas: &HtmlCanvasElement, dpr: f64) -> Option<CanvasRenderingContext2d> {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok()?;
+    Some(ctx)
+}
+
+/// Pointer position relative to the event's target element, in CSS pixels.
+pub(crate) fn offset(e: &MouseEvent) -> (f64, f64) {
+    (e.offset_x() as f64, e.offset_y() as f64)
+}
+
+/// A small tooltip at a viewport position. `position: fixed` so showing it never moves the
+/// layout.
+pub(crate) fn tooltip(at: Option<(f64, f64)>, lines: &[String]) -> Html {
+    let Some((x, y)) = at else {
+        return html! {};
+    };
+    let style = format!(
+        "position:fixed;left:{}px;top:{}px;z-index:20;pointer-events:none;max-width:26rem;\
+         background:#1d2430;color:#fbfaf7;padding:0.4rem 0.6rem;border-radius:4px;\
+         font-size:0.85rem;line-height:1.35;box-shadow:0 2px 8px rgba(0,0,0,0.25)",
+        x + 14.0,
+        y + 14.0
+    );
+    html! {
+        <div class="chart-tooltip" role="tooltip" {style}>
+            { for lines.iter().enumerate().map(|(i, l)| {
+                if i == 0 { html! { <div><strong>{ l.clone() }</strong></div> } }
+                else { html! { <div>{ l.clone() }</div> } }
+            }) }
+        </div>
+    }
+}
+
+/// Style shared by chart frames: fixed heights come from each chart.
+pub(crate) const FRAME_STYLE: &str = "position:relative;width:100%;margin:0.75rem 0 1.25rem;";
+/// Style of a chart's heading row (title + controls), one line so nothing jumps.
+pub(crate) const BAR_STYLE: &str =
+    "display:flex;flex-wrap:wrap;align-items:center;gap:0.5rem 0.75rem;\
+     min-height:2.25rem;font-size:0.95rem;";

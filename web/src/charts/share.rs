@@ -1,0 +1,197 @@
+//! CPU share vs entitlement per task: a bar for the share of all CPU time a task got and a dark
+//! line across it at the share it was entitled to (shares, or nice weights).
+
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use schedlab::view::{RunData, ShareChart as ShareModel};
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::palette;
+use super::{
+    device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, ChartProps,
+    BAR_STYLE, FRAME_STYLE,
+};
+
+const HEIGHT: u32 = 260;
+/// Tasks named under the axis; with more, names are only in the tooltip.
+const MAX_LABELS: usize = 24;
+
+/// Where `draw` put each task's bar: `(x0, x1)` in backend pixels, parallel to the model's bars.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShareMap {
+    pub bars: Vec<(i32, i32)>,
+}
+
+impl ShareMap {
+    pub fn bar_at(&self, x: i32) -> Option<usize> {
+        self.bars.iter().position(|&(a, b)| a <= x && x < b)
+    }
+}
+
+/// Draws the share chart of `data` on `backend`; `scale` multiplies font sizes and widths.
+pub fn draw<DB: DrawingBackend>(
+    backend: DB,
+    data: &RunData,
+    model: &ShareModel,
+    scale: f64,
+) -> Result<ShareMap, DrawingAreaErrorKind<DB::ErrorType>> {
+    let root = backend.into_drawing_area();
+    root.fill(&palette::PAPER)?;
+    let px = |v: f64| (v * scale).round() as u32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font();
+    let n = model.bars.len().max(1) as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(px(10.0))
+        .x_label_area_size(px(30.0))
+        .y_label_area_size(px(52.0))
+        .build_cartesian_2d((0..n).into_segmented(), 0u64..model.y_max_ppm)?;
+    let names: Vec<String> = model
+        .bars
+        .iter()
+        .map(|b| b.name.chars().take(10).collect())
+        .collect();
+    let labels = if model.bars.len() <= MAX_LABELS {
+        model.bars.len()
+    } else {
+        0
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(palette::RULE.mix(0.6))
+        .bold_line_style(palette::RULE)
+        .axis_style(palette::MUTED)
+        .x_labels(labels)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) if labels > 0 => {
+                names.get(*i as usize).cloned().unwrap_or_default()
+            }
+            _ => String::new(),
+        })
+        .y_labels(6)
+        .y_label_formatter(&|v| format!("{}%", v / 10_000))
+        .y_desc("share of CPU time")
+        .label_style(font(13.0).color(&palette::INK))
+        .axis_desc_style(font(13.0).color(&palette::MUTED))
+        .draw()?;
+    chart.draw_series(model.bars.iter().enumerate().map(|(i, b)| {
+        let i = i as u32;
+        let colour = data.tasks.get(b.task as usize).map_or(b.task, |t| t.colour);
+        let mut bar = Rectangle::new(
+            [
+                (SegmentValue::Exact(i), 0),
+                (SegmentValue::Exact(i + 1), b.share_ppm),
+            ],
+            palette::task(colour).filled(),
+        );
+        bar.set_margin(0, 0, px(6.0), px(6.0));
+        bar
+    }))?;
+    // Entitlement marks: a thick dark line across each task's slot.
+    let mark = palette::INK.stroke_width(px(3.0).max(1));
+    chart.draw_series(model.bars.iter().enumerate().map(|(i, b)| {
+        let i = i as u32;
+        PathElement::new(
+            vec![
+                (SegmentValue::Exact(i), b.entitlement_ppm),
+                (SegmentValue::Exact(i + 1), b.entitlement_ppm),
+            ],
+            mark,
+        )
+    }))?;
+    let bars = (0..model.bars.len() as u32)
+        .map(|i| {
+            let a = chart.backend_coord(&(SegmentValue::Exact(i), 0)).0;
+            let b = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0)).0;
+            (a, b)
+        })
+        .collect();
+    root.present()?;
+    Ok(ShareMap { bars })
+}
+
+fn percent(ppm: u64) -> String {
+    format!("{}.{}%", ppm / 10_000, (ppm / 1_000) % 10)
+}
+
+#[component]
+pub fn ShareChart(props: &ChartProps) -> Html {
+    let data = props.data.clone();
+    let key = run_key(&data);
+    let frame = use_node_ref();
+    let canvas = use_node_ref();
+    let width = use_element_width(frame.clone());
+    let map = use_mut_ref(ShareMap::default);
+    let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
+    let dpr = device_pixel_ratio();
+    let model = use_memo(key, {
+        let data = data.clone();
+        move |_| data.share_chart()
+    });
+
+    {
+        let canvas = canvas.clone();
+        let data = data.clone();
+        let map = map.clone();
+        let model = model.clone();
+        use_effect_with((key, width, dpr.to_bits()), move |_| {
+            let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+                return;
+            };
+            if width == 0 {
+                return;
+            }
+            size_canvas(&c, width, HEIGHT, dpr);
+            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+                if let Ok(m) = draw(backend, &data, &model, dpr) {
+                    *map.borrow_mut() = m;
+                }
+            }
+        });
+    }
+
+    let onmousemove = {
+        let hover = hover.clone();
+        let map = map.clone();
+        let model = model.clone();
+        Callback::from(move |e: MouseEvent| {
+            let (x, _) = offset(&e);
+            let found = map
+                .borrow()
+                .bar_at((x * dpr) as i32)
+                .and_then(|i| model.bars.get(i));
+            match found {
+                Some(b) => hover.set(Some((
+                    (e.client_x() as f64, e.client_y() as f64),
+                    vec![
+                        b.name.clone(),
+                        format!("CPU share {}", percent(b.share_ppm)),
+                        format!("entitled to {}", percent(b.entitlement_ppm)),
+                    ],
+                ))),
+                None => hover.set(None),
+            }
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+
+    html! {
+        <section class="chart chart-share" style={FRAME_STYLE} aria-label="CPU share vs entitlement">
+            <div class="chart-bar" style={BAR_STYLE}>
+                <strong>{ "CPU share vs entitlement" }</strong>
+                <span style="color:#5a6473">{ "bar: share of CPU time · dark line: entitled share" }</span>
+            </div>
+            <div ref={frame}>
+                <canvas ref={canvas} data-testid="share-chart"
+                    style={format!("display:block;width:100%;height:{HEIGHT}px")}
+                    {onmousemove} {onmouseleave} />
+            </div>
+            { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
+        </section>
+    }
+}
