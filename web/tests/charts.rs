@@ -44,15 +44,26 @@ fn inked_pixels(canvas: &HtmlCanvasElement) -> usize {
     if w == 0 || h == 0 {
         return 0;
     }
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let pixels = ctx.get_image_data(0.0, 0.0, w as f64, h as f64).unwrap().data().0;
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let pixels = ctx
+        .get_image_data(0.0, 0.0, w as f64, h as f64)
+        .unwrap()
+        .data()
+        .0;
     let background = &pixels[..4];
     pixels.chunks_exact(4).filter(|p| *p != background).count()
 }
 
 /// Renders `T` with the run and waits (bounded) until its canvas `testid` has ink; returns the
 /// canvas and how many pixels are inked.
-async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(testid: &str) -> (HtmlCanvasElement, usize) {
+async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
+    testid: &str,
+) -> (HtmlCanvasElement, usize) {
     let root = mount_point();
     yew::Renderer::<T>::with_root_and_props(root.clone(), ChartProps { data: run_data() }).render();
     let selector = format!("canvas[data-testid={testid}]");
