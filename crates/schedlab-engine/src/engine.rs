@@ -348,8 +348,8 @@ impl Engine {
         self.finished
     }
 
-    /// The run queues as the policy sees them now.
-    pub fn inspect(&self, cpu: CpuId) -> Inspection {
+    /// Calls a read-only policy query with a `Cx` whose requests go nowhere.
+    fn query<R>(&self, f: impl FnOnce(&dyn Policy, &Cx<'_>) -> R) -> R {
         let mut out = Out {
             resched: vec![false; self.curr.len()],
             any_resched: false,
@@ -366,28 +366,17 @@ impl Engine {
             curr: &self.curr,
             out: &mut out,
         };
-        self.policy.inspect(&cx, cpu)
+        f(self.policy.as_ref(), &cx)
+    }
+
+    /// The run queues as the policy sees them now.
+    pub fn inspect(&self, cpu: CpuId) -> Inspection {
+        self.query(|p, cx| p.inspect(cx, cpu))
     }
 
     /// Who the policy would run next on `cpu` now (a pure query).
     pub fn peek_next(&self, cpu: CpuId) -> Option<TaskId> {
-        let mut out = Out {
-            resched: vec![false; self.curr.len()],
-            any_resched: false,
-            notes: Vec::new(),
-            migrations: Vec::new(),
-            timers: Vec::new(),
-            annotate: false,
-            rng: self.out.rng.clone(),
-        };
-        let cx = Cx {
-            now: self.now,
-            tick_ns: self.tick_ns,
-            tasks: &self.info,
-            curr: &self.curr,
-            out: &mut out,
-        };
-        self.policy.pick_next(&cx, cpu)
+        self.query(|p, cx| p.pick_next(cx, cpu))
     }
 
     fn push(&mut self, time: Nanos, ev: Ev) {

@@ -17,7 +17,7 @@
 use crate::waiting::Waiting;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Policy,
-    PolicyInfo, TaskId, TaskState, Tunables,
+    PolicyInfo, TaskId, Tunables,
 };
 
 pub const INFO: PolicyInfo = PolicyInfo {
@@ -54,12 +54,7 @@ impl Policy for Fifo {
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        match cx.curr(cpu) {
-            Some(c) if cx.task(c).state == TaskState::Running && !self.waiting.contains(c) => {
-                Some(c)
-            }
-            _ => self.waiting.front(),
-        }
+        self.waiting.pick(cx, cpu)
     }
 
     fn set_next(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
@@ -71,17 +66,9 @@ impl Policy for Fifo {
     }
 
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
-        // A yielding task goes to the tail; any other schedule() keeps a running task first in
-        // line, so it is picked again (FIFO never preempts).
-        let yielded = self.yielded.contains(&task);
+        let to_tail = self.yielded.contains(&task);
         self.yielded.retain(|&t| t != task);
-        if runnable {
-            if yielded {
-                self.waiting.push_back(task);
-            } else {
-                self.waiting.push_front(task);
-            }
-        }
+        self.waiting.put_prev(task, runnable, to_tail);
     }
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {

@@ -20,7 +20,7 @@
 use crate::waiting::Waiting;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
-    Policy, PolicyInfo, TaskId, TaskState, TunableSpec, Tunables,
+    Policy, PolicyInfo, TaskId, TunableSpec, Tunables,
 };
 
 const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
@@ -73,13 +73,7 @@ impl Policy for RoundRobin {
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        // The running task keeps its CPU until its quantum ends (then put_prev queues it).
-        match cx.curr(cpu) {
-            Some(c) if cx.task(c).state == TaskState::Running && !self.waiting.contains(c) => {
-                Some(c)
-            }
-            _ => self.waiting.front(),
-        }
+        self.waiting.pick(cx, cpu)
     }
 
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
@@ -92,17 +86,9 @@ impl Policy for RoundRobin {
     }
 
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
-        // A used-up quantum or a yield sends the task to the tail; any other schedule() keeps it
-        // first in line (picked again, its quantum restarts: rare, and only at a kick).
-        let expired = self.expired.contains(&task);
+        let to_tail = self.expired.contains(&task);
         self.expired.retain(|&t| t != task);
-        if runnable {
-            if expired {
-                self.waiting.push_back(task);
-            } else {
-                self.waiting.push_front(task);
-            }
-        }
+        self.waiting.put_prev(task, runnable, to_tail);
     }
 
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use schedlab_engine::TaskId;
+use schedlab_engine::{CpuId, Cx, TaskId, TaskState};
 
 #[derive(Clone, Debug, Default)]
 pub struct Waiting {
@@ -55,6 +55,28 @@ impl Waiting {
             self.queue.pop_front();
         } else if let Some(i) = self.queue.iter().position(|&x| x == t) {
             self.queue.remove(i);
+        }
+    }
+
+    /// The pick of a policy that never preempts on its own: `cpu`'s running task while it is
+    /// not back in the queue, else the head.
+    pub fn pick(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        match cx.curr(cpu) {
+            Some(c) if cx.task(c).state == TaskState::Running && !self.contains(c) => Some(c),
+            _ => self.front(),
+        }
+    }
+
+    /// A runnable task leaves its CPU: to the tail if the policy sent it away (`to_tail`: a used
+    /// quantum, a yield), otherwise first in line, so it is picked again.
+    pub fn put_prev(&mut self, task: TaskId, runnable: bool, to_tail: bool) {
+        if !runnable {
+            return;
+        }
+        if to_tail {
+            self.push_back(task);
+        } else {
+            self.push_front(task);
         }
     }
 
