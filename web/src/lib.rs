@@ -1,29 +1,146 @@
 //! schedlab's page: a Yew app around the simulation engine.
 //!
+//! ```text
+//! components ──dispatch(Action)──► state.rs (one reducer, in a context)
+//!      ▲                                │ generation += 1 for every valid edit
+//!      └──────── re-render ◄────────────┤
+//!                                       ▼ App effect
+//!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
+//!                          ▲                                   │
+//!                          └────── Action::Worker(reply) ◄─────┘
+//! ```
+//!
 //! The app is plain Rust that compiles natively too (so `cargo clippy --workspace` checks it);
-//! only [`start`] touches the real page.
+//! only [`start`] and the worker touch the real browser.
 
 pub mod charts;
 pub mod components;
+pub mod hooks;
 pub mod panic_banner;
+pub mod presets;
+pub mod protocol;
+pub mod sim;
+pub mod state;
+pub mod templates;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
 
 use yew::prelude::*;
 
+use components::chart_area::ChartArea;
+use components::contest_table::ContestTable;
 use components::error_banner::ErrorBanner;
-use components::intro::Intro;
 use components::masthead::Masthead;
+use components::policy_panel::PolicyPanel;
+use components::report_panel::ReportPanel;
+use components::run_status::RunStatusLine;
+use components::scenario_panel::ScenarioPanel;
+use components::share_box::ShareBox;
+use components::stats_table::StatsTable;
+use components::task_table::TaskTable;
+use hooks::use_runner::use_runner;
+use state::{Action, AppState};
+
+/// Edits closer together than this are run once, with the newest values: a slider dragged
+/// across fires an input event per pixel.
+const COALESCE: Duration = Duration::from_millis(8);
+
+/// The fragment of the page's URL (`#s=...` for a share link), or "".
+fn location_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
+    let state = use_reducer(|| AppState::from_fragment(&location_fragment()));
+    let runner = use_runner(&state);
+    let latest = use_memo((), |_| Rc::new(Cell::new(0u64)));
+
+    // Every new generation of a valid draft goes to the worker, after a moment for more edits.
+    {
+        let state = state.clone();
+        let latest = (*latest).clone();
+        use_effect_with(state.generation, move |generation| {
+            let generation = *generation;
+            latest.set(generation);
+            let requests = state.requests();
+            if !requests.is_empty() {
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(COALESCE).await;
+                    if latest.get() == generation {
+                        runner.submit(requests);
+                    }
+                });
+            }
+        });
+    }
+
+    // The address bar always holds a link to what is on screen, so reloading keeps it.
+    {
+        let state = state.clone();
+        let shown = state.shown.as_ref().map(|s| s.id);
+        use_effect_with(shown, move |shown| {
+            if shown.is_some() {
+                if let Some(link) = state.link_state() {
+                    let fragment = schedlab::encode(&link);
+                    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                        history
+                            .replace_state_with_url(
+                                &wasm_bindgen::JsValue::NULL,
+                                "",
+                                Some(&fragment),
+                            )
+                            .ok();
+                    }
+                }
+            }
+        });
+    }
+
+    let banner = state.banner().map(AttrValue::from);
+    let on_dismiss = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::DismissNotice))
+    };
+    let featured = state
+        .preset
+        .as_ref()
+        .is_some_and(|p| p.id == state::DEFAULT_PRESET)
+        && state.draft.policy.id == schedlab::workloads::DEFAULT_POLICY;
     html! {
-        <>
-            <ErrorBanner />
-            <Masthead />
-            <main class="content">
-                <Intro />
-            </main>
-        </>
+        <ContextProvider<state::AppContext> context={state.clone()}>
+            <div class={classes!("app", state.large_type.then_some("large-type"))}>
+                <ErrorBanner message={banner} ondismiss={on_dismiss} />
+                <Masthead />
+                <main class="explorer">
+                    <aside class="builder" aria-label="Scenario">
+                        <ScenarioPanel />
+                        <PolicyPanel />
+                        <TaskTable />
+                    </aside>
+                    <section class="results" aria-label="Results">
+                        <div class="results-bar">
+                            <RunStatusLine />
+                            <ShareBox />
+                        </div>
+                        if featured {
+                            <p class="callout">
+                                { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
+                            </p>
+                        }
+                        <ChartArea />
+                        <ReportPanel />
+                        <ContestTable />
+                        <StatsTable />
+                    </section>
+                </main>
+            </div>
+        </ContextProvider<state::AppContext>>
     }
 }
 

@@ -48,7 +48,7 @@ fn find_or_create_banner(document: &Document) -> Option<web_sys::Element> {
     Some(banner)
 }
 
-fn panic_message(info: &PanicHookInfo<'_>) -> String {
+pub fn panic_message(info: &PanicHookInfo<'_>) -> String {
     let payload = info.payload();
     let text = payload
         .downcast_ref::<&str>()

@@ -77,6 +77,21 @@ pub struct ViewState {
     /// The inspector's time cursor, in ns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor_ns: Option<u64>,
+    /// The preset the scenario was generated from, if any: the page shows the benchmark's own
+    /// table (contest's columns) and ends the run where the benchmark ends (the preset's
+    /// [`Stop`](schedlab_workloads::Stop)). The scenario itself stays the source of truth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetRef>,
+}
+
+/// Which preset, with which parameters, a scenario came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PresetRef {
+    pub id: String,
+    /// Parameters that differ from the preset's defaults.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub params: std::collections::BTreeMap<String, i64>,
 }
 
 impl ViewState {
@@ -281,6 +296,22 @@ mod tests {
         let json = payload_json(&s.canonical());
         assert!(json.contains(r#""view":{"lanes":"task"}"#), "{json}");
         assert!(json.contains(r#""seed":7"#), "{json}");
+    }
+
+    #[test]
+    fn a_preset_reference_round_trips_and_is_absent_by_default() {
+        let mut s = state();
+        assert!(!payload_json(&s.canonical()).contains("preset"));
+        s.view.preset = Some(PresetRef {
+            id: "contest".into(),
+            params: [("load".to_string(), 5)].into(),
+        });
+        let json = payload_json(&s.canonical());
+        assert!(
+            json.contains(r#""view":{"preset":{"id":"contest","params":{"load":5}}}"#),
+            "{json}"
+        );
+        assert_eq!(decode(&encode(&s)), Ok(s));
     }
 
     #[test]

@@ -7,6 +7,9 @@ pub struct ErrorBannerProps {
     /// The message to show; `None` hides the banner.
     #[prop_or_default]
     pub message: Option<AttrValue>,
+    /// Hides the message (the draft's own problems stay until they are fixed).
+    #[prop_or_default]
+    pub ondismiss: Option<Callback<MouseEvent>>,
 }
 
 /// A banner across the top of the page for errors the user must see. Hidden when there is none.
@@ -22,7 +25,10 @@ pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
             data-testid="error-banner"
             hidden={props.message.is_none()}
         >
-            { props.message.clone().unwrap_or_default() }
+            <span class="error-text">{ props.message.clone().unwrap_or_default() }</span>
+            if let Some(ondismiss) = props.ondismiss.clone() {
+                <button type="button" class="error-dismiss" aria-label="Dismiss" onclick={ondismiss}>{ "×" }</button>
+            }
         </div>
     }
 }

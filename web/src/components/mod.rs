@@ -1,5 +1,15 @@
 //! The page's components, one small file each.
 
+pub mod chart_area;
+pub mod contest_table;
 pub mod error_banner;
-pub mod intro;
+pub mod field;
 pub mod masthead;
+pub mod policy_panel;
+pub mod report_panel;
+pub mod run_status;
+pub mod scenario_panel;
+pub mod share_box;
+pub mod stats_table;
+pub mod task_table;
+pub mod tunable_slider;

@@ -19,6 +19,7 @@ fn design_state() -> LinkState {
             }),
             selected_task: Some("editor".into()),
             cursor_ns: None,
+            preset: None,
         },
     }
 }

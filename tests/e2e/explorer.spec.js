@@ -1,0 +1,225 @@
+// The explorer page end to end, through the data-testid hooks of DESIGN.md §6 only.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { test, expect, root, artifacts } from "./fixtures.js";
+
+/** Runs the schedlab CLI (built by cargo if needed) and returns its standard output. */
+function cli(...args) {
+  return execFileSync("cargo", ["run", "-q", "-p", "schedlab-cli", "--", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+}
+
+const HASH = /([0-9a-f]{16})$/;
+
+/** Waits until run-status says a run is done and returns its trace hash. */
+async function doneHash(page, { not } = {}) {
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 20_000 });
+  await expect(status).toHaveText(/^Done/);
+  return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/** Sets a range input the way dragging does: value, then an input event. */
+async function slide(page, key, value) {
+  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, value);
+}
+
+/** A digest of the Gantt canvas's pixels. */
+async function ganttPixels(page) {
+  return page.getByTestId("gantt").evaluate((canvas) => canvas.toDataURL());
+}
+
+test("the default scenario runs on load, with no console errors", async ({ app }) => {
+  const { page } = app;
+  await doneHash(page);
+  await expect(page.getByTestId("gantt")).toBeVisible();
+  await expect(page.getByTestId("latency-histogram")).toBeVisible();
+  await expect(page.getByTestId("stats-table").locator("tbody tr")).not.toHaveCount(0);
+  await expect(page.getByTestId("policy-select")).toHaveValue("linux-2.5-o1");
+  await expect(page.getByTestId("tunable-prio_bonus_ratio")).toBeVisible();
+  await expect(page.getByTestId("error-banner")).toBeHidden();
+  await page.screenshot({ path: join(artifacts, "explorer-default.png"), fullPage: true });
+  expect(app.consoleErrors).toEqual([]);
+  expect(app.failedRequests).toEqual([]);
+});
+
+test("each policy shows exactly its spec's sliders", async ({ app: { page } }) => {
+  const policies = JSON.parse(cli("policies", "--json"));
+  const select = page.getByTestId("policy-select");
+  const options = await select.locator("option").evaluateAll((os) => os.map((o) => o.value));
+  expect(options).toEqual(policies.map((p) => p.id));
+  for (const policy of policies) {
+    await select.selectOption(policy.id);
+    const sliders = page.locator('input[type="range"][data-testid^="tunable-"]');
+    await expect(sliders).toHaveCount(policy.tunables.length);
+    const shown = await sliders.evaluateAll((inputs) =>
+      inputs.map((i) => ({ key: i.dataset.testid.slice("tunable-".length), min: i.min, max: i.max, step: i.step, value: i.value })),
+    );
+    const want = policy.tunables.map((t) => ({
+      key: t.key,
+      min: String(t.min),
+      max: String(t.max),
+      step: String(t.step),
+      value: String(t.default),
+    }));
+    const byKey = (a, b) => a.key.localeCompare(b.key);
+    expect(shown.sort(byKey), policy.id).toEqual(want.sort(byKey));
+    for (const t of policy.tunables) {
+      await expect(page.getByTestId(`tunable-${t.key}-value`)).toBeVisible();
+    }
+    await doneHash(page);
+  }
+});
+
+test("moving a slider changes the shown value, the trace hash and the Gantt chart", async ({ app: { page } }) => {
+  const before = await doneHash(page);
+  const pixels = await ganttPixels(page);
+  await slide(page, "prio_bonus_ratio", 0);
+  await expect(page.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^0\b/);
+  const after = await doneHash(page, { not: before });
+  expect(after).not.toEqual(before);
+  await expect.poll(() => ganttPixels(page)).not.toEqual(pixels);
+});
+
+test("a share link opened in a new page restores the same state and trace hash", async ({ app: { page }, context }) => {
+  await doneHash(page);
+  await slide(page, "prio_bonus_ratio", 10);
+  await page.getByTestId("seed-input").fill("7");
+  await page.getByTestId("seed-input").press("Enter");
+  await expect(page.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^10\b/);
+  const hash = await doneHash(page);
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  expect(url).toMatch(/#s=1\./);
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId("run-status")).toHaveText(new RegExp(`${hash}$`), { timeout: 20_000 });
+  await expect(other.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^10\b/);
+  await expect(other.getByTestId("seed-input")).toHaveValue("7");
+  await expect(other.getByTestId("policy-select")).toHaveValue("linux-2.5-o1");
+  await expect(other.getByTestId("error-banner")).toBeHidden();
+});
+
+test("the page's trace hash equals the CLI's for the same scenario", async ({ app: { page } }) => {
+  // The default scenario is a preset run: the CLI runs the same preset with the same parameter.
+  const preset = await doneHash(page);
+  const cliPreset = JSON.parse(cli("run", "sleep-work", "--param", "iterations=30", "--json")).trace_hash;
+  expect(preset).toEqual(cliPreset);
+
+  // A plain scenario, built in the page, through its share link.
+  await page.getByTestId("preset-select").selectOption("");
+  await page.getByTestId("policy-select").selectOption("rr");
+  await page.getByTestId("add-task").click();
+  const hash = await doneHash(page);
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  expect(JSON.parse(cli("run", "--link", url, "--json")).trace_hash).toEqual(hash);
+});
+
+test("a broken or truncated link is reported and the page still works", async ({ app: { page, site } }) => {
+  await page.goto(`${site.url}#s=1.bm90IGRlZmxhdGU`);
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("link");
+  const first = await doneHash(page);
+  await slide(page, "prio_bonus_ratio", 5);
+  await doneHash(page, { not: first });
+
+  // A good link cut short, as a mail client might.
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  await page.goto("about:blank");
+  await page.goto(url.slice(0, url.length - 12));
+  await expect(page.getByTestId("error-banner")).toContainText(/truncated|corrupt|base64|JSON/);
+  await doneHash(page);
+});
+
+test("an invalid value names the problem and keeps the last good run", async ({ app: { page } }) => {
+  const hash = await doneHash(page);
+  await page.getByTestId("cpus-input").fill("99");
+  await page.getByTestId("cpus-input").press("Enter");
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toContainText("cpus");
+  await expect(banner).toContainText("1..=16");
+  await expect(page.getByTestId("run-status")).toHaveText(/Not run/);
+  await expect(page.getByTestId("gantt")).toBeVisible();
+  await expect(page.getByTestId("stats-table").locator("tbody tr")).not.toHaveCount(0);
+
+  await page.getByTestId("duration-input").fill("ten seconds");
+  await page.getByTestId("duration-input").press("Enter");
+  await expect(banner).toContainText("duration");
+  await page.screenshot({ path: join(artifacts, "explorer-invalid.png"), fullPage: true });
+
+  await page.getByTestId("cpus-input").fill("1");
+  await page.getByTestId("cpus-input").press("Enter");
+  await page.getByTestId("duration-input").fill("3600s");
+  await page.getByTestId("duration-input").press("Enter");
+  await expect(banner).toBeHidden();
+  expect(await doneHash(page)).toEqual(hash);
+});
+
+test("task table edits change the result", async ({ app: { page } }) => {
+  const first = await doneHash(page);
+  const rows = page.getByTestId("task-table").locator("tbody tr");
+  const count = await rows.count();
+  await page.getByTestId("add-task").click();
+  await expect(rows).toHaveCount(count + 1);
+  const added = await doneHash(page, { not: first });
+  const name = await rows.last().locator("input").first().inputValue();
+  await expect(page.getByTestId("stats-table").locator(`tr[data-task="${name}"]`)).toHaveCount(1);
+
+  // Make the new task a CPU hog at nice 10, then rename it.
+  await rows.last().locator("select").selectOption("hog");
+  const hog = await doneHash(page, { not: added });
+  await rows.last().locator('input[type="number"]').first().fill("10");
+  await rows.last().locator('input[type="number"]').first().press("Enter");
+  const niced = await doneHash(page, { not: hog });
+  await rows.last().locator("input").first().fill("cruncher");
+  await rows.last().locator("input").first().press("Enter");
+  await expect(page.getByTestId("stats-table").locator('tr[data-task="cruncher"]')).toHaveCount(1);
+
+  await rows.last().getByRole("button").click();
+  await expect(rows).toHaveCount(count);
+  const removed = await doneHash(page, { not: niced });
+  expect(removed).toEqual(first);
+});
+
+test("a crashed worker is reported and replaced; the page keeps working", async ({ app: { page } }) => {
+  const first = await doneHash(page);
+  // Inside the worker, hand it the request that panics on purpose (see web/src/protocol.rs).
+  const worker = page.workers()[0];
+  await worker.evaluate(() => self.onmessage({ data: JSON.stringify({ kind: "crash", id: 0 }) }));
+  await expect(page.getByTestId("error-banner")).toContainText("crashed");
+  await slide(page, "prio_bonus_ratio", 3);
+  await doneHash(page, { not: first });
+});
+
+test("the contest preset fills the contest table, load by load", async ({ app: { page } }) => {
+  await page.getByTestId("preset-select").selectOption("contest");
+  const table = page.getByTestId("contest-table");
+  await expect(table.locator("tr[data-load]")).toHaveCount(11);
+  const noload = table.locator('tr[data-load="noload"]');
+  await expect(noload.locator('[data-col="ratio"]')).toHaveText("1.00", { timeout: 30_000 });
+  await expect(noload.locator('[data-col="time"]')).toHaveText(/^\d+\.\d$/);
+  await expect(table.locator('tr[data-load="dbench_load"] [data-col="ratio"]')).toHaveText(/^\d+\.\d\d$/, {
+    timeout: 60_000,
+  });
+  await doneHash(page);
+  await page.screenshot({ path: join(artifacts, "explorer-contest.png"), fullPage: true });
+});
+
+test("works at 1280x720 and in large type", async ({ app: { page } }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await doneHash(page);
+  await page.screenshot({ path: join(artifacts, "explorer-1280x720.png") });
+  await page.getByRole("button", { name: "Large type" }).click();
+  await page.screenshot({ path: join(artifacts, "explorer-large-type.png") });
+});

@@ -1,0 +1,93 @@
+use schedlab::workloads::contest::{label, ContestRun, Row, LOADS};
+use schedlab::workloads::stats::{div_round, fixed};
+use yew::prelude::*;
+
+use crate::state::AppContext;
+
+/// Contest's table for the current policy and tunables, in the seeds' columns (Kernel [runs]
+/// Time CPU% Loads LCPU% Ratio), filled in load by load as the worker finishes them.
+#[component]
+pub fn ContestTable() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    if !state.is_contest() {
+        return html! {};
+    }
+    let kernel = label(&state.draft.policy);
+    let rows = &state.contest.rows;
+    let noload_ms = rows
+        .iter()
+        .find(|r| r.load == "noload")
+        .map(|r| Row::from_runs(&kernel, &[ContestRun::from(r)]).time_ms);
+    let done = rows.len();
+    html! {
+        <section class="panel contest-panel" aria-labelledby="contest-heading">
+            <h2 id="contest-heading">{ "contest" }
+                <span class="muted">{ format!(" — {kernel}, seed {}, {} CPU{}", state.draft.seed, state.draft.cpus, if state.draft.cpus == 1 { "" } else { "s" }) }</span>
+            </h2>
+            <p class="muted contest-progress" aria-live="polite">
+                { if done < LOADS.len() { format!("Running load {} of {}…", done + 1, LOADS.len()) } else { "All loads done.".to_string() } }
+            </p>
+            <div class="table-scroll">
+                <table class="contest-table" data-testid="contest-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Load" }</th>
+                            <th scope="col" class="num" title="Compile time, seconds">{ "Time" }</th>
+                            <th scope="col" class="num" title="CPU of the compile over its time">{ "CPU%" }</th>
+                            <th scope="col" class="num" title="Work the load did, in its own unit">{ "Loads" }</th>
+                            <th scope="col" class="num" title="The load's CPU over its lifetime">{ "LCPU%" }</th>
+                            <th scope="col" class="num" title="Time over this configuration's noload Time">{ "Ratio" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for LOADS.iter().map(|load| {
+                            let cells = rows.iter().find(|r| r.load == *load);
+                            let selected = state.preset.as_ref()
+                                .and_then(|p| p.params.get("load").copied())
+                                .and_then(|i| LOADS.get(i as usize))
+                                .map_or(*load == "noload", |l| l == load);
+                            match cells {
+                                None => html! {
+                                    <tr data-load={*load} class={classes!("pending", selected.then_some("selected"))}>
+                                        <th scope="row">{ *load }</th>
+                                        <td class="num" data-col="time">{ "…" }</td>
+                                        <td class="num" data-col="cpu">{ "…" }</td>
+                                        <td class="num" data-col="loads">{ "…" }</td>
+                                        <td class="num" data-col="lcpu">{ "…" }</td>
+                                        <td class="num" data-col="ratio">{ "…" }</td>
+                                    </tr>
+                                },
+                                Some(cells) => {
+                                    let mut row = Row::from_runs(&kernel, &[ContestRun::from(cells)]);
+                                    if let Some(ms) = noload_ms {
+                                        row.set_ratio(ms);
+                                    }
+                                    let ratio = row.ratio_x100.map(|r| fixed(r as i64, 2)).unwrap_or_else(|| "…".into());
+                                    html! {
+                                        <tr data-load={*load} class={classes!(selected.then_some("selected"))}
+                                            title={format!("trace hash {}", cells.trace_hash)}>
+                                            <th scope="row">{ *load }
+                                                if !cells.finished { <span class="muted">{ " (unfinished)" }</span> }
+                                            </th>
+                                            <td class="num" data-col="time">{ fixed(div_round(row.time_ms as u128, 100) as i64, 1) }</td>
+                                            <td class="num" data-col="cpu">{ div_round(row.cpu_pct_x10 as u128, 10) }</td>
+                                            <td class="num" data-col="loads">{ div_round(row.loads_x100 as u128, 100) }</td>
+                                            <td class="num" data-col="lcpu">{ div_round(row.lcpu_pct_x10 as u128, 10) }</td>
+                                            <td class="num" data-col="ratio">{ ratio }</td>
+                                        </tr>
+                                    }
+                                }
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <p class="model-note">
+                { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
+                { "Disk and page-cache model illustrative (synchronous writes, FIFO disk queue, no VM): the io_load ratios of 16× or 60× that 2.5 kernels showed came from elevator and VM bugs this model cannot reproduce." }
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,65 @@
+use yew::prelude::*;
+
+use crate::components::tunable_slider::TunableSlider;
+use crate::state::{Action, AppContext, FEATURED_TUNABLE};
+
+/// The policy picker and its tunables, drawn from the registry's specs.
+#[component]
+pub fn PolicyPanel() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let on_policy = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            state.dispatch(Action::SelectPolicy(select.value()));
+        })
+    };
+    let current = state.draft.policy.id.clone();
+    let info = schedlab::find(&current);
+    // The tunable the seeds argued about goes first when the policy has it.
+    let mut specs: Vec<_> = info
+        .map(|p| p.tunables.iter().collect())
+        .unwrap_or_default();
+    specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    html! {
+        <section class="panel policy-panel" aria-labelledby="policy-heading">
+            <h2 id="policy-heading">{ "Scheduler" }</h2>
+            <div class="field">
+                <label for="policy-select">{ "Policy" }</label>
+                <select id="policy-select" data-testid="policy-select" onchange={on_policy}>
+                    { for schedlab::POLICIES.iter().map(|p| html! {
+                        <option value={p.id} selected={p.id == current}>
+                            { format!("{} — {}", p.id, p.name) }
+                            { if p.reconstruction.is_some() { " (reconstruction)" } else { "" } }
+                        </option>
+                    }) }
+                </select>
+                if let Some(problem) = state.problem_at("policy.id") {
+                    <span class="field-problem">{ problem }</span>
+                }
+            </div>
+            if let Some(info) = info {
+                <p class="policy-summary">{ info.summary }</p>
+                <p class="policy-source">{ format!("Source: {}", info.source) }</p>
+                if let Some(note) = info.reconstruction {
+                    <p class="reconstruction" role="note">
+                        <strong>{ "Reconstruction, UNVERIFIED: " }</strong>{ note }
+                    </p>
+                }
+                if specs.is_empty() {
+                    <p class="muted">{ "This policy has no tunables." }</p>
+                } else {
+                    <div class="tunables">
+                        { for specs.into_iter().map(|spec| {
+                            let value = state.draft.policy.tunables.get(spec.key).copied().unwrap_or(spec.default);
+                            let problem = state.problem_at(&format!("policy.tunables.{}", spec.key));
+                            html! { <TunableSlider spec={*spec} {value} {problem} /> }
+                        }) }
+                    </div>
+                }
+            }
+        </section>
+    }
+}

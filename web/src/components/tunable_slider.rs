@@ -1,0 +1,88 @@
+use schedlab::TunableSpec;
+use yew::prelude::*;
+
+use crate::state::{Action, AppContext};
+
+#[derive(Properties, PartialEq)]
+pub struct TunableSliderProps {
+    /// Everything the slider shows comes from here: label, unit, range, step, help.
+    pub spec: TunableSpec,
+    pub value: i64,
+    #[prop_or_default]
+    pub problem: Option<String>,
+}
+
+/// The value as the spec says to show it: `value / scale`, with the unit.
+pub fn display_value(spec: &TunableSpec, value: i64) -> String {
+    let number = if spec.scale > 1 {
+        let decimals = (spec.scale as f64).log10().ceil() as usize;
+        format!("{:.*}", decimals, value as f64 / spec.scale as f64)
+    } else {
+        value.to_string()
+    };
+    if spec.unit.is_empty() {
+        number
+    } else {
+        format!("{number} {}", spec.unit)
+    }
+}
+
+/// One tunable: a range input over the spec's min..max in its step, the value shown live, its
+/// help behind an info button, and a reset to the default.
+#[component]
+pub fn TunableSlider(props: &TunableSliderProps) -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let spec = props.spec;
+    let oninput = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<i64>() {
+                state.dispatch(Action::SetTunable(spec.key.to_owned(), v));
+            }
+        })
+    };
+    let onreset = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::ResetTunable(spec.key.to_owned())))
+    };
+    let id = format!("tunable-{}", spec.key);
+    let at_default = props.value == spec.default;
+    let kernel = spec
+        .kernel_name
+        .map(|k| format!(" Kernel name: {k}."))
+        .unwrap_or_default();
+    html! {
+        <div class={classes!("tunable", (!at_default).then_some("tunable-changed"))}>
+            <div class="tunable-head">
+                <label for={id.clone()}>{ spec.label }</label>
+                <span class="tunable-value" data-testid={format!("{id}-value")} aria-live="off">
+                    { display_value(&spec, props.value) }
+                </span>
+            </div>
+            <input type="range" id={id.clone()} data-testid={id.clone()}
+                min={spec.min.to_string()} max={spec.max.to_string()} step={spec.step.to_string()}
+                value={props.value.to_string()}
+                aria-valuetext={display_value(&spec, props.value)}
+                {oninput} />
+            <div class="tunable-foot">
+                <span class="tunable-range">
+                    { format!("{} … {}", display_value(&spec, spec.min), display_value(&spec, spec.max)) }
+                </span>
+                <details class="tunable-help">
+                    <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "ⓘ" }</summary>
+                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", display_value(&spec, spec.default)) }</p>
+                </details>
+                <button type="button" class="tunable-reset" disabled={at_default} onclick={onreset}
+                    title={format!("Reset to the default, {}", display_value(&spec, spec.default))}>
+                    { "Reset" }
+                </button>
+            </div>
+            if let Some(problem) = &props.problem {
+                <span class="field-problem">{ problem.clone() }</span>
+            }
+        </div>
+    }
+}

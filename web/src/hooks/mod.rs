@@ -1,0 +1,3 @@
+//! The page's custom hooks.
+
+pub mod use_runner;

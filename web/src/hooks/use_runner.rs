@@ -1,0 +1,196 @@
+//! The simulation worker, seen from the page: a queue of requests, one in flight at a time.
+//!
+//! - A newer generation replaces everything still queued (older runs are never started).
+//! - A run already in flight is left to finish when it is young (its reply is then dropped by
+//!   the reducer as stale); one running longer than [`CANCEL_AFTER_MS`] is cancelled by
+//!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
+//!   next.
+//! - A worker that panics is replaced, and the page is told (`Action::WorkerCrashed`).
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::prelude::*;
+
+use crate::protocol::{Request, Response};
+use crate::state::{Action, AppState};
+
+/// A run in flight longer than this is cancelled when a newer one is waiting.
+pub const CANCEL_AFTER_MS: f64 = 250.0;
+/// The bootstrap of the worker (web/static/worker.js), relative to the page.
+const WORKER_URL: &str = "./worker.js";
+
+/// A handle on the worker; cheap to clone.
+#[derive(Clone)]
+pub struct Runner {
+    inner: Rc<RefCell<Inner>>,
+}
+
+impl PartialEq for Runner {
+    fn eq(&self, other: &Runner) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+struct Inner {
+    worker: Option<Worker>,
+    /// Kept alive as long as the worker it is attached to.
+    on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+    /// When the request in flight was sent (ms), if one is.
+    busy_since: Option<f64>,
+    queue: VecDeque<Request>,
+    dispatch: Callback<Action>,
+    this: std::rc::Weak<RefCell<Inner>>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+impl Runner {
+    fn new(dispatch: Callback<Action>) -> Runner {
+        let inner = Rc::new_cyclic(|this| {
+            RefCell::new(Inner {
+                worker: None,
+                on_message: None,
+                busy_since: None,
+                queue: VecDeque::new(),
+                dispatch,
+                this: this.clone(),
+            })
+        });
+        Runner { inner }
+    }
+
+    /// Replaces whatever is queued with `requests` and starts the first when possible.
+    pub fn submit(&self, requests: Vec<Request>) {
+        let mut inner = self.inner.borrow_mut();
+        inner.queue = requests.into();
+        let stuck = inner
+            .busy_since
+            .is_some_and(|since| now_ms() - since > CANCEL_AFTER_MS);
+        if stuck {
+            inner.restart();
+        }
+        inner.pump();
+    }
+
+    /// Sends a request that crashes the worker (for the tests of crash recovery).
+    pub fn crash(&self) {
+        self.submit(vec![Request::Crash { id: 0 }]);
+    }
+}
+
+impl Inner {
+    fn ensure_worker(&mut self) -> Option<&Worker> {
+        if self.worker.is_none() {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            match Worker::new_with_options(WORKER_URL, &options) {
+                Ok(worker) => {
+                    let this = self.this.clone();
+                    let closure =
+                        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+                            if let Some(inner) = this.upgrade() {
+                                Inner::on_message(&inner, e);
+                            }
+                        });
+                    worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+                    self.worker = Some(worker);
+                    self.on_message = Some(closure);
+                }
+                Err(e) => {
+                    self.emit_later(Action::WorkerCrashed(format!(
+                        "the simulation worker could not start: {e:?}"
+                    )));
+                    return None;
+                }
+            }
+        }
+        self.worker.as_ref()
+    }
+
+    /// Dispatches outside the current borrow of `Inner` (the reducer's effects may call back
+    /// into the runner).
+    fn emit_later(&self, action: Action) {
+        let dispatch = self.dispatch.clone();
+        yew::platform::spawn_local(async move { dispatch.emit(action) });
+    }
+
+    fn restart(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            worker.terminate();
+        }
+        self.on_message = None;
+        self.busy_since = None;
+    }
+
+    fn pump(&mut self) {
+        if self.busy_since.is_some() {
+            return;
+        }
+        let Some(request) = self.queue.pop_front() else {
+            return;
+        };
+        let json = match serde_json::to_string(&request) {
+            Ok(json) => json,
+            Err(e) => {
+                self.emit_later(Action::Worker(Response::Failed {
+                    id: request.id(),
+                    message: format!("the scenario could not be sent to the simulator: {e}"),
+                    problems: Vec::new(),
+                }));
+                return;
+            }
+        };
+        let Some(worker) = self.ensure_worker() else {
+            return;
+        };
+        if worker.post_message(&JsValue::from_str(&json)).is_ok() {
+            self.busy_since = Some(now_ms());
+        }
+    }
+
+    fn on_message(this: &Rc<RefCell<Inner>>, event: MessageEvent) {
+        let text = event.data().as_string().unwrap_or_default();
+        let response =
+            serde_json::from_str::<Response>(&text).unwrap_or_else(|e| Response::Crashed {
+                message: format!("the simulator sent a reply the page cannot read: {e}"),
+            });
+        let dispatch = this.borrow().dispatch.clone();
+        match response {
+            Response::Panicked { message } | Response::Crashed { message } => {
+                {
+                    let mut inner = this.borrow_mut();
+                    inner.restart();
+                    // What was queued may have been what crashed it: start again only when
+                    // the user changes something.
+                    inner.queue.clear();
+                }
+                dispatch.emit(Action::WorkerCrashed(message));
+            }
+            response => {
+                this.borrow_mut().busy_since = None;
+                dispatch.emit(Action::Worker(response));
+                this.borrow_mut().pump();
+            }
+        }
+    }
+}
+
+/// The page's runner: created once, fed by the App's effect on every new generation.
+#[hook]
+pub fn use_runner(state: &UseReducerHandle<AppState>) -> Runner {
+    let dispatcher = state.dispatcher();
+    let runner = use_memo((), move |_| {
+        Runner::new(Callback::from(move |action| dispatcher.dispatch(action)))
+    });
+    (*runner).clone()
+}

@@ -1,0 +1,162 @@
+//! The messages between the page and the simulation worker.
+//!
+//! Both directions are JSON strings: serialization happens only at this boundary, and a string
+//! crosses `postMessage` without structured-clone surprises. Every request carries an id (the
+//! page's run generation); a reply whose id is no longer the newest is discarded by the page.
+
+use std::collections::BTreeMap;
+
+use schedlab::engine::scenario::PolicySpec;
+use schedlab::result::RunResult;
+use schedlab::{Problem, Scenario};
+use serde::{Deserialize, Serialize};
+
+/// What the page asks the worker to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Request {
+    /// Simulate `scenario` with full detail. With `preset`, the run ends where that benchmark
+    /// ends (contest stops when make exits) and the benchmark's own report comes back too.
+    Run {
+        id: u64,
+        scenario: Scenario,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preset: Option<schedlab::link::PresetRef>,
+    },
+    /// One row of the contest table: the contest preset with `params`, under `load`.
+    ContestRow {
+        id: u64,
+        load: String,
+        params: BTreeMap<String, i64>,
+        cpus: u32,
+        seed: u64,
+        policy: PolicySpec,
+    },
+    /// Panics on purpose. It exists so the browser tests can check that the page survives a
+    /// crashed worker; nothing in the page sends it.
+    Crash { id: u64 },
+}
+
+impl Request {
+    pub fn id(&self) -> u64 {
+        match self {
+            Request::Run { id, .. } | Request::ContestRow { id, .. } | Request::Crash { id } => *id,
+        }
+    }
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Response {
+    Ran {
+        id: u64,
+        /// Time the simulation took inside the worker, in milliseconds.
+        wall_ms: f64,
+        outcome: Box<RunOutcome>,
+    },
+    ContestRow {
+        id: u64,
+        row: ContestCells,
+    },
+    /// The scenario could not be run: invalid (every problem, with its path) or the run hit a
+    /// limit.
+    Failed {
+        id: u64,
+        message: String,
+        #[serde(default)]
+        problems: Vec<Problem>,
+    },
+    /// Sent by the worker's panic hook just before the wasm instance aborts.
+    Panicked {
+        message: String,
+    },
+    /// Sent by the JavaScript bootstrap when a call into the wasm threw (after a panic) or the
+    /// wasm could not be loaded.
+    Crashed {
+        message: String,
+    },
+}
+
+/// One finished run, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunOutcome {
+    /// The facade's JSON result (trace hash, per-task metrics), without its segments: the
+    /// charts read them from `data`, in a far more compact form.
+    pub result: RunResult,
+    /// What the charts draw.
+    pub data: schedlab::view::RunData,
+    /// The preset's report, for a preset run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportView>,
+}
+
+/// A preset's report in the form the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportView {
+    pub preset: String,
+    /// The benchmark's own text output.
+    pub text: String,
+    /// Caveats, e.g. that the disk model is illustrative.
+    pub notes: Vec<String>,
+}
+
+/// One contest run's columns (a mirror of `contest::ContestRun`, which is not deserializable).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContestCells {
+    pub load: String,
+    pub time_ns: u64,
+    pub finished: bool,
+    pub compile_cpu_ns: u64,
+    pub load_cpu_ns: u64,
+    pub load_life_ns: u64,
+    pub loads_x100: u64,
+    pub cpu_pct_x10: u64,
+    pub lcpu_pct_x10: u64,
+    pub trace_hash: String,
+}
+
+impl From<schedlab::workloads::contest::ContestRun> for ContestCells {
+    fn from(r: schedlab::workloads::contest::ContestRun) -> ContestCells {
+        ContestCells {
+            load: r.load,
+            time_ns: r.time_ns,
+            finished: r.finished,
+            compile_cpu_ns: r.compile_cpu_ns,
+            load_cpu_ns: r.load_cpu_ns,
+            load_life_ns: r.load_life_ns,
+            loads_x100: r.loads_x100,
+            cpu_pct_x10: r.cpu_pct_x10,
+            lcpu_pct_x10: r.lcpu_pct_x10,
+            trace_hash: r.trace_hash,
+        }
+    }
+}
+
+impl From<&ContestCells> for schedlab::workloads::contest::ContestRun {
+    fn from(c: &ContestCells) -> schedlab::workloads::contest::ContestRun {
+        schedlab::workloads::contest::ContestRun {
+            load: c.load.clone(),
+            time_ns: c.time_ns,
+            finished: c.finished,
+            compile_cpu_ns: c.compile_cpu_ns,
+            load_cpu_ns: c.load_cpu_ns,
+            load_life_ns: c.load_life_ns,
+            loads_x100: c.loads_x100,
+            cpu_pct_x10: c.cpu_pct_x10,
+            lcpu_pct_x10: c.lcpu_pct_x10,
+            trace_hash: c.trace_hash.clone(),
+        }
+    }
+}
+
+/// A reply as JSON. Plain data with string keys: serialization cannot fail; should it ever,
+/// the page still gets a reply it understands.
+pub fn to_json(response: &Response) -> String {
+    serde_json::to_string(response).unwrap_or_else(|e| {
+        format!(
+            r#"{{"kind":"crashed","message":"the worker could not encode its reply: {}"}}"#,
+            e.to_string().replace(['"', '\\'], "'")
+        )
+    })
+}

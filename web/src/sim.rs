@@ -1,0 +1,152 @@
+//! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
+//! entry point (`worker_main.rs`) only wires it to `postMessage`.
+
+use schedlab::workloads::contest::{self, Config};
+use schedlab::workloads::PresetBase;
+use schedlab::{Detail, RunOptions, RunResult, SimError};
+
+use crate::presets;
+use crate::protocol::{to_json, ReportView, Request, Response, RunOutcome};
+
+/// Handles one JSON request and returns the JSON reply. `clock` gives milliseconds (the
+/// worker's `performance.now()`), used only to report how long the run took.
+pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> String {
+    let request: Request = match serde_json::from_str(request) {
+        Ok(r) => r,
+        Err(e) => {
+            return to_json(&Response::Failed {
+                id: 0,
+                message: format!("the page sent a request the worker cannot read: {e}"),
+                problems: Vec::new(),
+            })
+        }
+    };
+    to_json(&respond(request, clock))
+}
+
+/// The reply to a request.
+pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
+    match request {
+        Request::Run {
+            id,
+            scenario,
+            preset,
+        } => {
+            let started = clock();
+            match run(&scenario, preset.as_ref()) {
+                Ok(outcome) => Response::Ran {
+                    id,
+                    wall_ms: clock() - started,
+                    outcome: Box::new(outcome),
+                },
+                Err(e) => failed(id, e),
+            }
+        }
+        Request::ContestRow {
+            id,
+            load,
+            params,
+            cpus,
+            seed,
+            policy,
+        } => {
+            let preset = &contest::PRESET;
+            let params = match presets::params(preset, &params) {
+                Ok(p) => p,
+                Err(problems) => {
+                    return Response::Failed {
+                        id,
+                        message: format!("invalid contest parameters:\n{problems}"),
+                        problems: problems.0,
+                    }
+                }
+            };
+            match contest::run_one(&Config::new(policy), &params, &load, cpus, seed) {
+                Ok(run) => Response::ContestRow {
+                    id,
+                    row: run.into(),
+                },
+                Err(e) => Response::Failed {
+                    id,
+                    message: format!("contest {load}: {e}"),
+                    problems: Vec::new(),
+                },
+            }
+        }
+        Request::Crash { id } => panic!("crash requested by the page (request {id})"),
+    }
+}
+
+fn failed(id: u64, e: RunError) -> Response {
+    match e {
+        RunError::Invalid(problems) => Response::Failed {
+            id,
+            message: format!("invalid scenario:\n{problems}"),
+            problems: problems.0,
+        },
+        RunError::Sim(message) => Response::Failed {
+            id,
+            message,
+            problems: Vec::new(),
+        },
+    }
+}
+
+enum RunError {
+    Invalid(schedlab::Problems),
+    Sim(String),
+}
+
+impl From<SimError> for RunError {
+    fn from(e: SimError) -> RunError {
+        match e {
+            SimError::Invalid(p) => RunError::Invalid(p),
+            SimError::Run(r) => RunError::Sim(format!("the run stopped: {r}")),
+        }
+    }
+}
+
+/// Runs a scenario as the CLI does: to its end, or for a preset to where its benchmark ends
+/// (`schedlab run <preset>`), so the page and the CLI give the same trace hash.
+fn run(
+    scenario: &schedlab::Scenario,
+    preset: Option<&schedlab::link::PresetRef>,
+) -> Result<RunOutcome, RunError> {
+    let opts = RunOptions {
+        detail: Detail::Full,
+        ..RunOptions::default()
+    };
+    let Some(reference) = preset else {
+        let out = schedlab::run(scenario, opts)?;
+        return Ok(outcome(scenario, &out, None));
+    };
+    let preset = presets::find(reference).map_err(RunError::Invalid)?;
+    let params = presets::params(preset, &reference.params).map_err(RunError::Invalid)?;
+    let out = schedlab::workloads::run_until(scenario, preset.stop, opts.detail)?;
+    let base = PresetBase {
+        cpus: scenario.cpus,
+        seed: scenario.seed,
+        policy: scenario.policy.clone(),
+    };
+    let report = (preset.report)(&params, &base, &out);
+    let report = ReportView {
+        preset: preset.id.to_owned(),
+        text: report.text,
+        notes: report.notes,
+    };
+    Ok(outcome(scenario, &out, Some(report)))
+}
+
+fn outcome(
+    scenario: &schedlab::Scenario,
+    out: &schedlab::RunOutput,
+    report: Option<ReportView>,
+) -> RunOutcome {
+    let mut result = RunResult::new(scenario, out);
+    result.segments = Vec::new();
+    RunOutcome {
+        result,
+        data: schedlab::view::RunData::from_run(scenario, out),
+        report,
+    }
+}

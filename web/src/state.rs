@@ -1,0 +1,667 @@
+//! The page's one reducer: the scenario being edited, the last good scenario and its result,
+//! errors, and the view. Components read it through a context and change it only by
+//! dispatching an [`Action`].
+//!
+//! ```text
+//! edit ─► draft ─ validate ─┬─ problems ─► shown next to fields and in the banner; no run
+//!                           └─ ok ─► generation += 1 ─► (App effect) worker ─► RunDone(id)
+//!                                                        replies for older generations are dropped
+//! ```
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use schedlab::engine::program::Program;
+use schedlab::engine::scenario::{PolicySpec, TaskSpec};
+use schedlab::link::{LinkState, PresetRef, ViewState};
+use schedlab::{Nanos, Problem, Scenario};
+use yew::prelude::*;
+
+use crate::presets;
+use crate::protocol::{ContestCells, Request, Response, RunOutcome};
+use crate::templates::{self, Template};
+
+/// The scenario a first visit opens: seed 000's story. Scott Thomason's interactive probe
+/// (touch memory, sleep 0.3 s, write) against a make -j4 loop under the O(1) scheduler of
+/// 2.5.52-mm1, whose prio_bonus_ratio decides how much the sleeper is favoured.
+pub const DEFAULT_PRESET: &str = "sleep-work";
+/// Iterations of the probe in the default scenario: about 11 simulated seconds, enough to
+/// see the pattern and quick enough to re-run while a slider moves.
+pub const DEFAULT_ITERATIONS: i64 = 30;
+/// The tunable the default scenario puts up front.
+pub const FEATURED_TUNABLE: &str = "prio_bonus_ratio";
+
+/// Stats table columns, for sorting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatsColumn {
+    Name,
+    Cpu,
+    Share,
+    Wait,
+    P50,
+    P99,
+    Max,
+    Switches,
+    Turnaround,
+}
+
+/// Where the current run stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunStatus {
+    /// Waiting for the worker (queued or running).
+    Running,
+    Done {
+        wall_ms: f64,
+        hash: String,
+    },
+    /// The run could not complete (e.g. an engine limit); the last good result stays.
+    Failed(String),
+    /// The draft has problems and was not run.
+    Invalid,
+}
+
+/// What is on screen: a scenario and its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub id: u64,
+    pub scenario: Rc<Scenario>,
+    pub preset: Option<PresetRef>,
+    /// The result and report (its `data` moved out into [`Shown::data`]).
+    pub outcome: Rc<RunOutcome>,
+    /// What the charts draw; a new `Rc` per run, which is how the charts know to redraw.
+    pub data: Rc<schedlab::view::RunData>,
+    pub wall_ms: f64,
+}
+
+/// The contest table as it fills in, one load at a time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContestProgress {
+    pub id: u64,
+    pub rows: Vec<ContestCells>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    /// The scenario being edited. Invalid drafts are kept so the fields show what was typed.
+    pub draft: Rc<Scenario>,
+    /// The preset the draft came from, if any.
+    pub preset: Option<PresetRef>,
+    /// The task table was edited after the preset generated the scenario.
+    pub edited: bool,
+    /// Text a field could not parse, by field path, with the reason.
+    pub raw: BTreeMap<String, (String, String)>,
+    /// Every problem of the draft: unparsable fields and the engine's validation.
+    pub problems: Vec<Problem>,
+    pub view: ViewState,
+    /// Bumped for every valid draft; the worker's replies carry it back.
+    pub generation: u64,
+    pub status: RunStatus,
+    /// The last good run.
+    pub shown: Option<Rc<Shown>>,
+    pub contest: ContestProgress,
+    /// An error that is not a field problem: a bad link, a crashed worker, a failed run.
+    pub notice: Option<String>,
+    pub share_url: String,
+    pub large_type: bool,
+    pub sort: (StatsColumn, bool),
+}
+
+pub enum Action {
+    SelectPreset(String),
+    SetPresetParam(String, i64),
+    /// Leave the preset: the scenario stays, the benchmark table and stop rule go.
+    Detach,
+    SetCpus(String),
+    SetDuration(String),
+    SetSeed(String),
+    SelectPolicy(String),
+    SetTunable(String, i64),
+    ResetTunable(String),
+    AddTask,
+    RemoveTask(usize),
+    RenameTask(usize, String),
+    SetTemplate(usize, String),
+    SetProgram(usize, String),
+    SetNice(usize, String),
+    SetShares(usize, String),
+    SetArrival(usize, String),
+    /// A reply from the worker.
+    Worker(Response),
+    /// The worker crashed and was replaced.
+    WorkerCrashed(String),
+    Shared(String),
+    DismissNotice,
+    ToggleLargeType,
+    Sort(StatsColumn),
+}
+
+impl AppState {
+    /// The state a page load starts from: the link in `fragment` if it holds one, else the
+    /// default scenario. A link that cannot be opened is reported and the default shown.
+    pub fn from_fragment(fragment: &str) -> AppState {
+        let has_link = fragment
+            .split('&')
+            .any(|p| p.trim_start_matches('#').starts_with("s="));
+        if !has_link {
+            return AppState::default_scenario();
+        }
+        match schedlab::decode(fragment) {
+            Ok(link) => AppState::from_link(link),
+            Err(e) => {
+                let mut s = AppState::default_scenario();
+                s.notice = Some(format!(
+                    "This link could not be opened, so the default scenario is shown: {e}"
+                ));
+                s
+            }
+        }
+    }
+
+    pub fn from_link(link: LinkState) -> AppState {
+        let LinkState { scenario, mut view } = link;
+        let preset = view.preset.take();
+        let mut s = AppState::new(scenario, preset);
+        s.view = view;
+        s.edited = true;
+        s
+    }
+
+    pub fn default_scenario() -> AppState {
+        let mut preset = PresetRef {
+            id: DEFAULT_PRESET.into(),
+            params: BTreeMap::new(),
+        };
+        presets::set_param(&mut preset, "iterations", DEFAULT_ITERATIONS);
+        let policy = PolicySpec {
+            id: schedlab::workloads::default_policy().into(),
+            tunables: BTreeMap::new(),
+        };
+        let scenario = presets::generate(
+            &preset,
+            schedlab::workloads::DEFAULT_CPUS,
+            schedlab::workloads::DEFAULT_SEED,
+            &policy,
+        )
+        .unwrap_or_else(|_| fallback_scenario(policy));
+        AppState::new(scenario, Some(preset))
+    }
+
+    fn new(scenario: Scenario, preset: Option<PresetRef>) -> AppState {
+        let mut s = AppState {
+            draft: Rc::new(scenario),
+            preset,
+            edited: false,
+            raw: BTreeMap::new(),
+            problems: Vec::new(),
+            view: ViewState::default(),
+            generation: 0,
+            status: RunStatus::Running,
+            shown: None,
+            contest: ContestProgress::default(),
+            notice: None,
+            share_url: String::new(),
+            large_type: false,
+            sort: (StatsColumn::Cpu, true),
+        };
+        s.revalidate();
+        s
+    }
+
+    /// The preset behind the draft, when it is contest: the page then shows its table.
+    pub fn is_contest(&self) -> bool {
+        self.preset
+            .as_ref()
+            .is_some_and(|p| p.id == schedlab::workloads::contest::PRESET.id)
+    }
+
+    /// The requests for the current generation: the run, then (for contest) one per load.
+    pub fn requests(&self) -> Vec<Request> {
+        if !self.problems.is_empty() {
+            return Vec::new();
+        }
+        let id = self.generation;
+        let mut out = vec![Request::Run {
+            id,
+            scenario: (*self.draft).clone(),
+            preset: self.preset.clone(),
+        }];
+        if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
+            let mut params = preset.params.clone();
+            params.remove("load");
+            for load in schedlab::workloads::contest::LOADS {
+                out.push(Request::ContestRow {
+                    id,
+                    load: (*load).to_owned(),
+                    params: params.clone(),
+                    cpus: self.draft.cpus,
+                    seed: self.draft.seed,
+                    policy: self.draft.policy.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The link state of what is on screen (the last good run), for the share link.
+    pub fn link_state(&self) -> Option<LinkState> {
+        let shown = self.shown.as_ref()?;
+        let mut view = self.view.clone();
+        view.preset = shown.preset.clone();
+        Some(LinkState {
+            scenario: (*shown.scenario).clone(),
+            view,
+        })
+    }
+
+    /// The problem reported for a field path (exactly, or for a sub-field of it).
+    pub fn problem_at(&self, path: &str) -> Option<String> {
+        let messages: Vec<&str> = self
+            .problems
+            .iter()
+            .filter(|p| {
+                p.path == path
+                    || p.path
+                        .strip_prefix(path)
+                        .is_some_and(|rest| rest.starts_with(['.', '[']))
+            })
+            .map(|p| p.message.as_str())
+            .collect();
+        (!messages.is_empty()).then(|| messages.join("; "))
+    }
+
+    /// What a field shows: the text the user typed if it did not parse, else the value.
+    pub fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
+        match self.raw.get(path) {
+            Some((text, _)) => text.clone(),
+            None => value(),
+        }
+    }
+
+    /// The banner's text: the draft's problems, then any notice.
+    pub fn banner(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.problems.is_empty() {
+            let list: Vec<String> = self.problems.iter().map(|p| p.to_string()).collect();
+            parts.push(format!(
+                "The scenario was not run because of {}: {}. The charts and tables show the last good run.",
+                if list.len() == 1 {
+                    "a problem".to_string()
+                } else {
+                    format!("{} problems", list.len())
+                },
+                list.join("; ")
+            ));
+        }
+        if let Some(n) = &self.notice {
+            parts.push(n.clone());
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// Re-checks the draft; a valid one gets a new generation (and so a run).
+    fn revalidate(&mut self) {
+        let mut problems: Vec<Problem> = self
+            .raw
+            .iter()
+            .map(|(path, (_, message))| Problem {
+                path: path.clone(),
+                message: message.clone(),
+            })
+            .collect();
+        if let Err(p) = schedlab::validate(&self.draft) {
+            for problem in p.0 {
+                // A field whose text did not parse already has its problem listed.
+                if !self.raw.contains_key(&problem.path) {
+                    problems.push(problem);
+                }
+            }
+        }
+        self.problems = problems;
+        self.generation += 1;
+        self.status = if self.problems.is_empty() {
+            RunStatus::Running
+        } else {
+            RunStatus::Invalid
+        };
+        if self.is_contest() {
+            self.contest = ContestProgress {
+                id: self.generation,
+                rows: Vec::new(),
+            };
+        }
+    }
+
+    fn parsed<T>(
+        &mut self,
+        path: &str,
+        text: &str,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<T> {
+        match parse(text.trim()) {
+            Ok(v) => {
+                self.raw.remove(path);
+                Some(v)
+            }
+            Err(message) => {
+                self.raw.insert(path.to_owned(), (text.to_owned(), message));
+                None
+            }
+        }
+    }
+
+    /// Regenerates the draft from its preset (after a preset, parameter or CPU change).
+    fn regenerate(&mut self, cpus: u32) {
+        let Some(preset) = &self.preset else { return };
+        match presets::generate(preset, cpus, self.draft.seed, &self.draft.policy) {
+            Ok(s) => {
+                self.draft = Rc::new(s);
+                self.edited = false;
+                self.raw.retain(|k, _| !k.starts_with("tasks"));
+            }
+            Err(p) => self.notice = Some(format!("The preset could not be generated: {p}")),
+        }
+    }
+
+    fn task_mut(&mut self, i: usize) -> Option<&mut TaskSpec> {
+        Rc::make_mut(&mut self.draft).tasks.get_mut(i)
+    }
+}
+
+/// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
+/// Also the default should the default preset ever be missing from the registry.
+fn fallback_scenario(policy: PolicySpec) -> Scenario {
+    Scenario {
+        version: schedlab::engine::scenario::SCENARIO_VERSION,
+        name: String::new(),
+        description: String::new(),
+        cpus: 1,
+        duration: Nanos::from_secs(5),
+        seed: 1,
+        policy,
+        tasks: vec![
+            new_task("editor", Template::Interactive),
+            new_task("hog", Template::CpuHog),
+        ],
+        programs: BTreeMap::new(),
+        disks: Vec::new(),
+        channels: Vec::new(),
+        costs: Default::default(),
+    }
+}
+
+fn new_task(name: &str, template: Template) -> TaskSpec {
+    TaskSpec {
+        name: name.to_owned(),
+        nice: 0,
+        arrival: Nanos::ZERO,
+        shares: None,
+        cpu_rate_cap: None,
+        rt: None,
+        count: None,
+        program: template.program().unwrap_or(Program(Vec::new())),
+    }
+}
+
+fn parse_int<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse::<T>()
+        .map_err(|_| format!("{text:?} is not a whole number"))
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let edits = !matches!(
+            action,
+            Action::Worker(_)
+                | Action::WorkerCrashed(_)
+                | Action::Shared(_)
+                | Action::DismissNotice
+                | Action::ToggleLargeType
+                | Action::Sort(_)
+        );
+        if edits {
+            s.notice = None;
+        }
+        match action {
+            Action::SelectPreset(id) => {
+                if id.is_empty() {
+                    // A small scenario to build from; the preset's may run for an hour.
+                    s.preset = None;
+                    let mut blank = fallback_scenario(s.draft.policy.clone());
+                    blank.cpus = s.draft.cpus;
+                    blank.seed = s.draft.seed;
+                    s.draft = Rc::new(blank);
+                    s.raw.clear();
+                    s.edited = false;
+                } else {
+                    s.preset = Some(PresetRef {
+                        id,
+                        params: BTreeMap::new(),
+                    });
+                    s.regenerate(s.draft.cpus);
+                }
+                s.revalidate();
+            }
+            Action::SetPresetParam(key, value) => {
+                if let Some(p) = s.preset.as_mut() {
+                    presets::set_param(p, &key, value);
+                }
+                s.regenerate(s.draft.cpus);
+                s.revalidate();
+            }
+            Action::Detach => {
+                s.preset = None;
+                s.revalidate();
+            }
+            Action::SetCpus(text) => {
+                if let Some(cpus) = s.parsed("cpus", &text, parse_int::<u32>) {
+                    if s.preset.is_some() && !s.edited && (1..=16).contains(&cpus) {
+                        s.regenerate(cpus);
+                    } else {
+                        Rc::make_mut(&mut s.draft).cpus = cpus;
+                    }
+                }
+                s.revalidate();
+            }
+            Action::SetDuration(text) => {
+                if let Some(d) = s.parsed("duration", &text, Nanos::parse) {
+                    Rc::make_mut(&mut s.draft).duration = d;
+                }
+                s.revalidate();
+            }
+            Action::SetSeed(text) => {
+                if let Some(seed) = s.parsed("seed", &text, parse_int::<u64>) {
+                    Rc::make_mut(&mut s.draft).seed = seed;
+                }
+                s.revalidate();
+            }
+            Action::SelectPolicy(id) => {
+                Rc::make_mut(&mut s.draft).policy = PolicySpec {
+                    id,
+                    tunables: BTreeMap::new(),
+                };
+                s.raw.retain(|k, _| !k.starts_with("policy"));
+                s.revalidate();
+            }
+            Action::SetTunable(key, value) => {
+                let default = schedlab::find(&s.draft.policy.id)
+                    .and_then(|p| p.tunables.iter().find(|t| t.key == key))
+                    .map(|t| t.default);
+                let tunables = &mut Rc::make_mut(&mut s.draft).policy.tunables;
+                // Defaults are left out, as links store them.
+                if default == Some(value) {
+                    tunables.remove(&key);
+                } else {
+                    tunables.insert(key, value);
+                }
+                s.revalidate();
+            }
+            Action::ResetTunable(key) => {
+                Rc::make_mut(&mut s.draft).policy.tunables.remove(&key);
+                s.revalidate();
+            }
+            Action::AddTask => {
+                let draft = Rc::make_mut(&mut s.draft);
+                let mut n = draft.tasks.len() + 1;
+                while draft.tasks.iter().any(|t| t.name == format!("task{n}")) {
+                    n += 1;
+                }
+                draft
+                    .tasks
+                    .push(new_task(&format!("task{n}"), Template::Interactive));
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::RemoveTask(i) => {
+                let draft = Rc::make_mut(&mut s.draft);
+                if i < draft.tasks.len() {
+                    draft.tasks.remove(i);
+                }
+                // Field paths of later tasks shift: drop unparsed text of every task.
+                s.raw.retain(|k, _| !k.starts_with("tasks"));
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::RenameTask(i, name) => {
+                if let Some(t) = s.task_mut(i) {
+                    t.name = name;
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetTemplate(i, key) => {
+                let template = Template::from_key(&key).unwrap_or(Template::Custom);
+                if let Some(program) = template.program() {
+                    if let Some(t) = s.task_mut(i) {
+                        t.program = program;
+                    }
+                    if template.needs_disk() && s.draft.disks.is_empty() {
+                        Rc::make_mut(&mut s.draft)
+                            .disks
+                            .push(templates::default_disk());
+                    }
+                    s.raw.remove(&format!("tasks[{i}].program"));
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetProgram(i, text) => {
+                let path = format!("tasks[{i}].program");
+                if let Some(program) = s.parsed(&path, &text, |t| {
+                    serde_json::from_str::<Program>(t).map_err(|e| e.to_string())
+                }) {
+                    if let Some(t) = s.task_mut(i) {
+                        t.program = program;
+                    }
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetNice(i, text) => {
+                if let Some(nice) = s.parsed(&format!("tasks[{i}].nice"), &text, parse_int::<i32>) {
+                    if let Some(t) = s.task_mut(i) {
+                        t.nice = nice;
+                    }
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetShares(i, text) => {
+                let path = format!("tasks[{i}].shares");
+                let shares = s.parsed(&path, &text, |t| {
+                    if t.is_empty() {
+                        Ok(None)
+                    } else {
+                        parse_int::<u32>(t).map(Some)
+                    }
+                });
+                if let Some(shares) = shares {
+                    if let Some(t) = s.task_mut(i) {
+                        t.shares = shares;
+                    }
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetArrival(i, text) => {
+                if let Some(a) = s.parsed(&format!("tasks[{i}].arrival"), &text, Nanos::parse) {
+                    if let Some(t) = s.task_mut(i) {
+                        t.arrival = a;
+                    }
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::Worker(response) => s.apply_reply(response),
+            Action::WorkerCrashed(message) => {
+                s.notice = Some(format!(
+                    "The simulator crashed ({message}). It was restarted and the last good run is shown; change something to run again."
+                ));
+                if s.status == RunStatus::Running {
+                    s.status = RunStatus::Failed("the simulator crashed".into());
+                }
+            }
+            Action::Shared(url) => s.share_url = url,
+            Action::DismissNotice => s.notice = None,
+            Action::ToggleLargeType => s.large_type = !s.large_type,
+            Action::Sort(column) => {
+                s.sort = if s.sort.0 == column {
+                    (column, !s.sort.1)
+                } else {
+                    // Names read best A to Z; numbers largest first.
+                    (column, column != StatsColumn::Name)
+                };
+            }
+        }
+        Rc::new(s)
+    }
+}
+
+impl AppState {
+    fn apply_reply(&mut self, response: Response) {
+        match response {
+            Response::Ran {
+                id,
+                wall_ms,
+                mut outcome,
+            } if id == self.generation => {
+                let data = Rc::new(std::mem::take(&mut outcome.data));
+                self.status = RunStatus::Done {
+                    wall_ms,
+                    hash: outcome.result.trace_hash.clone(),
+                };
+                self.shown = Some(Rc::new(Shown {
+                    id,
+                    scenario: self.draft.clone(),
+                    preset: self.preset.clone(),
+                    outcome: Rc::new(*outcome),
+                    data,
+                    wall_ms,
+                }));
+            }
+            Response::ContestRow { id, row } if id == self.contest.id => {
+                self.contest.rows.retain(|r| r.load != row.load);
+                self.contest.rows.push(row);
+            }
+            Response::Failed { id, message, .. } if id == self.generation => {
+                // A contest row failing after the run itself finished keeps the run's status.
+                if self.status == RunStatus::Running {
+                    self.status = RunStatus::Failed(message.clone());
+                }
+                self.notice = Some(format!(
+                    "The run failed, so the last good run is shown: {message}"
+                ));
+            }
+            Response::Panicked { message } | Response::Crashed { message } => {
+                self.notice = Some(format!("The simulator crashed: {message}"));
+            }
+            // A reply to an older generation: superseded, dropped.
+            _ => {}
+        }
+    }
+}
+
+/// The context components use: the state and its dispatcher.
+pub type AppContext = UseReducerHandle<AppState>;

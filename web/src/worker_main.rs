@@ -1,0 +1,36 @@
+//! The simulation worker's wasm entry point (`sim.js` after `./x dist`).
+//!
+//! `static/worker.js` loads it inside a module web worker and passes every message to
+//! [`handle`]; simulations therefore never block the page. A panic is reported to the page
+//! through `postMessage` by the hook installed in `main`; the call then traps, the bootstrap
+//! reports that too, and the page replaces this worker with a fresh one.
+
+use wasm_bindgen::prelude::*;
+
+/// Runs one request (JSON) and returns the reply (JSON). See `schedlab_web::protocol`.
+#[wasm_bindgen]
+pub fn handle(request: &str) -> String {
+    schedlab_web::sim::handle(request, &now_ms)
+}
+
+fn now_ms() -> f64 {
+    js_sys::global()
+        .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()
+        .ok()
+        .and_then(|scope| scope.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = schedlab_web::panic_banner::panic_message(info);
+        let reply = schedlab_web::protocol::to_json(&schedlab_web::protocol::Response::Panicked {
+            message,
+        });
+        if let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
+            // Nothing more can be done if even this fails: the bootstrap still reports the trap.
+            scope.post_message(&JsValue::from_str(&reply)).ok();
+        }
+    }));
+}
