@@ -94,8 +94,12 @@ impl ScenarioArgs {
     /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
     pub fn preset(
         &self,
-    ) -> anyhow::Result<Option<(&'static schedlab::workloads::Preset, schedlab::workloads::Params)>>
-    {
+    ) -> anyhow::Result<
+        Option<(
+            &'static schedlab::workloads::Preset,
+            schedlab::workloads::Params,
+        )>,
+    > {
         let Some(name) = &self.scenario else {
             return Ok(None);
         };
@@ -104,7 +108,9 @@ impl ScenarioArgs {
         }
         let Some(preset) = schedlab::workloads::find(name) else {
             if !self.param.is_empty() {
-                return Err(invalid(format!("--param needs a preset; {name:?} is not one (see `schedlab presets`)")));
+                return Err(invalid(format!(
+                    "--param needs a preset; {name:?} is not one (see `schedlab presets`)"
+                )));
             }
             return Ok(None);
         };
@@ -117,7 +123,11 @@ impl ScenarioArgs {
         }
         let params = schedlab::workloads::resolve(preset, &given).map_err(|p| {
             let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
-            invalid(format!("invalid --param for preset {}:\n{}", preset.id, lines.join("\n")))
+            invalid(format!(
+                "invalid --param for preset {}:\n{}",
+                preset.id,
+                lines.join("\n")
+            ))
         })?;
         Ok(Some((preset, params)))
     }

@@ -10,18 +10,18 @@ pub mod prio_array;
 pub mod registry;
 pub mod waiting;
 
+pub mod ebs;
 pub mod fifo;
-pub mod sjf;
-pub mod stcf;
-pub mod rr;
-pub mod mlfq;
-pub mod lottery;
-pub mod stride;
+pub mod houston_selftune;
+pub mod libenzi_d1;
 pub mod linux_2_4;
 pub mod linux_2_5_o1;
 pub mod linux_2_6_o1;
-pub mod libenzi_d1;
-pub mod houston_selftune;
-pub mod ebs;
+pub mod lottery;
+pub mod mlfq;
+pub mod rr;
+pub mod sjf;
+pub mod stcf;
+pub mod stride;
 
 pub use registry::{find, run, validate, SimError, POLICIES};

@@ -6,7 +6,21 @@ use schedlab_engine::{
 };
 
 /// Every policy, in display order: the textbook ones, then the seeds' schedulers.
-pub const POLICIES: &[PolicyInfo] = &[crate::fifo::INFO, crate::sjf::INFO, crate::stcf::INFO, crate::rr::INFO, crate::mlfq::INFO, crate::lottery::INFO, crate::stride::INFO, crate::linux_2_4::INFO, crate::linux_2_5_o1::INFO, crate::linux_2_6_o1::INFO, crate::libenzi_d1::INFO, crate::houston_selftune::INFO, crate::ebs::INFO];
+pub const POLICIES: &[PolicyInfo] = &[
+    crate::fifo::INFO,
+    crate::sjf::INFO,
+    crate::stcf::INFO,
+    crate::rr::INFO,
+    crate::mlfq::INFO,
+    crate::lottery::INFO,
+    crate::stride::INFO,
+    crate::linux_2_4::INFO,
+    crate::linux_2_5_o1::INFO,
+    crate::linux_2_6_o1::INFO,
+    crate::libenzi_d1::INFO,
+    crate::houston_selftune::INFO,
+    crate::ebs::INFO,
+];
 
 /// The registry entry for `id`.
 pub fn find(id: &str) -> Option<&'static PolicyInfo> {
