@@ -70,14 +70,34 @@ enum Ev {
 
 #[derive(Clone, Copy, Debug)]
 struct Queued {
-    time: Nanos,
-    seq: u64,
+    /// `(time, class, sequence)` packed so that one integer comparison orders events: time in
+    /// the top 64 bits, then the class bit, then the sequence number.
+    key: u128,
     ev: Ev,
+}
+
+impl Queued {
+    fn new(time: Nanos, seq: u64, ev: Ev) -> Queued {
+        // Among same-time events, a burst that ends completes before anything else looks at the
+        // CPU (a quantum timer or tick firing at that instant sees the task's next step).
+        let class: u128 = match ev {
+            Ev::BurstEnd(..) => 0,
+            _ => 1,
+        };
+        Queued {
+            key: ((time.0 as u128) << 64) | (class << 63) | seq as u128,
+            ev,
+        }
+    }
+
+    fn time(&self) -> Nanos {
+        Nanos((self.key >> 64) as u64)
+    }
 }
 
 impl PartialEq for Queued {
     fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
+        self.key == o.key
     }
 }
 impl Eq for Queued {}
@@ -86,21 +106,10 @@ impl PartialOrd for Queued {
         Some(self.cmp(o))
     }
 }
-impl Queued {
-    /// Among same-time events, a burst that ends completes before anything else looks at the
-    /// CPU (a quantum timer or tick firing at that instant sees the task's next step).
-    fn class(&self) -> u8 {
-        match self.ev {
-            Ev::BurstEnd(..) => 0,
-            _ => 1,
-        }
-    }
-}
-
 impl Ord for Queued {
     fn cmp(&self, o: &Self) -> Ordering {
         // BinaryHeap is a max-heap: reverse for earliest-first.
-        (o.time, o.class(), o.seq).cmp(&(self.time, self.class(), self.seq))
+        o.key.cmp(&self.key)
     }
 }
 
@@ -381,11 +390,7 @@ impl Engine {
 
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
-        self.events.push(Queued {
-            time,
-            seq: self.seq,
-            ev,
-        });
+        self.events.push(Queued::new(time, self.seq, ev));
     }
 
     fn arm_tick(&mut self) {
@@ -405,7 +410,7 @@ impl Engine {
             self.finish_at(self.duration);
             return Ok(false);
         };
-        if q.time > self.duration {
+        if q.time() > self.duration {
             self.finish_at(self.duration);
             return Ok(false);
         }
@@ -416,7 +421,7 @@ impl Engine {
                 limit: self.opts.max_events,
             });
         }
-        self.now = q.time;
+        self.now = q.time();
         match q.ev {
             Ev::Arrive(i) => self.arrive(i as usize)?,
             Ev::Wake(t) => {
@@ -463,7 +468,7 @@ impl Engine {
     pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
         while !self.finished {
             match self.events.peek() {
-                Some(q) if q.time <= t => {
+                Some(q) if q.time() <= t => {
                     self.step()?;
                 }
                 _ => break,

@@ -201,7 +201,10 @@ pub struct Mlfq {
 impl Mlfq {
     fn remove(&mut self, t: TaskId) {
         let l = self.tasks[t.index()].level;
-        self.queues[l].retain(|&q| q != t);
+        // Running tasks were picked near the head, so the search is usually short.
+        if let Some(i) = self.queues[l].iter().position(|&q| q == t) {
+            self.queues[l].remove(i);
+        }
     }
 
     fn requeue_tail(&mut self, t: TaskId) {
