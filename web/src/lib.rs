@@ -27,6 +27,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use components::chart_area::ChartArea;
@@ -80,6 +81,30 @@ pub fn App() -> Html {
         });
     }
 
+    // A link pasted into the address bar of the open page only changes the fragment.
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            let listener = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                state.dispatch(Action::OpenLink(location_fragment()));
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref())
+                    .ok();
+            }
+            move || {
+                if let Some(w) = window {
+                    w.remove_event_listener_with_callback(
+                        "hashchange",
+                        listener.as_ref().unchecked_ref(),
+                    )
+                    .ok();
+                }
+            }
+        });
+    }
+
     // The address bar always holds a link to what is on screen, so reloading keeps it.
     {
         let state = state.clone();
@@ -119,8 +144,8 @@ pub fn App() -> Html {
                 <Masthead />
                 <main class="explorer">
                     <aside class="builder" aria-label="Scenario">
-                        <ScenarioPanel />
                         <PolicyPanel />
+                        <ScenarioPanel />
                         <TaskTable />
                     </aside>
                     <section class="results" aria-label="Results">

@@ -107,6 +107,8 @@ pub struct AppState {
 }
 
 pub enum Action {
+    /// The address bar's fragment changed (a link pasted into an open page).
+    OpenLink(String),
     SelectPreset(String),
     SetPresetParam(String, i64),
     /// Leave the preset: the scenario stays, the benchmark table and stop rule go.
@@ -158,12 +160,25 @@ impl AppState {
     }
 
     pub fn from_link(link: LinkState) -> AppState {
-        let LinkState { scenario, mut view } = link;
-        let preset = view.preset.take();
-        let mut s = AppState::new(scenario, preset);
-        s.view = view;
-        s.edited = true;
+        let mut s = AppState::new(link.scenario.clone(), None);
+        s.open(link);
         s
+    }
+
+    /// Shows what a link holds, as a new generation.
+    fn open(&mut self, link: LinkState) {
+        let LinkState { scenario, mut view } = link;
+        self.preset = view.preset.take();
+        // Unedited if the preset, given the link's machine, seed and policy, makes exactly
+        // this scenario: then its parameters and the CPU count regenerate it as usual.
+        self.edited = self.preset.as_ref().is_none_or(|p| {
+            presets::generate(p, scenario.cpus, scenario.seed, &scenario.policy).as_ref()
+                != Ok(&scenario)
+        });
+        self.draft = Rc::new(scenario);
+        self.view = view;
+        self.raw.clear();
+        self.revalidate();
     }
 
     pub fn default_scenario() -> AppState {
@@ -425,6 +440,11 @@ impl Reducible for AppState {
             s.notice = None;
         }
         match action {
+            Action::OpenLink(fragment) => match schedlab::decode(&fragment) {
+                Ok(link) => s.open(link),
+                // What was on screen stays.
+                Err(e) => s.notice = Some(format!("This link could not be opened: {e}")),
+            },
             Action::SelectPreset(id) => {
                 if id.is_empty() {
                     // A small scenario to build from; the preset's may run for an hour.

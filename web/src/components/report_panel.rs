@@ -22,7 +22,10 @@ pub fn ReportPanel() -> Html {
         <section class="panel report-panel" aria-labelledby="report-heading">
             <h2 id="report-heading">{ name }</h2>
             <pre class="report-text">{ report.text.trim_end() }</pre>
-            { for report.notes.iter().map(|n| html! { <p class="model-note">{ n }</p> }) }
+            { for report.notes.iter()
+                // The page's contest table has the Ratio column this note sends people to the CLI for.
+                .filter(|n| !(state.is_contest() && n.starts_with("Ratio needs")))
+                .map(|n| html! { <p class="model-note">{ n }</p> }) }
         </section>
     }
 }

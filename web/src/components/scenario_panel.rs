@@ -64,7 +64,10 @@ pub fn ScenarioPanel() -> Html {
                     onchange={dispatch(Action::SetCpus)} />
                 <Field id="duration-input" label="Duration" testid="duration-input"
                     value={state.field_text("duration", || draft.duration.to_string())}
-                    hint={AttrValue::Static("e.g. 10s, 500ms")}
+                    hint={AttrValue::from(match preset.map(|p| p.stop) {
+                        Some(schedlab::workloads::Stop::TaskExits(task)) => format!("a limit: the benchmark ends when {task} exits"),
+                        _ => "e.g. 10s, 500ms".to_string(),
+                    })}
                     problem={state.problem_at("duration")}
                     onchange={dispatch(Action::SetDuration)} />
                 <Field id="seed-input" label="Seed" testid="seed-input" kind="number"

@@ -72,7 +72,7 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                     { format!("{} … {}", display_value(&spec, spec.min), display_value(&spec, spec.max)) }
                 </span>
                 <details class="tunable-help">
-                    <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "ⓘ" }</summary>
+                    <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "?" }</summary>
                     <p>{ spec.help }{ kernel }{ format!(" Default: {}.", display_value(&spec, spec.default)) }</p>
                 </details>
                 <button type="button" class="tunable-reset" disabled={at_default} onclick={onreset}

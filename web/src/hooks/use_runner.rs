@@ -40,6 +40,7 @@ struct Inner {
     worker: Option<Worker>,
     /// Kept alive as long as the worker it is attached to.
     on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+    on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
     /// When the request in flight was sent (ms), if one is.
     busy_since: Option<f64>,
     queue: VecDeque<Request>,
@@ -60,6 +61,7 @@ impl Runner {
             RefCell::new(Inner {
                 worker: None,
                 on_message: None,
+                on_error: None,
                 busy_since: None,
                 queue: VecDeque::new(),
                 dispatch,
@@ -103,8 +105,23 @@ impl Inner {
                             }
                         });
                     worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+                    // The script itself failed (missing file, syntax error): report it like
+                    // a crash, so the page says so instead of "Running…" forever.
+                    let this = self.this.clone();
+                    let on_error =
+                        Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                            e.prevent_default();
+                            if let Some(inner) = this.upgrade() {
+                                let crashed = Response::Crashed {
+                                    message: "the simulation worker failed to load".into(),
+                                };
+                                Inner::handle(&inner, crashed);
+                            }
+                        });
+                    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                     self.worker = Some(worker);
                     self.on_message = Some(closure);
+                    self.on_error = Some(on_error);
                 }
                 Err(e) => {
                     self.emit_later(Action::WorkerCrashed(format!(
@@ -129,6 +146,7 @@ impl Inner {
             worker.terminate();
         }
         self.on_message = None;
+        self.on_error = None;
         self.busy_since = None;
     }
 
@@ -164,6 +182,10 @@ impl Inner {
             serde_json::from_str::<Response>(&text).unwrap_or_else(|e| Response::Crashed {
                 message: format!("the simulator sent a reply the page cannot read: {e}"),
             });
+        Inner::handle(this, response);
+    }
+
+    fn handle(this: &Rc<RefCell<Inner>>, response: Response) {
         let dispatch = this.borrow().dispatch.clone();
         match response {
             Response::Panicked { message } | Response::Crashed { message } => {

@@ -1,0 +1,134 @@
+// Page speed, measured in headless Chromium against dist/ (`./x bench` builds it first):
+//
+// - load to first chart: navigation start until the Gantt canvas first has pixels drawn and
+//   run-status shows the default scenario's trace hash;
+// - slider to redraw: an input event on the prio_bonus_ratio slider until the Gantt canvas
+//   shows the new run (run-status has the new hash and the canvas's pixels changed), over
+//   several moves, median and worst;
+// - the wasm and JavaScript files, raw and gzipped.
+//
+// It measures and reports; nothing here is a test and nothing fails on a slow machine.
+// Usage: node tests/e2e/bench/page-speed.mjs [--json]
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { dist, serveStatic } from "../fixtures.js";
+
+const MOVES = [0, 10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
+const LOADS = 3;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function bundle() {
+  const files = readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f));
+  return files.map((file) => {
+    const bytes = readFileSync(join(dist, file));
+    return { file, bytes: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
+  });
+}
+
+// Runs in the page: resolves with the time (performance.now()) at which the Gantt canvas has
+// been drawn with a run whose hash differs from `oldHash` (or any hash, when null).
+function waitForRedraw(oldHash) {
+  const hashOf = () => {
+    const text = document.querySelector('[data-testid="run-status"]')?.textContent ?? "";
+    const m = text.trim().match(/^Done.*([0-9a-f]{16})$/);
+    return m ? m[1] : null;
+  };
+  const pixels = () => {
+    const canvas = document.querySelector('canvas[data-testid="gantt"]');
+    if (!canvas || canvas.width === 0) return null;
+    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let sum = 0;
+    for (let i = 0; i < data.length; i += 4) sum = (sum * 31 + data[i] + data[i + 1] * 7 + data[i + 2] * 13) | 0;
+    return sum;
+  };
+  const before = window.__ganttPixels ?? null;
+  return new Promise((resolve) => {
+    const poll = () => {
+      const hash = hashOf();
+      if (hash && hash !== oldHash) {
+        const p = pixels();
+        if (p !== null && p !== before) {
+          window.__ganttPixels = p;
+          resolve({ at: performance.now(), hash });
+          return;
+        }
+      }
+      setTimeout(poll, 0);
+    };
+    poll();
+  });
+}
+
+async function main() {
+  const json = process.argv.includes("--json");
+  const site = await serveStatic(dist);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  try {
+    const loads = [];
+    let page;
+    for (let i = 0; i < LOADS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      await page.goto(site.url);
+      const { at } = await page.evaluate(waitForRedraw, null);
+      loads.push(at);
+      if (i < LOADS - 1) await context.close();
+    }
+
+    const moves = [];
+    let hash = (await page.getByTestId("run-status").textContent()).trim().slice(-16);
+    for (const value of MOVES) {
+      const result = await page.evaluate(
+        async ([value, hash, waitSource]) => {
+          const wait = new Function(`return (${waitSource})`)();
+          const input = document.querySelector('[data-testid="tunable-prio_bonus_ratio"]');
+          const t0 = performance.now();
+          input.value = String(value);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          const { at, hash: next } = await wait(hash);
+          return { ms: at - t0, hash: next };
+        },
+        [value, hash, waitForRedraw.toString()],
+      );
+      hash = result.hash;
+      moves.push(result.ms);
+    }
+
+    const files = bundle();
+    const wasm = files.filter((f) => f.file.endsWith(".wasm"));
+    const report = {
+      load_to_first_chart_ms: { median: median(loads), runs: loads },
+      slider_to_redraw_ms: { median: median(moves), max: Math.max(...moves), runs: moves },
+      bundle: files,
+      wasm_total: {
+        bytes: wasm.reduce((a, f) => a + f.bytes, 0),
+        gzipped: wasm.reduce((a, f) => a + f.gzipped, 0),
+      },
+    };
+    if (json) {
+      console.log(JSON.stringify(report, null, 2));
+    } else {
+      const r = (x) => x.toFixed(1);
+      console.log(`load to first chart:  median ${r(median(loads))} ms  (${loads.map(r).join(", ")})`);
+      console.log(
+        `slider to redraw:     median ${r(median(moves))} ms, worst ${r(Math.max(...moves))} ms over ${moves.length} moves`,
+      );
+      for (const f of files) console.log(`${f.file.padEnd(20)} ${String(f.bytes).padStart(9)} bytes ${String(f.gzipped).padStart(9)} gzipped`);
+      console.log(`${"wasm total".padEnd(20)} ${String(report.wasm_total.bytes).padStart(9)} bytes ${String(report.wasm_total.gzipped).padStart(9)} gzipped`);
+    }
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
+
+await main();
