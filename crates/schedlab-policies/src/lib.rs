@@ -10,7 +10,9 @@ pub mod prio_array;
 pub mod registry;
 pub mod waiting;
 
+pub mod cfs;
 pub mod ebs;
+pub mod eevdf;
 pub mod fifo;
 pub mod houston_selftune;
 pub mod libenzi_d1;

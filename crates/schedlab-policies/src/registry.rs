@@ -20,6 +20,8 @@ pub const POLICIES: &[PolicyInfo] = &[
     crate::libenzi_d1::INFO,
     crate::houston_selftune::INFO,
     crate::ebs::INFO,
+    crate::cfs::INFO,
+    crate::eevdf::INFO,
 ];
 
 /// The registry entry for `id`.

@@ -1,0 +1,1108 @@
+//! `cfs`: the Completely Fair Scheduler as in Linux v6.5 `kernel/sched/fair.c` (CFS was merged
+//! in 2.6.23 and replaced by EEVDF in 6.6), `reference/schedulers.md` §6.1 [S17].
+//!
+//! Model: each CPU has a `cfs_rq` whose timeline is sorted by `vruntime`; the running entity
+//! (`cfs_rq->curr`) is kept out of the timeline, as in the kernel, and goes back in when another
+//! entity is set up to run. Accounting is exact (`account` = `update_curr`):
+//! `vruntime += delta·NICE_0_LOAD/weight` (`calc_delta_fair`) and `min_vruntime` only moves
+//! forward. Pick = the leftmost entity (smallest vruntime). The scheduler tick is modelled as a
+//! policy timer at the jiffy boundaries of `hz` (CONFIG_HZ, default 250 as in the kernel's
+//! `Kconfig.hz`) while a CPU is busy: that is where `entity_tick` runs `check_preempt_tick`
+//! (ideal slice capped at `sched_latency`, `sched_min_granularity`, vdiff against the leftmost).
+//! The tick is a timer rather than an exact slice-end timer because the kernel (without the
+//! off-by-default HRTICK feature) notices a used-up slice only at the next tick.
+//!
+//! Period and slice: `period = sched_latency` up to `sched_nr_latency` tasks, else
+//! `nr_running·min_granularity`; `slice = period·weight/load`, at least `min_granularity`
+//! (BASE_SLICE, on by default since 5.13). Wake-up preemption: `vdiff = curr.vruntime −
+//! woken.vruntime > calc_delta_fair(wakeup_granularity, woken)`. Placement (`place_entity`): a
+//! new task starts at `min_vruntime + vslice` (START_DEBIT) or its parent's vruntime if larger; a
+//! woken one at `max(own vruntime, min_vruntime − sched_latency/2)` (GENTLE_FAIR_SLEEPERS).
+//! `sched_child_runs_first` swaps a forked child's vruntime with its parent's. A nice change
+//! reweights the entity and keeps its vruntime. Yield sets the skip buddy (`yield_task_fair`,
+//! since 2.6.39), which `pick_next_entity` honours when the second entity is within
+//! `wakeup_gran` of the leftmost. Tunables are the normalized values, multiplied at boot by
+//! `1 + ilog2(min(ncpus, 8))` (SCHED_TUNABLESCALING_LOG), as `update_sysctl` does.
+//!
+//! Tie-breaking: equal vruntimes keep timeline insertion order (the rbtree's `rb_add_cached`
+//! puts an equal key to the right of the existing ones); a running entity with the same vruntime
+//! as the leftmost one loses to it (`entity_before` is strict).
+//!
+//! Simplified (say so when comparing with a real kernel):
+//! * `calc_delta_fair` divides exactly (`delta·1024/weight`, truncated) instead of `__calc_delta`'s
+//!   multiply by the precomputed inverse weight and 32-bit shift (results differ by a nanosecond
+//!   at most). `vruntime` is a signed 64-bit integer starting at 0, not a u64 starting at
+//!   −(1 << 20) with wrap-around comparisons.
+//! * No next/last buddies (only the skip buddy of yield); no cgroups (one level of entities,
+//!   weights from the nice value only); no PELT load tracking.
+//! * SMP: sched domains are out of scope. Fork and wake-up placement: an idle CPU if there is
+//!   one (the previous CPU first), else the previous CPU (fork: the least loaded). Balancing:
+//!   a CPU about to go idle pulls the leftmost waiting entity of the busiest queue
+//!   (`newidle_balance`); on each tick a busy CPU with waiting entities hands its leftmost one to
+//!   an idle CPU (the nohz idle-balance kick), and pulls from a queue with at least two more
+//!   tasks than its own (periodic `load_balance`, by task count instead of load). A moved entity
+//!   keeps its vruntime relative to `min_vruntime` (the kernel's renormalization).
+//!
+//! ```text
+//!  cpu0 cfs_rq  min_vruntime 40.0 ms          curr: A (vruntime 41.2, out of the tree)
+//!  timeline:  [B 40.0] [C 42.5] [D 47.0]  <- leftmost (B) runs next
+//!  slice(se) = period · weight(se) / load,  load = A + B + C + D
+//! ```
+//!
+//! Hooks not used: tick (the engine's tick; the policy's own timer stands in for it),
+//! task_exit, task_reap.
+
+use std::collections::BTreeMap;
+
+use schedlab_engine::metrics::nice_weight;
+use schedlab_engine::{
+    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
+    Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
+};
+
+/// `NICE_0_LOAD` (scaled down: the weight of a nice-0 task).
+pub const NICE_0_LOAD: u64 = 1024;
+
+/// `SCHED_TUNABLESCALING_NONE`, `_LOG`, `_LINEAR`.
+pub const SCHED_TUNABLESCALING_NONE: i64 = 0;
+pub const SCHED_TUNABLESCALING_LOG: i64 = 1;
+pub const SCHED_TUNABLESCALING_LINEAR: i64 = 2;
+
+/// `get_update_sysctl_factor`: CPUs counted for scaling are capped at 8.
+const SCALING_MAX_CPUS: u32 = 8;
+
+const NSEC_PER_USEC: u64 = 1_000;
+const NSEC_PER_SEC: u64 = 1_000_000_000;
+
+/// CONFIG_HZ as a tunable: the kernel's `Kconfig.hz` default is HZ_250.
+pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
+    "hz",
+    "HZ",
+    "Hz",
+    250,
+    100,
+    1000,
+    "Scheduler tick rate (CONFIG_HZ; the kernel's default choice is 250, distributions use 100 to \
+     1000). Slice ends and tick preemption are noticed only at a tick.",
+)
+.step(50)
+.kernel("CONFIG_HZ");
+
+/// `sched_tunable_scaling` as a tunable.
+pub const SCALING_TUNABLE: TunableSpec = TunableSpec::new(
+    "sched_tunable_scaling",
+    "Tunable scaling",
+    "",
+    SCHED_TUNABLESCALING_LOG,
+    SCHED_TUNABLESCALING_NONE,
+    SCHED_TUNABLESCALING_LINEAR,
+    "How the time tunables grow with the number of CPUs: 0 = not at all, 1 = by 1 + ilog2(CPUs) \
+     (the default: 1, 2, 3, 4 for 1, 2, 4, 8 CPUs), 2 = by the number of CPUs. At most 8 CPUs \
+     count.",
+)
+.kernel("sched_tunable_scaling");
+
+const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new(
+        "sched_latency",
+        "Target latency",
+        "us",
+        6_000,
+        100,
+        1_000_000,
+        "Period in which every runnable task should run once, while there are at most \
+         sched_nr_latency of them (before CPU scaling). 20 ms in 2.6.24, 6 ms up to 6.5. Also \
+         twice the sleeper credit.",
+    )
+    .step(50)
+    .scale(1000)
+    .kernel("sched_latency_ns"),
+    TunableSpec::new(
+        "sched_min_granularity",
+        "Minimum granularity",
+        "us",
+        750,
+        100,
+        1_000_000,
+        "Shortest slice (before CPU scaling): with more than latency/min_granularity tasks the \
+         period grows to nr_running times this, and tick preemption never cuts a run shorter.",
+    )
+    .step(50)
+    .scale(1000)
+    .kernel("sched_min_granularity_ns"),
+    TunableSpec::new(
+        "sched_wakeup_granularity",
+        "Wake-up granularity",
+        "us",
+        1_000,
+        0,
+        1_000_000,
+        "How far (in the woken task's virtual time) a woken task must be behind the running one \
+         to preempt it (before CPU scaling). Larger values favour throughput over wake-up \
+         latency.",
+    )
+    .step(50)
+    .scale(1000)
+    .kernel("sched_wakeup_granularity_ns"),
+    TunableSpec::new(
+        "sched_child_runs_first",
+        "Child runs first",
+        "",
+        0,
+        0,
+        1,
+        "1: a forked child takes its parent's place in the timeline and runs first (the default \
+         in 2.6.23-2.6.31); 0: the parent goes on (the default since 2.6.32).",
+    )
+    .kernel("sched_child_runs_first"),
+    TunableSpec::new(
+        "start_debit",
+        "START_DEBIT",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature: a new task starts one virtual slice behind min_vruntime, so forking \
+         cannot be used to grab the CPU.",
+    )
+    .kernel("START_DEBIT"),
+    TunableSpec::new(
+        "gentle_fair_sleepers",
+        "GENTLE_FAIR_SLEEPERS",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature: the sleeper credit is half of sched_latency instead of all of it.",
+    )
+    .kernel("GENTLE_FAIR_SLEEPERS"),
+    SCALING_TUNABLE,
+    HZ_TUNABLE,
+];
+
+pub const INFO: PolicyInfo = PolicyInfo {
+    id: "cfs",
+    name: "CFS (2.6.23 - 6.5)",
+    summary: "The Completely Fair Scheduler: each task's virtual runtime advances inversely to \
+              its weight and the task furthest behind runs next. Slices divide a target latency \
+              by weight; a waking task gets up to half the latency as sleeper credit and \
+              preempts when it is far enough behind.",
+    source: "Linux v6.5 kernel/sched/fair.c (CFS, Ingo Molnar, merged 2.6.23, Oct 2007); \
+             reference/schedulers.md §6.1 [S17]",
+    reconstruction: None,
+    tunables: TUNABLES,
+    metric: Some("vruntime in µs (lower runs first)"),
+    build,
+};
+
+/// The boot-time multiplier of the time tunables (`get_update_sysctl_factor`).
+pub fn sysctl_factor(ncpus: u32, scaling: i64) -> u64 {
+    let cpus = ncpus.clamp(1, SCALING_MAX_CPUS);
+    match scaling {
+        SCHED_TUNABLESCALING_NONE => 1,
+        SCHED_TUNABLESCALING_LINEAR => cpus as u64,
+        _ => 1 + cpus.ilog2() as u64,
+    }
+}
+
+/// `calc_delta_fair`: `delta` of real time in the virtual time of an entity of `weight`
+/// (`delta·NICE_0_LOAD/weight`, truncated; exact for nice 0, as in the kernel).
+pub fn calc_delta_fair(delta: u64, weight: u64) -> u64 {
+    if weight == NICE_0_LOAD {
+        return delta;
+    }
+    ((delta as u128 * NICE_0_LOAD as u128) / weight.max(1) as u128) as u64
+}
+
+/// `__calc_delta(delta, weight, lw)`: `delta·weight/load`, truncated.
+pub fn calc_delta(delta: u64, weight: u64, load: u64) -> u64 {
+    ((delta as u128 * weight as u128) / load.max(1) as u128) as u64
+}
+
+/// `__sched_period`.
+pub fn sched_period(nr_running: u64, c: &CfsConfig) -> u64 {
+    if nr_running > c.sched_nr_latency {
+        nr_running * c.sysctl_sched_min_granularity
+    } else {
+        c.sysctl_sched_latency
+    }
+}
+
+/// `sched_slice`: the real-time slice of an entity of `weight` on a queue with `nr_running`
+/// entities of total `load`; `on_rq` is false for an entity about to be added (it is counted
+/// then, as the kernel does).
+pub fn sched_slice(nr_running: u64, load: u64, weight: u64, on_rq: bool, c: &CfsConfig) -> u64 {
+    let (nr, load) = if on_rq {
+        (nr_running, load)
+    } else {
+        (nr_running + 1, load + weight)
+    };
+    let slice = calc_delta(sched_period(nr, c), weight, load);
+    // BASE_SLICE
+    slice.max(c.sysctl_sched_min_granularity)
+}
+
+/// `place_entity` before the final max: the floor a new (`initial`) or woken entity is placed at.
+pub fn place_base(min_vruntime: i64, initial: bool, vslice: u64, c: &CfsConfig) -> i64 {
+    let mut vruntime = min_vruntime;
+    if initial && c.start_debit {
+        vruntime += vslice as i64;
+    }
+    if !initial {
+        let mut thresh = c.sysctl_sched_latency;
+        if c.gentle_fair_sleepers {
+            thresh >>= 1;
+        }
+        vruntime -= thresh as i64;
+    }
+    vruntime
+}
+
+/// `wakeup_preempt_entity(curr, se)`: −1 if `se` is not behind `curr`, 1 if it is more than
+/// `wakeup_gran(se)` behind, else 0.
+pub fn wakeup_preempt_entity(
+    curr_vruntime: i64,
+    se_vruntime: i64,
+    se_weight: u64,
+    c: &CfsConfig,
+) -> i32 {
+    let vdiff = curr_vruntime - se_vruntime;
+    if vdiff <= 0 {
+        return -1;
+    }
+    if vdiff > calc_delta_fair(c.sysctl_sched_wakeup_granularity, se_weight) as i64 {
+        1
+    } else {
+        0
+    }
+}
+
+/// The scaled tunables (the kernel's `sysctl_sched_*` after `update_sysctl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CfsConfig {
+    pub sysctl_sched_latency: u64,
+    pub sysctl_sched_min_granularity: u64,
+    pub sysctl_sched_wakeup_granularity: u64,
+    /// `DIV_ROUND_UP(latency, min_granularity)` (8 with the defaults).
+    pub sched_nr_latency: u64,
+    pub sysctl_sched_child_runs_first: bool,
+    pub start_debit: bool,
+    pub gentle_fair_sleepers: bool,
+    /// `TICK_NSEC`.
+    pub tick_nsec: u64,
+}
+
+impl CfsConfig {
+    pub fn new(t: &Tunables, m: Machine) -> CfsConfig {
+        let factor = sysctl_factor(m.cpus as u32, t.get("sched_tunable_scaling"));
+        let us = |k: &str| t.get(k).max(0) as u64 * NSEC_PER_USEC * factor;
+        let latency = us("sched_latency");
+        let min_gran = us("sched_min_granularity").max(1);
+        CfsConfig {
+            sysctl_sched_latency: latency,
+            sysctl_sched_min_granularity: min_gran,
+            sysctl_sched_wakeup_granularity: us("sched_wakeup_granularity"),
+            sched_nr_latency: latency.div_ceil(min_gran),
+            sysctl_sched_child_runs_first: t.get("sched_child_runs_first") != 0,
+            start_debit: t.get("start_debit") != 0,
+            gentle_fair_sleepers: t.get("gentle_fair_sleepers") != 0,
+            tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
+        }
+    }
+}
+
+fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    Box::new(Cfs {
+        c: CfsConfig::new(t, m),
+        se: Vec::new(),
+        rq: (0..m.cpus.max(1)).map(|_| CfsRq::default()).collect(),
+    })
+}
+
+/// Time until the next jiffy boundary (a full tick when exactly on one).
+pub fn until_next_tick(now: Nanos, tick_nsec: u64) -> Nanos {
+    let tick = tick_nsec.max(1);
+    Nanos(tick - now.0 % tick)
+}
+
+/// Virtual nanoseconds as µs, for notes (`{.3}` then prints milliseconds).
+pub fn us(v: i64) -> i64 {
+    v / NSEC_PER_USEC as i64
+}
+
+/// A timeline sorted by `(key, insertion sequence)`: the rbtree of `cfs_rq->tasks_timeline`,
+/// with equal keys in insertion order.
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    tree: BTreeMap<(i64, u64), TaskId>,
+    seq: u64,
+}
+
+impl Timeline {
+    /// Inserts `t` at `key`; returns the sequence number needed to remove it.
+    pub fn insert(&mut self, key: i64, t: TaskId) -> u64 {
+        self.seq += 1;
+        self.tree.insert((key, self.seq), t);
+        self.seq
+    }
+    pub fn remove(&mut self, key: i64, seq: u64) -> Option<TaskId> {
+        self.tree.remove(&(key, seq))
+    }
+    pub fn first(&self) -> Option<TaskId> {
+        self.tree.values().next().copied()
+    }
+    /// The entity after `(key, seq)` in timeline order.
+    pub fn next_after(&self, key: i64, seq: u64) -> Option<TaskId> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.tree
+            .range((Excluded((key, seq)), Unbounded))
+            .next()
+            .map(|(_, &t)| t)
+    }
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = TaskId> + '_ {
+        self.tree.values().copied()
+    }
+}
+
+/// Where a balancing pass should move one waiting task, given each queue's `nr_running` and
+/// whether it has a waiting (not running) entity. Returns `(from, to)`.
+///
+/// `this` is the balancing CPU. Idle pull (`this_idle`): from the busiest queue with a waiting
+/// entity. On a busy CPU's tick: first hand a waiting entity of `this` to a free idle CPU (the
+/// nohz kick), else pull from the busiest queue if it has at least two tasks more than `this`.
+/// Busiest = most `nr_running`, lowest CPU id on ties.
+pub fn balance_move(
+    nr_running: &[usize],
+    has_waiting: &[bool],
+    free_idle: &[bool],
+    this: usize,
+    this_idle: bool,
+) -> Option<(usize, usize)> {
+    let busiest = (0..nr_running.len())
+        .filter(|&i| i != this && has_waiting[i])
+        .max_by_key(|&i| (nr_running[i], std::cmp::Reverse(i)));
+    if this_idle {
+        return busiest.map(|b| (b, this));
+    }
+    if has_waiting[this] {
+        if let Some(idle) = (0..free_idle.len()).find(|&i| i != this && free_idle[i]) {
+            return Some((this, idle));
+        }
+    }
+    busiest
+        .filter(|&b| nr_running[b] >= nr_running[this] + 2)
+        .map(|b| (b, this))
+}
+
+/// The kernel's `sched_entity`, the fields CFS uses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entity {
+    vruntime: i64,
+    sum_exec_runtime: u64,
+    prev_sum_exec_runtime: u64,
+    /// `load.weight`, scaled down (nice 0 = 1024).
+    weight: u64,
+    on_rq: bool,
+    /// Insertion sequence in the timeline while queued and not running.
+    seq: u64,
+    /// The `cfs_rq` (CPU) it is on or was last on.
+    cpu: usize,
+}
+
+#[derive(Clone, Debug, Default)]
+struct CfsRq {
+    tasks_timeline: Timeline,
+    min_vruntime: i64,
+    curr: Option<TaskId>,
+    /// `load.weight`: the weights of the timeline plus curr.
+    load: u64,
+    /// The skip buddy set by yield.
+    skip: Option<TaskId>,
+}
+
+impl CfsRq {
+    fn nr_running(&self) -> u64 {
+        self.tasks_timeline.len() as u64 + self.curr.is_some() as u64
+    }
+}
+
+pub struct Cfs {
+    c: CfsConfig,
+    se: Vec<Entity>,
+    rq: Vec<CfsRq>,
+}
+
+impl Cfs {
+    fn update_min_vruntime(&mut self, cpu: usize) {
+        let rq = &self.rq[cpu];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.se[c.index()].vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.se[l.index()].vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[cpu];
+        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+    }
+
+    fn slice_of(&self, cpu: usize, t: TaskId) -> u64 {
+        let rq = &self.rq[cpu];
+        let se = &self.se[t.index()];
+        sched_slice(rq.nr_running(), rq.load, se.weight, se.on_rq, &self.c)
+    }
+
+    fn enqueue_tree(&mut self, cpu: usize, t: TaskId) {
+        let v = self.se[t.index()].vruntime;
+        self.se[t.index()].seq = self.rq[cpu].tasks_timeline.insert(v, t);
+    }
+
+    fn dequeue_tree(&mut self, cpu: usize, t: TaskId) {
+        let se = self.se[t.index()];
+        self.rq[cpu].tasks_timeline.remove(se.vruntime, se.seq);
+    }
+
+    /// The leftmost of the timeline and curr (`pick_next_entity`, skip buddy included).
+    fn pick(&self, cpu: usize) -> Option<TaskId> {
+        let rq = &self.rq[cpu];
+        let v = |t: TaskId| self.se[t.index()].vruntime;
+        let first = rq.tasks_timeline.first();
+        let left = match (first, rq.curr) {
+            (None, c) => c,
+            (Some(l), Some(c)) if v(c) < v(l) => Some(c),
+            (l, _) => l,
+        };
+        let se = left?;
+        if rq.skip == Some(se) {
+            let second = if Some(se) == rq.curr {
+                first
+            } else {
+                let e = &self.se[se.index()];
+                match (rq.tasks_timeline.next_after(e.vruntime, e.seq), rq.curr) {
+                    (None, c) => c,
+                    (Some(s), Some(c)) if v(c) < v(s) => Some(c),
+                    (s, _) => s,
+                }
+            };
+            if let Some(s) = second {
+                let w = self.se[se.index()].weight;
+                if wakeup_preempt_entity(v(s), v(se), w, &self.c) < 1 {
+                    return Some(s);
+                }
+            }
+        }
+        Some(se)
+    }
+
+    /// Moves a waiting entity to another CPU's queue, keeping its vruntime relative to
+    /// `min_vruntime` (dequeue subtracts the old queue's, enqueue adds the new one's).
+    fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        self.dequeue_tree(from, t);
+        let w = self.se[t.index()].weight;
+        self.rq[from].load -= w;
+        if self.rq[from].skip == Some(t) {
+            self.rq[from].skip = None;
+        }
+        let rel = self.se[t.index()].vruntime - self.rq[from].min_vruntime;
+        self.update_min_vruntime(from);
+        let se = &mut self.se[t.index()];
+        se.vruntime = rel + self.rq[to].min_vruntime;
+        se.cpu = to;
+        self.rq[to].load += w;
+        self.enqueue_tree(to, t);
+        cx.migrate(t, CpuId(to as u16));
+        cx.note(
+            CpuId(to as u16),
+            t,
+            Note::new(
+                "balance: moved from cpu{} to cpu{}, vruntime {.3} ms",
+                &[from as i64, to as i64, us(self.se[t.index()].vruntime)],
+            ),
+        );
+    }
+
+    fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
+        let nr: Vec<usize> = self.rq.iter().map(|r| r.nr_running() as usize).collect();
+        let waiting: Vec<bool> = self
+            .rq
+            .iter()
+            .map(|r| !r.tasks_timeline.is_empty())
+            .collect();
+        let free: Vec<bool> = cx
+            .cpus()
+            .map(|c| cx.is_idle(c) && !cx.resched_pending(c) && self.rq[c.index()].curr.is_none())
+            .collect();
+        let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
+            return;
+        };
+        let Some(t) = self.rq[from].tasks_timeline.first() else {
+            return;
+        };
+        self.move_task(cx, t, from, to);
+        if self.rq[to].curr.is_some() {
+            self.check_preempt_wakeup(cx, to, t);
+        }
+    }
+
+    /// `check_preempt_tick`.
+    fn check_preempt_tick(&mut self, cx: &mut Cx<'_>, cpu: usize, curr: TaskId) {
+        let slice = self.slice_of(cpu, curr);
+        let ideal_runtime = slice.min(self.c.sysctl_sched_latency);
+        let se = self.se[curr.index()];
+        let delta_exec = se.sum_exec_runtime - se.prev_sum_exec_runtime;
+        let id = CpuId(cpu as u16);
+        if delta_exec > ideal_runtime {
+            cx.note(
+                id,
+                curr,
+                Note::new(
+                    "tick: ran {.3} ms > ideal slice {.3} ms: resched",
+                    &[us(delta_exec as i64), us(ideal_runtime as i64)],
+                ),
+            );
+            cx.resched(id);
+            if self.rq[cpu].skip == Some(curr) {
+                self.rq[cpu].skip = None;
+            }
+            return;
+        }
+        if delta_exec < self.c.sysctl_sched_min_granularity {
+            return;
+        }
+        let Some(left) = self.rq[cpu].tasks_timeline.first() else {
+            return;
+        };
+        let delta = se.vruntime - self.se[left.index()].vruntime;
+        if delta < 0 {
+            return;
+        }
+        if delta as u64 > ideal_runtime {
+            cx.note(
+                id,
+                curr,
+                Note::new(
+                    "tick: vdiff {.3} ms to the leftmost > ideal slice {.3} ms: resched",
+                    &[us(delta), us(ideal_runtime as i64)],
+                ),
+            );
+            cx.resched(id);
+        }
+    }
+
+    /// `check_preempt_wakeup` for `t` just queued on `cpu`.
+    fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
+        let Some(curr) = self.rq[cpu].curr else {
+            return;
+        };
+        let id = CpuId(cpu as u16);
+        if curr == t || cx.resched_pending(id) {
+            return;
+        }
+        let cv = self.se[curr.index()].vruntime;
+        let se = self.se[t.index()];
+        let gran = calc_delta_fair(self.c.sysctl_sched_wakeup_granularity, se.weight) as i64;
+        let vdiff = cv - se.vruntime;
+        if wakeup_preempt_entity(cv, se.vruntime, se.weight, &self.c) == 1 {
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "wakeup preempts: vdiff {.3} ms > gran {.3} ms",
+                    &[us(vdiff), us(gran)],
+                ),
+            );
+            cx.resched(id);
+        } else {
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "no wakeup preemption: vdiff {.3} ms <= gran {.3} ms",
+                    &[us(vdiff), us(gran)],
+                ),
+            );
+        }
+    }
+}
+
+impl Policy for Cfs {
+    fn queues(&self) -> Queues {
+        Queues::PerCpu
+    }
+
+    /// `__sched_fork` + `task_fork_fair`: place the child on its parent's queue, then keep its
+    /// vruntime relative to that queue's `min_vruntime` until it is enqueued somewhere.
+    fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
+        let info = cx.task(task);
+        let weight = nice_weight(info.nice) as u64;
+        let cpu = info.cpu.index().min(self.rq.len() - 1);
+        let parent = info.parent;
+        if self.se.len() <= task.index() {
+            self.se.resize(task.index() + 1, Entity::default());
+        }
+        self.se[task.index()] = Entity {
+            weight,
+            cpu,
+            ..Entity::default()
+        };
+        self.update_min_vruntime(cpu);
+        // The parent is cfs_rq->curr when it forks; a scenario arrival has no running parent.
+        let curr = self.rq[cpu].curr.filter(|&c| Some(c) == parent);
+        if let Some(c) = curr {
+            self.se[task.index()].vruntime = self.se[c.index()].vruntime;
+        }
+        let vslice = calc_delta_fair(self.slice_of(cpu, task), weight);
+        let min = self.rq[cpu].min_vruntime;
+        let base = place_base(min, true, vslice, &self.c);
+        let se = &mut self.se[task.index()];
+        se.vruntime = se.vruntime.max(base);
+        if let Some(c) = curr {
+            if self.c.sysctl_sched_child_runs_first
+                && self.se[c.index()].vruntime < self.se[task.index()].vruntime
+            {
+                let cv = self.se[c.index()].vruntime;
+                self.se[c.index()].vruntime = self.se[task.index()].vruntime;
+                self.se[task.index()].vruntime = cv;
+                cx.resched(CpuId(cpu as u16));
+                cx.note(
+                    CpuId(cpu as u16),
+                    task,
+                    Note::new(
+                        "child_runs_first: child takes the parent's vruntime {.3} ms",
+                        &[us(cv)],
+                    ),
+                );
+            }
+        }
+        let v = self.se[task.index()].vruntime;
+        cx.note(
+            CpuId(cpu as u16),
+            task,
+            Note::new(
+                "new task: vruntime {.3} ms (min_vruntime {.3} + vslice {.3} ms, START_DEBIT)",
+                &[us(v), us(min), us(vslice as i64)],
+            ),
+        );
+        self.se[task.index()].vruntime -= min;
+    }
+
+    fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
+        let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
+        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
+        let prefer = match why {
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
+            Select::Wakeup { .. } => prev,
+        };
+        if free(prefer) {
+            return prefer;
+        }
+        if let Some(c) = cx.cpus().find(|&c| free(c)) {
+            return c;
+        }
+        match why {
+            // find_idlest_cpu, reduced to the fewest tasks (the preferred CPU, then the lowest
+            // id, on ties).
+            Select::New { .. } => cx
+                .cpus()
+                .min_by_key(|c| (self.rq[c.index()].nr_running(), *c != prefer, c.0))
+                .unwrap_or(prefer),
+            Select::Wakeup { .. } => prefer,
+        }
+    }
+
+    fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
+        let c = cpu.index();
+        self.update_min_vruntime(c);
+        let min = self.rq[c].min_vruntime;
+        match why {
+            Enqueue::New => {
+                // Renormalize from task_fork_fair's relative vruntime.
+                self.se[task.index()].vruntime += min;
+            }
+            Enqueue::Wakeup { .. } => {
+                let old = self.se[task.index()].cpu;
+                if old != c {
+                    // migrate_task_rq_fair + ENQUEUE_MIGRATED.
+                    let rel = self.se[task.index()].vruntime - self.rq[old].min_vruntime;
+                    self.se[task.index()].vruntime = rel + min;
+                }
+                let before = self.se[task.index()].vruntime;
+                let base = place_base(min, false, 0, &self.c);
+                let after = before.max(base);
+                self.se[task.index()].vruntime = after;
+                if after != before {
+                    cx.note(
+                        cpu,
+                        task,
+                        Note::new(
+                            "sleeper credit: vruntime {.3} -> {.3} ms (min_vruntime {.3} - {.3} ms)",
+                            &[us(before), us(after), us(min), us(min - base)],
+                        ),
+                    );
+                } else {
+                    cx.note(
+                        cpu,
+                        task,
+                        Note::new(
+                            "woke with its own vruntime {.3} ms (floor min_vruntime {.3} - {.3} ms)",
+                            &[us(before), us(min), us(min - base)],
+                        ),
+                    );
+                }
+            }
+        }
+        let se = &mut self.se[task.index()];
+        se.cpu = c;
+        se.on_rq = true;
+        self.rq[c].load += se.weight;
+        self.enqueue_tree(c, task);
+    }
+
+    fn dequeue(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Dequeue) {
+        let c = cpu.index();
+        if !self.se[task.index()].on_rq {
+            return;
+        }
+        if self.rq[c].skip == Some(task) {
+            self.rq[c].skip = None;
+        }
+        if self.rq[c].curr == Some(task) {
+            self.rq[c].curr = None;
+        } else {
+            self.dequeue_tree(c, task);
+        }
+        let se = &mut self.se[task.index()];
+        se.on_rq = false;
+        self.rq[c].load -= se.weight;
+        self.update_min_vruntime(c);
+    }
+
+    fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        self.pick(cpu.index())
+    }
+
+    /// `set_next_entity` (and `put_prev_entity` for the previous curr when someone else was
+    /// picked; a re-picked curr keeps its slice accounting, as when the kernel's pick returns
+    /// prev).
+    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let c = cpu.index();
+        cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        if self.rq[c].curr == Some(task) {
+            return;
+        }
+        if let Some(p) = self.rq[c].curr.take() {
+            self.enqueue_tree(c, p);
+        }
+        self.dequeue_tree(c, task);
+        self.rq[c].curr = Some(task);
+        if self.rq[c].skip == Some(task) {
+            self.rq[c].skip = None;
+        }
+        let slice = self.slice_of(c, task);
+        let period = sched_period(self.rq[c].nr_running(), &self.c);
+        let se = &mut self.se[task.index()];
+        se.prev_sum_exec_runtime = se.sum_exec_runtime;
+        let v = se.vruntime;
+        cx.note(
+            cpu,
+            task,
+            Note::new(
+                "picked: vruntime {.3} ms, slice {.3} ms of period {.3} ms ({} running)",
+                &[
+                    us(v),
+                    us(slice as i64),
+                    us(period as i64),
+                    self.rq[c].nr_running() as i64,
+                ],
+            ),
+        );
+    }
+
+    /// `update_curr`.
+    fn account(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
+        let c = cpu.index();
+        if self.rq[c].curr != Some(task) {
+            return;
+        }
+        let se = &mut self.se[task.index()];
+        se.sum_exec_runtime += delta.0;
+        se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
+        self.update_min_vruntime(c);
+    }
+
+    /// The scheduler tick (`task_tick_fair` → `entity_tick`), plus periodic balancing.
+    fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        let c = cpu.index();
+        cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        let Some(t) = curr.filter(|&t| self.rq[c].curr == Some(t)) else {
+            return;
+        };
+        if self.rq[c].nr_running() > 1 {
+            self.check_preempt_tick(cx, c, t);
+        }
+        self.balance_pass(cx, c, false);
+    }
+
+    fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.check_preempt_wakeup(cx, cpu.index(), task);
+    }
+
+    /// `yield_task_fair`: the skip buddy.
+    fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let c = cpu.index();
+        if self.rq[c].nr_running() <= 1 {
+            return;
+        }
+        self.rq[c].skip = Some(task);
+        cx.note(cpu, task, Note::new("yield: set as skip buddy", &[]));
+    }
+
+    /// `reweight_entity` (vruntime kept) then `prio_changed_fair`.
+    fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
+        let new_nice = cx.task(task).nice;
+        let weight = nice_weight(new_nice) as u64;
+        let se = self.se[task.index()];
+        let c = se.cpu;
+        if se.on_rq {
+            self.rq[c].load = self.rq[c].load - se.weight + weight;
+        }
+        self.se[task.index()].weight = weight;
+        let cpu = CpuId(c as u16);
+        cx.note(
+            cpu,
+            task,
+            Note::new(
+                "reweight: weight {} -> {}, vruntime kept at {.3} ms",
+                &[se.weight as i64, weight as i64, us(se.vruntime)],
+            ),
+        );
+        if !se.on_rq || self.rq[c].nr_running() == 1 {
+            return;
+        }
+        if self.rq[c].curr == Some(task) {
+            if new_nice > old_nice {
+                cx.resched(cpu);
+            }
+        } else {
+            self.check_preempt_wakeup(cx, c, task);
+        }
+    }
+
+    /// `newidle_balance`: pull the leftmost waiting entity of the busiest queue.
+    fn balance(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
+        self.balance_pass(cx, cpu.index(), true);
+    }
+
+    fn inspect(&self, cx: &Cx<'_>, cpu: CpuId) -> Inspection {
+        let c = cpu.index();
+        let rq = &self.rq[c];
+        let mut order: Vec<TaskId> = rq.tasks_timeline.iter().collect();
+        if let Some(cur) = rq.curr {
+            let v = self.se[cur.index()].vruntime;
+            let at = order
+                .iter()
+                .position(|t| self.se[t.index()].vruntime > v)
+                .unwrap_or(order.len());
+            order.insert(at, cur);
+        }
+        let entries = order
+            .into_iter()
+            .map(|t| {
+                let se = &self.se[t.index()];
+                InspectEntry {
+                    task: t.0,
+                    key: format!("vruntime {}", ms3(se.vruntime)),
+                    detail: format!(
+                        "{}weight {}, slice {}, ran {} this slice{}",
+                        if rq.curr == Some(t) { "running, " } else { "" },
+                        se.weight,
+                        ms3(self.slice_of(c, t) as i64),
+                        ms3((se.sum_exec_runtime - se.prev_sum_exec_runtime) as i64),
+                        if rq.skip == Some(t) {
+                            ", skip buddy"
+                        } else {
+                            ""
+                        },
+                    ),
+                }
+            })
+            .collect();
+        Inspection {
+            queues: vec![InspectQueue {
+                name: format!("{cpu} cfs_rq (by vruntime)"),
+                entries,
+            }],
+            facts: vec![
+                format!("min_vruntime {}", ms3(rq.min_vruntime)),
+                format!(
+                    "nr_running {}, load {}, period {}",
+                    rq.nr_running(),
+                    rq.load,
+                    ms3(sched_period(rq.nr_running(), &self.c) as i64)
+                ),
+                format!(
+                    "latency {}, min_granularity {}, wakeup_granularity {}, nr_latency {}",
+                    ms3(self.c.sysctl_sched_latency as i64),
+                    ms3(self.c.sysctl_sched_min_granularity as i64),
+                    ms3(self.c.sysctl_sched_wakeup_granularity as i64),
+                    self.c.sched_nr_latency
+                ),
+                match self.pick_next(cx, cpu) {
+                    Some(t) => format!("next: task {}", t.0),
+                    None => "next: idle".into(),
+                },
+            ],
+        }
+    }
+
+    fn observe(&self, task: TaskId) -> Option<i64> {
+        self.se.get(task.index()).map(|se| us(se.vruntime))
+    }
+}
+
+/// Nanoseconds as "12.345 ms".
+pub fn ms3(ns: i64) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let us = ns.unsigned_abs() / NSEC_PER_USEC;
+    format!("{sign}{}.{:03} ms", us / 1000, us % 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_engine::metrics::NICE_TO_WEIGHT;
+
+    fn config(cpus: u16) -> CfsConfig {
+        CfsConfig::new(&Tunables::defaults(INFO.tunables), Machine { cpus })
+    }
+
+    /// §6.1 Weights: spot values of sched_prio_to_weight.
+    #[test]
+    fn weight_table_spot_values() {
+        assert_eq!(nice_weight(0) as u64, NICE_0_LOAD);
+        assert_eq!(NICE_TO_WEIGHT[0], 88761); // nice -20
+        assert_eq!(nice_weight(5), 335);
+        assert_eq!(nice_weight(-5), 3121);
+        assert_eq!(nice_weight(19), 15);
+    }
+
+    /// §6.1 Defaults: factor 1 + ilog2(min(ncpus, 8)) = 1, 2, 3, 4 for 1, 2, 4, 8 CPUs, and
+    /// still 4 for 16.
+    #[test]
+    fn tunable_scaling_factor() {
+        let f: Vec<u64> = [1, 2, 3, 4, 8, 16]
+            .iter()
+            .map(|&n| sysctl_factor(n, SCHED_TUNABLESCALING_LOG))
+            .collect();
+        assert_eq!(f, [1, 2, 2, 3, 4, 4]);
+        assert_eq!(sysctl_factor(4, SCHED_TUNABLESCALING_LINEAR), 4);
+        assert_eq!(sysctl_factor(4, SCHED_TUNABLESCALING_NONE), 1);
+        // 2 CPUs: latency 12 ms, min_granularity 1.5 ms, wakeup 2 ms, nr_latency 8.
+        let c = config(2);
+        assert_eq!(c.sysctl_sched_latency, 12_000_000);
+        assert_eq!(c.sysctl_sched_min_granularity, 1_500_000);
+        assert_eq!(c.sysctl_sched_wakeup_granularity, 2_000_000);
+        assert_eq!(c.sched_nr_latency, 8);
+        assert_eq!(c.tick_nsec, 4_000_000); // HZ 250
+    }
+
+    /// §6.1 Accounting: calc_delta_fair = delta·1024/weight, truncated.
+    #[test]
+    fn calc_delta_fair_by_hand() {
+        // nice 0: identity.
+        assert_eq!(calc_delta_fair(1_000_000, 1024), 1_000_000);
+        // nice 5: 1e6·1024/335 = 3_056_716.4 -> 3_056_716.
+        assert_eq!(calc_delta_fair(1_000_000, 335), 3_056_716);
+        // nice -5: 1e6·1024/3121 = 328_099.97 -> 328_099.
+        assert_eq!(calc_delta_fair(1_000_000, 3121), 328_099);
+        // nice 19: 7·1024/15 = 477.9 -> 477.
+        assert_eq!(calc_delta_fair(7, 15), 477);
+    }
+
+    /// §6.1 Period and slice, 1 CPU (factor 1): latency 6 ms, min_gran 0.75 ms, nr_latency 8.
+    #[test]
+    fn slice_formula_by_hand() {
+        let c = config(1);
+        assert_eq!(sched_period(3, &c), 6_000_000);
+        assert_eq!(sched_period(8, &c), 6_000_000);
+        // 10 > 8: 10 · 0.75 ms = 7.5 ms.
+        assert_eq!(sched_period(10, &c), 7_500_000);
+        // 3 nice-0 tasks queued: 6 ms · 1024/3072 = 2 ms.
+        assert_eq!(sched_slice(3, 3 * 1024, 1024, true, &c), 2_000_000);
+        // Not yet queued: counted in (2 queued + 1): the same 2 ms.
+        assert_eq!(sched_slice(2, 2 * 1024, 1024, false, &c), 2_000_000);
+        // 10 nice-0 tasks: 7.5 ms / 10 = 0.75 ms.
+        assert_eq!(sched_slice(10, 10 * 1024, 1024, true, &c), 750_000);
+        // nice 0 + nice 5: 6 ms·1024/1359 = 4_520_971.3 -> 4_520_971; the nice-5 one
+        // 6 ms·335/1359 = 1_479_028.7 -> 1_479_028.
+        assert_eq!(sched_slice(2, 1359, 1024, true, &c), 4_520_971);
+        assert_eq!(sched_slice(2, 1359, 335, true, &c), 1_479_028);
+        // BASE_SLICE: nice 19 next to nice 0: 6 ms·15/1039 = 86_621 < 0.75 ms -> 0.75 ms.
+        assert_eq!(sched_slice(2, 1039, 15, true, &c), 750_000);
+    }
+
+    /// §6.1 Placement: START_DEBIT adds one vslice; a sleeper's floor is min_vruntime minus
+    /// latency/2 (3 ms on 1 CPU), the whole latency without GENTLE_FAIR_SLEEPERS.
+    #[test]
+    fn placement_floors() {
+        let mut c = config(1);
+        assert_eq!(place_base(40_000_000, true, 3_000_000, &c), 43_000_000);
+        assert_eq!(place_base(40_000_000, false, 3_000_000, &c), 37_000_000);
+        c.gentle_fair_sleepers = false;
+        assert_eq!(place_base(40_000_000, false, 0, &c), 34_000_000);
+        c.start_debit = false;
+        assert_eq!(place_base(40_000_000, true, 3_000_000, &c), 40_000_000);
+    }
+
+    /// §6.1 Wake preemption: gran = 1 ms scaled by the woken entity's weight.
+    #[test]
+    fn wakeup_granularity_scales_with_weight() {
+        let c = config(1);
+        assert_eq!(wakeup_preempt_entity(10_000_000, 10_000_000, 1024, &c), -1);
+        assert_eq!(wakeup_preempt_entity(11_000_000, 10_000_000, 1024, &c), 0);
+        assert_eq!(wakeup_preempt_entity(11_000_001, 10_000_000, 1024, &c), 1);
+        // nice 5 wakee: gran = 3_056_716 ns of virtual time.
+        assert_eq!(wakeup_preempt_entity(13_000_000, 10_000_000, 335, &c), 0);
+        assert_eq!(wakeup_preempt_entity(13_056_717, 10_000_000, 335, &c), 1);
+    }
+
+    #[test]
+    fn balance_choices() {
+        // Idle CPU 1 pulls from the busiest queue with a waiting task.
+        assert_eq!(
+            balance_move(&[3, 0], &[true, false], &[false, true], 1, true),
+            Some((0, 1))
+        );
+        // Busy CPU 0 with a waiting task hands it to idle CPU 1.
+        assert_eq!(
+            balance_move(&[2, 0], &[true, false], &[false, true], 0, false),
+            Some((0, 1))
+        );
+        // 3 vs 1: pull; 2 vs 1: leave.
+        assert_eq!(
+            balance_move(&[1, 3], &[false, true], &[false, false], 0, false),
+            Some((1, 0))
+        );
+        assert_eq!(
+            balance_move(&[1, 2], &[false, true], &[false, false], 0, false),
+            None
+        );
+    }
+
+    #[test]
+    fn ms3_formats() {
+        assert_eq!(ms3(12_345_678), "12.345 ms");
+        assert_eq!(ms3(-3_000_000), "-3.000 ms");
+    }
+}

@@ -1,0 +1,826 @@
+//! `eevdf`: Earliest Eligible Virtual Deadline First as merged in Linux 6.6 (Peter Zijlstra,
+//! after Stoica and Abdel-Wahab, 1995), `kernel/sched/fair.c` of v6.6,
+//! `reference/schedulers.md` §6.2 [S18].
+//!
+//! Model: CFS's weights and vruntime accounting (`vruntime += delta·1024/weight`, see `cfs`) with
+//! a new pick and placement. Each CPU's queue knows the zero-lag virtual time
+//! `V = min_vruntime + Σ(v_i − min_vruntime)·w_i / Σw_i` over its queued entities and the running
+//! one (`avg_vruntime`, the division rounded down). An entity is eligible iff `v_i ≤ V`
+//! (`entity_eligible`, compared multiplied out as the kernel does). `pick_eevdf` takes the eligible
+//! entity with the earliest virtual deadline; with RUN_TO_PARITY the running entity keeps the CPU
+//! while it is eligible and has not started a new slice. `update_deadline`: once
+//! `vruntime ≥ deadline` the entity gets a new request of `base_slice`,
+//! `deadline = vruntime + calc_delta_fair(base_slice)`, and the CPU reschedules if others wait.
+//! On dequeue the lag `V − v_i` is saved, clamped to `±calc_delta_fair(max(2·slice, TICK_NSEC))`
+//! (`update_entity_lag`); on enqueue `place_entity` puts the entity at `V − lag`, the lag inflated
+//! by `(W + w_i)/W` (PLACE_LAG) so that it is what it was once the entity is counted in V, with
+//! `deadline = v_i + vslice`, half of it for a new task (PLACE_DEADLINE_INITIAL). A woken entity
+//! preempts when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice
+//! change keeps vruntime and rescales the remaining virtual deadline (or the saved lag) by
+//! old/new weight (6.6's `reweight_entity`; 6.7 also moved vruntime).
+//!
+//! The scheduler tick is a policy timer at the jiffy boundaries of `hz` (CONFIG_HZ, default 250,
+//! `Kconfig.hz`) while a CPU is busy: the kernel notices a used-up request at the next
+//! `update_curr`, which without the off-by-default HRTICK is the tick or a queue change on that
+//! CPU. So a request of `base_slice` usually lasts until the next tick; 6.15 lowered the base
+//! slice from 0.75 to 0.70 ms (times the CPU factor) for exactly that reason, so that a slice of
+//! N ticks does not spill into N+1. `update_curr`'s deadline check runs at the tick, on enqueue
+//! and dequeue on the CPU, at a wake-up preemption check, a yield, a nice change and when the
+//! running task is put back before a pick; time is charged exactly at every event.
+//!
+//! Tie-breaking: among eligible entities with equal deadlines the smaller vruntime wins, then the
+//! earlier timeline insertion (the kernel's augmented-tree walk has no specified order); the
+//! running entity wins a tie against the timeline only when RUN_TO_PARITY protects it.
+//!
+//! Simplified: V and the eligibility sums are recomputed from the queue at each use instead of
+//! the kernel's incrementally maintained `avg_vruntime`/`avg_load` (same integers); the pick
+//! scans the queue instead of walking the `min_deadline`-augmented rbtree. No per-task slices
+//! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no cgroups,
+//! no PELT. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
+//! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
+//! with two more tasks; a moved entity keeps its lag (dequeue saves it, enqueue places by it).
+//!
+//! ```text
+//!  cpu0  V = 40.0 ms                             eligible: v <= V
+//!  by vruntime:  [B v 38.0 d 39.5] [A* v 39.8 d 41.3] [C v 42.0 d 42.9]
+//!                  eligible           eligible (curr)    not eligible
+//!  pick_eevdf -> B (earliest deadline among B and A)
+//! ```
+//!
+//! Hooks not used: tick (the policy's timer stands in for it), task_exit, task_reap.
+
+use schedlab_engine::metrics::nice_weight;
+use schedlab_engine::{
+    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
+    Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
+};
+
+use crate::cfs::{
+    balance_move, calc_delta_fair, ms3, sysctl_factor, until_next_tick, us, Timeline, HZ_TUNABLE,
+    SCALING_TUNABLE,
+};
+
+const NSEC_PER_USEC: u64 = 1_000;
+const NSEC_PER_SEC: u64 = 1_000_000_000;
+
+const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new(
+        "base_slice",
+        "Base slice",
+        "us",
+        750,
+        100,
+        100_000,
+        "Request size r_i of every task (before CPU scaling): a task's virtual deadline is one \
+         slice of its virtual time after its eligible time. 0.75 ms (the renamed \
+         min_granularity) in 6.6-6.14, 0.70 ms from 6.15 so that a slice of N ticks does not \
+         spill into N+1.",
+    )
+    .step(50)
+    .scale(1000)
+    .kernel("base_slice_ns"),
+    TunableSpec::new(
+        "run_to_parity",
+        "RUN_TO_PARITY",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature: once picked, a task keeps the CPU until it is no longer eligible or \
+         has used its request, even if a waking task has an earlier deadline.",
+    )
+    .kernel("RUN_TO_PARITY"),
+    TunableSpec::new(
+        "place_lag",
+        "PLACE_LAG",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature: a waking task keeps the lag it had when it went to sleep (bounded by \
+         about two slices). Off: it is placed at the zero-lag point V.",
+    )
+    .kernel("PLACE_LAG"),
+    TunableSpec::new(
+        "place_deadline_initial",
+        "PLACE_DEADLINE_INITIAL",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature: a new task's first deadline is half a slice away, since the tasks \
+         already running are on average half-way through theirs.",
+    )
+    .kernel("PLACE_DEADLINE_INITIAL"),
+    SCALING_TUNABLE,
+    HZ_TUNABLE,
+];
+
+pub const INFO: PolicyInfo = PolicyInfo {
+    id: "eevdf",
+    name: "EEVDF (6.6+)",
+    summary: "Earliest Eligible Virtual Deadline First: CFS's weighted virtual time, but among \
+              the tasks that have not received more than their share (eligible, vruntime at or \
+              below the weighted average V), the one with the earliest virtual deadline runs. \
+              Sleepers keep their lag instead of a fixed credit.",
+    source:
+        "Linux v6.6 kernel/sched/fair.c (Peter Zijlstra, \"sched/fair: Implement an EEVDF-like \
+             scheduling policy\", 2023; Stoica & Abdel-Wahab, 1995); reference/schedulers.md §6.2 \
+             [S18]",
+    reconstruction: None,
+    tunables: TUNABLES,
+    metric: Some("lag V - vruntime in µs (positive: owed CPU)"),
+    build,
+};
+
+/// The scaled tunables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EevdfConfig {
+    pub sysctl_sched_base_slice: u64,
+    pub run_to_parity: bool,
+    pub place_lag: bool,
+    pub place_deadline_initial: bool,
+    /// `TICK_NSEC`.
+    pub tick_nsec: u64,
+}
+
+impl EevdfConfig {
+    pub fn new(t: &Tunables, m: Machine) -> EevdfConfig {
+        let factor = sysctl_factor(m.cpus as u32, t.get("sched_tunable_scaling"));
+        EevdfConfig {
+            sysctl_sched_base_slice: t.get("base_slice").max(1) as u64 * NSEC_PER_USEC * factor,
+            run_to_parity: t.get("run_to_parity") != 0,
+            place_lag: t.get("place_lag") != 0,
+            place_deadline_initial: t.get("place_deadline_initial") != 0,
+            tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
+        }
+    }
+}
+
+fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    Box::new(Eevdf {
+        c: EevdfConfig::new(t, m),
+        se: Vec::new(),
+        rq: (0..m.cpus.max(1)).map(|_| EevdfRq::default()).collect(),
+    })
+}
+
+/// `avg_vruntime()` from the sums: `min_vruntime + avg/load`, rounded down ("sign flips
+/// effective floor / ceil").
+pub fn avg_vruntime_of(min_vruntime: i64, avg: i128, load: i128) -> i64 {
+    let mut avg = avg;
+    if load > 0 {
+        if avg < 0 {
+            avg -= load - 1;
+        }
+        avg /= load;
+    }
+    min_vruntime + avg as i64
+}
+
+/// `update_entity_lag`'s clamp: `±calc_delta_fair(max(2·slice, TICK_NSEC), se)`.
+pub fn clamp_lag(lag: i64, slice: u64, tick_nsec: u64, weight: u64) -> i64 {
+    let limit = calc_delta_fair((2 * slice).max(tick_nsec), weight) as i64;
+    lag.clamp(-limit, limit)
+}
+
+/// PLACE_LAG's inflation: `vlag·(load + w)/load` (`div_s64`, truncating toward zero), where
+/// `load` is the queue's weight before the entity joins.
+pub fn inflate_lag(vlag: i64, load: u64, weight: u64) -> i64 {
+    let load = load.max(1) as i128;
+    ((vlag as i128 * (load + weight as i128)) / load) as i64
+}
+
+/// The kernel's `sched_entity`, the fields EEVDF uses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entity {
+    vruntime: i64,
+    deadline: i64,
+    /// `slice` (request size r_i, real time).
+    slice: u64,
+    /// Saved lag `V − v_i` while off the queue; while running, a copy of the deadline at pick
+    /// time (the kernel's RUN_TO_PARITY hack).
+    vlag: i64,
+    sum_exec_runtime: u64,
+    prev_sum_exec_runtime: u64,
+    weight: u64,
+    on_rq: bool,
+    seq: u64,
+    cpu: usize,
+}
+
+#[derive(Clone, Debug, Default)]
+struct EevdfRq {
+    /// Sorted by vruntime, as in 6.6.
+    tasks_timeline: Timeline,
+    min_vruntime: i64,
+    curr: Option<TaskId>,
+}
+
+impl EevdfRq {
+    fn nr_running(&self) -> usize {
+        self.tasks_timeline.len() + self.curr.is_some() as usize
+    }
+}
+
+pub struct Eevdf {
+    c: EevdfConfig,
+    se: Vec<Entity>,
+    rq: Vec<EevdfRq>,
+}
+
+impl Eevdf {
+    fn queued(&self, cpu: usize) -> impl Iterator<Item = TaskId> + '_ {
+        let rq = &self.rq[cpu];
+        rq.tasks_timeline.iter().chain(rq.curr)
+    }
+
+    /// `cfs_rq->avg_vruntime` and `avg_load`, with curr added (as `avg_vruntime()` does).
+    fn sums(&self, cpu: usize) -> (i128, i128) {
+        let min = self.rq[cpu].min_vruntime;
+        let mut avg = 0i128;
+        let mut load = 0i128;
+        for t in self.queued(cpu) {
+            let se = &self.se[t.index()];
+            avg += (se.vruntime - min) as i128 * se.weight as i128;
+            load += se.weight as i128;
+        }
+        (avg, load)
+    }
+
+    /// `avg_vruntime()`: V.
+    fn avg_vruntime(&self, cpu: usize) -> i64 {
+        let (avg, load) = self.sums(cpu);
+        avg_vruntime_of(self.rq[cpu].min_vruntime, avg, load)
+    }
+
+    /// `entity_eligible`: `Σ(v_j − min)·w_j ≥ (v_i − min)·Σw_j`.
+    fn eligible(&self, cpu: usize, t: TaskId) -> bool {
+        let (avg, load) = self.sums(cpu);
+        let key = (self.se[t.index()].vruntime - self.rq[cpu].min_vruntime) as i128;
+        avg >= key * load
+    }
+
+    fn update_min_vruntime(&mut self, cpu: usize) {
+        let rq = &self.rq[cpu];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.se[c.index()].vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.se[l.index()].vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[cpu];
+        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+    }
+
+    fn enqueue_tree(&mut self, cpu: usize, t: TaskId) {
+        let v = self.se[t.index()].vruntime;
+        self.se[t.index()].seq = self.rq[cpu].tasks_timeline.insert(v, t);
+    }
+
+    fn dequeue_tree(&mut self, cpu: usize, t: TaskId) {
+        let se = self.se[t.index()];
+        self.rq[cpu].tasks_timeline.remove(se.vruntime, se.seq);
+    }
+
+    /// `pick_eevdf`. Returns the pick and how many entities were eligible.
+    fn pick_eevdf(&self, cpu: usize) -> (Option<TaskId>, usize) {
+        let rq = &self.rq[cpu];
+        let curr = rq.curr.filter(|&c| self.eligible(cpu, c));
+        if let Some(c) = curr {
+            let se = &self.se[c.index()];
+            if self.c.run_to_parity && se.vlag == se.deadline {
+                return (Some(c), 0);
+            }
+        }
+        let mut best: Option<TaskId> = None;
+        let mut n = curr.is_some() as usize;
+        for t in rq.tasks_timeline.iter() {
+            if !self.eligible(cpu, t) {
+                continue;
+            }
+            n += 1;
+            let d = self.se[t.index()].deadline;
+            if best.is_none_or(|b| d < self.se[b.index()].deadline) {
+                best = Some(t);
+            }
+        }
+        if let Some(c) = curr {
+            if best.is_none_or(|b| self.se[b.index()].deadline > self.se[c.index()].deadline) {
+                best = Some(c);
+            }
+        }
+        // "EEVDF scheduling fail, picking leftmost" (cannot happen: someone is at or below V).
+        (best.or(rq.tasks_timeline.first()).or(rq.curr), n)
+    }
+
+    /// `place_entity`.
+    fn place_entity(&mut self, cpu: usize, t: TaskId, initial: bool) {
+        let vruntime = self.avg_vruntime(cpu);
+        let (_, load) = self.sums(cpu);
+        let nr_running = self.rq[cpu].nr_running();
+        let c = self.c;
+        let se = &mut self.se[t.index()];
+        se.slice = c.sysctl_sched_base_slice;
+        let mut vslice = calc_delta_fair(se.slice, se.weight);
+        let mut lag = 0;
+        if c.place_lag && nr_running > 0 {
+            lag = inflate_lag(se.vlag, load as u64, se.weight);
+        }
+        se.vruntime = vruntime - lag;
+        if c.place_deadline_initial && initial {
+            vslice /= 2;
+        }
+        se.deadline = se.vruntime + vslice as i64;
+    }
+
+    /// `update_entity_lag`.
+    fn update_entity_lag(&mut self, cpu: usize, t: TaskId) {
+        let v = self.avg_vruntime(cpu);
+        let tick = self.c.tick_nsec;
+        let se = &mut self.se[t.index()];
+        se.vlag = clamp_lag(v - se.vruntime, se.slice, tick, se.weight);
+    }
+
+    /// `update_curr`'s `update_deadline` for the running entity of `cpu` (time itself is charged
+    /// by `account`).
+    fn update_curr(&mut self, cx: &mut Cx<'_>, cpu: usize) {
+        let Some(t) = self.rq[cpu].curr else {
+            return;
+        };
+        let base = self.c.sysctl_sched_base_slice;
+        let se = &mut self.se[t.index()];
+        if se.vruntime < se.deadline {
+            return;
+        }
+        se.slice = base;
+        se.deadline = se.vruntime + calc_delta_fair(se.slice, se.weight) as i64;
+        let (v, d) = (se.vruntime, se.deadline);
+        if self.rq[cpu].nr_running() > 1 {
+            let id = CpuId(cpu as u16);
+            cx.resched(id);
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "request used up: new deadline {.3} ms (vruntime {.3} ms): resched",
+                    &[us(d), us(v)],
+                ),
+            );
+        }
+    }
+
+    fn lag_of(&self, cpu: usize, t: TaskId) -> i64 {
+        self.avg_vruntime(cpu) - self.se[t.index()].vruntime
+    }
+
+    /// `check_preempt_wakeup` for `t` just queued on `cpu`.
+    fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
+        let Some(curr) = self.rq[cpu].curr else {
+            return;
+        };
+        let id = CpuId(cpu as u16);
+        if curr == t || cx.resched_pending(id) {
+            return;
+        }
+        self.update_curr(cx, cpu);
+        let (pick, n) = self.pick_eevdf(cpu);
+        let lag = us(self.lag_of(cpu, t));
+        let d = us(self.se[t.index()].deadline);
+        if pick == Some(t) {
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "wakeup preempts: earliest deadline {.3} ms among {} eligible (lag {.3} ms)",
+                    &[d, n as i64, lag],
+                ),
+            );
+            cx.resched(id);
+        } else if !self.eligible(cpu, t) {
+            cx.note(
+                id,
+                t,
+                Note::new("no wakeup preemption: not eligible (lag {.3} ms)", &[lag]),
+            );
+        } else if n == 0 {
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "no wakeup preemption: the running task runs to parity (deadline {.3} ms)",
+                    &[d],
+                ),
+            );
+        } else {
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "no wakeup preemption: deadline {.3} ms is not the earliest",
+                    &[d],
+                ),
+            );
+        }
+    }
+
+    /// Moves a waiting entity between queues: dequeue saves its lag, enqueue places by it.
+    fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        self.update_curr(cx, from);
+        self.update_entity_lag(from, t);
+        self.dequeue_tree(from, t);
+        self.update_min_vruntime(from);
+        self.update_curr(cx, to);
+        self.place_entity(to, t, false);
+        self.se[t.index()].cpu = to;
+        self.enqueue_tree(to, t);
+        cx.migrate(t, CpuId(to as u16));
+        cx.note(
+            CpuId(to as u16),
+            t,
+            Note::new(
+                "balance: moved from cpu{} to cpu{} keeping lag {.3} ms",
+                &[from as i64, to as i64, us(self.se[t.index()].vlag)],
+            ),
+        );
+    }
+
+    fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
+        let nr: Vec<usize> = self.rq.iter().map(|r| r.nr_running()).collect();
+        let waiting: Vec<bool> = self
+            .rq
+            .iter()
+            .map(|r| !r.tasks_timeline.is_empty())
+            .collect();
+        let free: Vec<bool> = cx
+            .cpus()
+            .map(|c| cx.is_idle(c) && !cx.resched_pending(c) && self.rq[c.index()].curr.is_none())
+            .collect();
+        let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
+            return;
+        };
+        let Some(t) = self.rq[from].tasks_timeline.first() else {
+            return;
+        };
+        self.move_task(cx, t, from, to);
+        if self.rq[to].curr.is_some() {
+            self.check_preempt_wakeup(cx, to, t);
+        }
+    }
+}
+
+impl Policy for Eevdf {
+    fn queues(&self) -> Queues {
+        Queues::PerCpu
+    }
+
+    /// `__sched_fork`: vlag 0, slice base_slice. Placement happens at enqueue (ENQUEUE_INITIAL).
+    fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
+        let info = cx.task(task);
+        if self.se.len() <= task.index() {
+            self.se.resize(task.index() + 1, Entity::default());
+        }
+        self.se[task.index()] = Entity {
+            weight: nice_weight(info.nice) as u64,
+            slice: self.c.sysctl_sched_base_slice,
+            cpu: info.cpu.index().min(self.rq.len() - 1),
+            ..Entity::default()
+        };
+    }
+
+    fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
+        let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
+        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
+        let prefer = match why {
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
+            Select::Wakeup { .. } => prev,
+        };
+        if free(prefer) {
+            return prefer;
+        }
+        if let Some(c) = cx.cpus().find(|&c| free(c)) {
+            return c;
+        }
+        match why {
+            Select::New { .. } => cx
+                .cpus()
+                .min_by_key(|c| (self.rq[c.index()].nr_running(), *c != prefer, c.0))
+                .unwrap_or(prefer),
+            Select::Wakeup { .. } => prefer,
+        }
+    }
+
+    /// `enqueue_entity`: update_curr, `place_entity`, insert.
+    fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
+        let c = cpu.index();
+        self.update_curr(cx, c);
+        let initial = why == Enqueue::New;
+        let saved = self.se[task.index()].vlag;
+        self.place_entity(c, task, initial);
+        self.se[task.index()].cpu = c;
+        self.se[task.index()].on_rq = true;
+        self.enqueue_tree(c, task);
+        if cx.annotating() {
+            let v = self.avg_vruntime(c);
+            let se = self.se[task.index()];
+            let args = [us(v), us(v - se.vruntime), us(saved), us(se.deadline)];
+            let note = match (initial, self.eligible(c, task)) {
+                (true, _) => Note::new(
+                    "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: half a slice away",
+                    &args,
+                ),
+                (false, true) => Note::new(
+                    "placed: V {.3} ms, lag {.3} ms (saved {.3} ms), deadline {.3} ms: eligible",
+                    &args,
+                ),
+                (false, false) => Note::new(
+                    "placed: V {.3} ms, lag {.3} ms (saved {.3} ms), deadline {.3} ms: not eligible",
+                    &args,
+                ),
+            };
+            cx.note(cpu, task, note);
+        }
+    }
+
+    /// `dequeue_entity`: update_curr, save the lag (V still counts the entity), remove.
+    fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Dequeue) {
+        let c = cpu.index();
+        if !self.se[task.index()].on_rq {
+            return;
+        }
+        self.update_curr(cx, c);
+        self.update_entity_lag(c, task);
+        if self.rq[c].curr == Some(task) {
+            self.rq[c].curr = None;
+        } else {
+            self.dequeue_tree(c, task);
+        }
+        self.se[task.index()].on_rq = false;
+        self.update_min_vruntime(c);
+        let lag = self.se[task.index()].vlag;
+        cx.note(
+            cpu,
+            task,
+            Note::new("dequeued with lag {.3} ms (clamped)", &[us(lag)]),
+        );
+    }
+
+    fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+        self.pick_eevdf(cpu.index()).0
+    }
+
+    /// The group path of `pick_next_task_fair`: the previous task stayed curr during the pick
+    /// (so RUN_TO_PARITY applies); `set_next_entity` only for a different task.
+    fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _task: TaskId, runnable: bool) {
+        if runnable {
+            self.update_curr(cx, cpu.index());
+        }
+    }
+
+    fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let c = cpu.index();
+        cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        if self.rq[c].curr == Some(task) {
+            return;
+        }
+        let n = self.pick_eevdf(c).1;
+        if let Some(p) = self.rq[c].curr.take() {
+            self.enqueue_tree(c, p);
+        }
+        self.dequeue_tree(c, task);
+        self.rq[c].curr = Some(task);
+        if cx.annotating() {
+            let v = self.avg_vruntime(c);
+            let se = self.se[task.index()];
+            cx.note(
+                cpu,
+                task,
+                Note::new(
+                    "picked: earliest deadline {.3} ms among {} eligible (V {.3} ms, lag {.3} ms)",
+                    &[us(se.deadline), n as i64, us(v), us(v - se.vruntime)],
+                ),
+            );
+        }
+        let se = &mut self.se[task.index()];
+        se.prev_sum_exec_runtime = se.sum_exec_runtime;
+        // HACK, stash a copy of deadline at the point of pick in vlag (RUN_TO_PARITY).
+        se.vlag = se.deadline;
+    }
+
+    /// `update_curr`'s accounting.
+    fn account(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
+        let c = cpu.index();
+        if self.rq[c].curr != Some(task) {
+            return;
+        }
+        let se = &mut self.se[task.index()];
+        se.sum_exec_runtime += delta.0;
+        se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
+        self.update_min_vruntime(c);
+    }
+
+    /// The scheduler tick: `update_curr` (a used-up request reschedules), then balancing.
+    fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        let c = cpu.index();
+        cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        if curr.is_none() || curr != self.rq[c].curr {
+            return;
+        }
+        self.update_curr(cx, c);
+        self.balance_pass(cx, c, false);
+    }
+
+    fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.check_preempt_wakeup(cx, cpu.index(), task);
+    }
+
+    /// `yield_task_fair`: the deadline moves one request further.
+    fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let c = cpu.index();
+        if self.rq[c].nr_running() <= 1 {
+            return;
+        }
+        self.update_curr(cx, c);
+        let se = &mut self.se[task.index()];
+        se.deadline += calc_delta_fair(se.slice, se.weight) as i64;
+        let d = se.deadline;
+        cx.note(
+            cpu,
+            task,
+            Note::new("yield: deadline pushed to {.3} ms", &[us(d)]),
+        );
+    }
+
+    /// 6.6 `reweight_entity`, then `prio_changed_fair`.
+    fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
+        let new_nice = cx.task(task).nice;
+        let weight = nice_weight(new_nice) as u64;
+        let c = self.se[task.index()].cpu;
+        let on_rq = self.se[task.index()].on_rq;
+        if on_rq && self.rq[c].curr == Some(task) {
+            self.update_curr(cx, c);
+        }
+        let in_tree = on_rq && self.rq[c].curr != Some(task);
+        let se = &mut self.se[task.index()];
+        let old_weight = se.weight;
+        se.weight = weight;
+        if !on_rq {
+            se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
+        } else {
+            let deadline = se.deadline - se.vruntime;
+            let deadline = ((deadline as i128 * old_weight as i128) / weight as i128) as i64;
+            se.deadline = se.vruntime + deadline;
+        }
+        let d = se.deadline;
+        let cpu = CpuId(c as u16);
+        cx.note(
+            cpu,
+            task,
+            Note::new(
+                "reweight: weight {} -> {}, deadline rescaled to {.3} ms",
+                &[old_weight as i64, weight as i64, us(d)],
+            ),
+        );
+        if !on_rq || self.rq[c].nr_running() == 1 {
+            return;
+        }
+        if !in_tree {
+            if new_nice > old_nice {
+                cx.resched(cpu);
+            }
+        } else {
+            self.check_preempt_wakeup(cx, c, task);
+        }
+    }
+
+    fn balance(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
+        self.balance_pass(cx, cpu.index(), true);
+    }
+
+    fn inspect(&self, _cx: &Cx<'_>, cpu: CpuId) -> Inspection {
+        let c = cpu.index();
+        let rq = &self.rq[c];
+        let v = self.avg_vruntime(c);
+        let mut order: Vec<TaskId> = rq.tasks_timeline.iter().collect();
+        if let Some(cur) = rq.curr {
+            let cv = self.se[cur.index()].vruntime;
+            let at = order
+                .iter()
+                .position(|t| self.se[t.index()].vruntime > cv)
+                .unwrap_or(order.len());
+            order.insert(at, cur);
+        }
+        let entries = order
+            .into_iter()
+            .map(|t| {
+                let se = &self.se[t.index()];
+                InspectEntry {
+                    task: t.0,
+                    key: format!("deadline {}", ms3(se.deadline)),
+                    detail: format!(
+                        "{}vruntime {}, lag {}, {}, weight {}",
+                        if rq.curr == Some(t) { "running, " } else { "" },
+                        ms3(se.vruntime),
+                        ms3(v - se.vruntime),
+                        if self.eligible(c, t) {
+                            "eligible"
+                        } else {
+                            "not eligible"
+                        },
+                        se.weight
+                    ),
+                }
+            })
+            .collect();
+        let (_, load) = self.sums(c);
+        let (pick, n) = self.pick_eevdf(c);
+        Inspection {
+            queues: vec![InspectQueue {
+                name: format!("{cpu} cfs_rq (by vruntime)"),
+                entries,
+            }],
+            facts: vec![
+                format!("V {}, min_vruntime {}", ms3(v), ms3(rq.min_vruntime)),
+                format!("avg_load {load}, nr_running {}", rq.nr_running()),
+                format!(
+                    "base_slice {}, tick {}",
+                    ms3(self.c.sysctl_sched_base_slice as i64),
+                    ms3(self.c.tick_nsec as i64)
+                ),
+                match pick {
+                    Some(t) if n == 0 => format!("next: task {} (runs to parity)", t.0),
+                    Some(t) => format!("next: task {} (earliest deadline of {n} eligible)", t.0),
+                    None => "next: idle".into(),
+                },
+            ],
+        }
+    }
+
+    fn observe(&self, task: TaskId) -> Option<i64> {
+        let se = self.se.get(task.index())?;
+        if se.on_rq {
+            Some(us(self.lag_of(se.cpu, task)))
+        } else {
+            Some(us(se.vlag))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(cpus: u16) -> EevdfConfig {
+        EevdfConfig::new(&Tunables::defaults(INFO.tunables), Machine { cpus })
+    }
+
+    /// §6.2 Defaults: base_slice 0.75 ms × (1 + ilog2(min(ncpus, 8))).
+    #[test]
+    fn base_slice_scales() {
+        assert_eq!(config(1).sysctl_sched_base_slice, 750_000);
+        assert_eq!(config(2).sysctl_sched_base_slice, 1_500_000);
+        assert_eq!(config(4).sysctl_sched_base_slice, 2_250_000);
+        assert_eq!(config(8).sysctl_sched_base_slice, 3_000_000);
+    }
+
+    /// §6.2 Zero-lag time: V = v0 + avg/load, rounded down.
+    #[test]
+    fn avg_vruntime_by_hand() {
+        // Keys 0 and 3 ms, weights 1024 and 335: (0 + 3e6·335)/1359 = 739_514.3 -> 739_514.
+        assert_eq!(
+            avg_vruntime_of(10_000_000, 3_000_000 * 335, 1359),
+            10_739_514
+        );
+        // Negative sums round down, not toward zero: -7/2 -> -4.
+        assert_eq!(avg_vruntime_of(100, -7, 2), 96);
+        assert_eq!(avg_vruntime_of(100, 0, 0), 100);
+    }
+
+    /// §6.2 Dequeue: vlag clamped to ±calc_delta_fair(max(2·slice, TICK_NSEC)).
+    #[test]
+    fn lag_clamps() {
+        // 1 CPU, HZ 250: max(1.5 ms, 4 ms) = 4 ms for nice 0.
+        assert_eq!(clamp_lag(9_000_000, 750_000, 4_000_000, 1024), 4_000_000);
+        assert_eq!(clamp_lag(-9_000_000, 750_000, 4_000_000, 1024), -4_000_000);
+        assert_eq!(clamp_lag(1_234, 750_000, 4_000_000, 1024), 1_234);
+        // HZ 1000 and 4 CPUs (slice 2.25 ms): max(4.5 ms, 1 ms) = 4.5 ms.
+        assert_eq!(clamp_lag(5_000_000, 2_250_000, 1_000_000, 1024), 4_500_000);
+        // nice 5: 4 ms·1024/335 = 12_226_865.6 -> 12_226_865 of virtual time.
+        assert_eq!(clamp_lag(-20_000_000, 750_000, 4_000_000, 335), -12_226_865);
+    }
+
+    /// §6.2 Placement: lag·(W + w)/W.
+    #[test]
+    fn lag_inflation() {
+        // Two nice-0 tasks queued (W 2048), a nice-0 one joins with lag 1 ms: 1.5 ms.
+        assert_eq!(inflate_lag(1_000_000, 2048, 1024), 1_500_000);
+        // Negative lag truncates toward zero: -1000·(1024+335)/1024 = -1327.1 -> -1327.
+        assert_eq!(inflate_lag(-1_000, 1024, 335), -1_327);
+    }
+}
