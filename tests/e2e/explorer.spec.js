@@ -113,6 +113,10 @@ test("the page's trace hash equals the CLI's for the same scenario", async ({ ap
   const preset = await doneHash(page);
   const cliPreset = JSON.parse(cli("run", "sleep-work", "--param", "iterations=30", "--json")).trace_hash;
   expect(preset).toEqual(cliPreset);
+  // Its share link names the preset, so the CLI ends the run where the page does.
+  await page.getByTestId("share-button").click();
+  const presetLink = await page.getByTestId("share-url").inputValue();
+  expect(JSON.parse(cli("run", "--link", presetLink, "--json")).trace_hash).toEqual(preset);
 
   // A plain scenario, built in the page, through its share link.
   await page.getByTestId("preset-select").selectOption("");

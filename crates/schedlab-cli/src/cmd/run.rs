@@ -39,7 +39,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         Detail::Summary
     };
     // A preset runs until its benchmark ends (contest kills its loads when make exits).
-    let preset = args.input.preset()?;
+    let preset = match args.input.preset()? {
+        Some(p) => Some(p),
+        None => link_preset(&state)?,
+    };
     let out = match &preset {
         Some((p, _)) => schedlab::workloads::run_until(scenario, p.stop, detail),
         None => schedlab::run(
@@ -82,6 +85,41 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     crate::output::print(&text)
 }
 
+/// The preset a page link says its scenario came from (`view.preset`): the page ends such a
+/// run where the benchmark ends, and so must the CLI for the two to give the same trace hash.
+fn link_preset(
+    state: &schedlab::LinkState,
+) -> anyhow::Result<
+    Option<(
+        &'static schedlab::workloads::Preset,
+        schedlab::workloads::Params,
+    )>,
+> {
+    let Some(reference) = &state.view.preset else {
+        return Ok(None);
+    };
+    let preset = schedlab::workloads::find(&reference.id).ok_or_else(|| {
+        InvalidInput(format!(
+            "the link names an unknown preset {:?}",
+            reference.id
+        ))
+    })?;
+    let mut params = schedlab::workloads::Params::defaults(preset.params);
+    for (key, &value) in &reference.params {
+        match preset.params.iter().find(|s| s.key == key) {
+            Some(spec) if (spec.min..=spec.max).contains(&value) => params.set(spec.key, value),
+            _ => {
+                return Err(InvalidInput(format!(
+                    "the link's preset {} has no parameter {key} = {value}",
+                    preset.id
+                ))
+                .into())
+            }
+        }
+    }
+    Ok(Some((preset, params)))
+}
+
 /// The benchmark's own report for a preset run (contest's table row, irman's statistics, ...).
 fn preset_report(
     preset: &schedlab::workloads::Preset,
@@ -95,7 +133,12 @@ fn preset_report(
         policy: scenario.policy.clone(),
     };
     let r = (preset.report)(params, &base, out);
-    let mut text = format!("\n{} ({}):\n{}", preset.name, params.non_defaults().join(" "), r.text);
+    let mut text = format!(
+        "\n{} ({}):\n{}",
+        preset.name,
+        params.non_defaults().join(" "),
+        r.text
+    );
     for n in &r.notes {
         text.push_str(&format!("note: {n}\n"));
     }
