@@ -1,0 +1,316 @@
+//! CFS (reference/schedulers.md §6.1) and EEVDF (§6.2) as scenarios. Formulas (weights,
+//! calc_delta_fair, period and slice, placement floors, V, lag clamp and inflation) are
+//! unit-tested in `src/cfs.rs` and `src/eevdf.rs`.
+
+mod common;
+use common::*;
+
+use schedlab_engine::{CpuId, Detail, Nanos, RunOptions, RunOutput, Scenario, TaskId};
+
+const CFS: &str = r#"{"id":"cfs"}"#;
+const EEVDF: &str = r#"{"id":"eevdf"}"#;
+
+fn with_duration(json: String, d: &str) -> String {
+    json.replace(r#""duration":"100s""#, &format!(r#""duration":"{d}""#))
+}
+
+fn cpu_ms(out: &RunOutput, task: usize) -> u64 {
+    out.metrics.tasks[task].cpu_ns / 1_000_000
+}
+
+/// Values the policy reported for `task` through `observe`, with their times in ms.
+fn observed(out: &RunOutput, task: u32) -> Vec<(u64, i64)> {
+    out.trace
+        .observed
+        .iter()
+        .filter(|(_, t, _)| *t == TaskId(task))
+        .map(|(at, _, v)| (at.0 / 1_000_000, *v))
+        .collect()
+}
+
+/// The value `task` reported at exactly `at_us` µs (its last report then).
+fn observed_at(out: &RunOutput, task: u32, at_us: u64) -> Option<i64> {
+    out.trace
+        .observed
+        .iter()
+        .filter(|(at, t, _)| *t == TaskId(task) && at.0 == at_us * 1000)
+        .map(|(_, _, v)| *v)
+        .next_back()
+}
+
+const NICE_0_VS_5: &str = r#"[{"name":"A","program":[{"run":"100s"}]},
+                              {"name":"B","nice":5,"program":[{"run":"100s"}]}]"#;
+
+/// §6.1 Weights / known behaviour: nice 0 against nice 5 shares 1024:335, i.e. A gets
+/// 1024/1359 = 75.35% of the CPU: 7535 ms of 10 s, within 1% of the run (100 ms).
+#[test]
+fn cfs_nice_0_vs_nice_5_share_by_weight() {
+    let out = run(&with_duration(scenario(1, CFS, NICE_0_VS_5), "10s"));
+    let (a, b) = (cpu_ms(&out, 0), cpu_ms(&out, 1));
+    assert_eq!(a + b, 10_000);
+    assert!(a.abs_diff(7_535) <= 100, "A {a} ms, B {b} ms");
+}
+
+/// §6.2 Behaviour: EEVDF keeps CFS's long-run shares: the same 75.35% within 1%.
+#[test]
+fn eevdf_two_hogs_share_by_weight() {
+    let out = run(&with_duration(scenario(1, EEVDF, NICE_0_VS_5), "10s"));
+    let (a, b) = (cpu_ms(&out, 0), cpu_ms(&out, 1));
+    assert_eq!(a + b, 10_000);
+    assert!(a.abs_diff(7_535) <= 100, "A {a} ms, B {b} ms");
+}
+
+/// §6.1 Period, slice and check_preempt_tick, 1 CPU, HZ 1000. Arrivals at 0 are placed with
+/// START_DEBIT: A alone gets vslice 6 ms (v 6), B one of 2 (3 ms: v 9), C one of 3 (2 ms: v 8).
+/// Each slice is 6/3 = 2 ms; at the 2 ms tick delta_exec = 2 ms is not > 2 ms and the vdiff to
+/// the leftmost is 0, so every turn ends at the 3 ms tick (delta_exec 3 > 2). Order by vruntime:
+/// A (6), then C (8; A is at 9 = B, and B was inserted first, but C is smaller), then B.
+#[test]
+fn cfs_three_hogs_take_turns_by_vruntime() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"1s"}]},
+                    {"name":"C","program":[{"run":"1s"}]}]"#;
+    let policy = r#"{"id":"cfs","tunables":{"hz":1000}}"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "18ms"));
+    assert_eq!(gantt(&out, 1), "cpu0 |AAACCCBBBAAACCCBBB|\n");
+}
+
+/// §6.1 Period: 10 nice-0 tasks on one CPU exceed sched_nr_latency (8), so the period is
+/// 10 · 0.75 ms = 7.5 ms, as the inspector shows.
+#[test]
+fn cfs_period_stretches_past_nr_latency() {
+    let tasks = r#"[{"name":"T","count":10,"program":[{"run":"1s"}]}]"#;
+    let s = Scenario::from_json(&with_duration(scenario(1, CFS, tasks), "1s")).unwrap();
+    let mut e = schedlab_policies::registry::engine(&s, RunOptions::default()).unwrap();
+    e.run_until(Nanos::from_ms(1)).unwrap();
+    let facts = e.inspect(CpuId(0)).facts;
+    assert!(
+        facts
+            .iter()
+            .any(|f| f == "nr_running 10, load 10240, period 7.500 ms"),
+        "{facts:?}"
+    );
+}
+
+/// A CPU hog A and a sleeper B on one CPU (HZ 250, latency 6 ms, wakeup_gran 1 ms).
+/// B first runs at the 4 ms tick (A's 4 ms > its 3 ms slice) and sleeps at once, then sleeps
+/// `sleep` and runs 10 ms, twice.
+fn sleeper(policy: &str, sleep: &str) -> RunOutput {
+    let tasks = format!(
+        r#"[{{"name":"A","program":[{{"run":"10s"}}]}},
+            {{"name":"B","program":[{{"repeat":2,"body":[{{"sleep":"{sleep}"}},{{"run":"10ms"}}]}}]}}]"#
+    );
+    run(&with_duration(scenario(1, policy, &tasks), "3s"))
+}
+
+/// §6.1 Placement: after a long sleep B is placed at min_vruntime − latency/2: its credit is
+/// exactly 3 ms of A's vruntime (A is min_vruntime), never more, however long it slept (100 ms
+/// and 1 s here). 3 ms > wakeup_gran 1 ms, so it preempts A on the spot (latency 0).
+/// First wake-up at 104 ms: A started at vruntime 6 ms (START_DEBIT: one 6 ms slice when alone)
+/// and has run 104 ms, so A and min_vruntime are at 110 000 µs and B is placed at 107 000 µs.
+#[test]
+fn cfs_sleeper_credit_is_half_the_latency_at_most() {
+    for sleep in ["100ms", "1s"] {
+        let out = sleeper(CFS, sleep);
+        let picks: Vec<(u64, i64)> = observed(&out, 1);
+        let mut checked = 0;
+        // Its first run at 4 ms follows its arrival, not a wake-up.
+        for (at_ms, v) in picks.into_iter().filter(|&(at, _)| at >= 100) {
+            let Some(a) = observed_at(&out, 0, at_ms * 1000) else {
+                continue;
+            };
+            // The picks right after a wake-up (A was put away at the same instant).
+            if a > v {
+                assert_eq!(a - v, 3_000, "credit at {at_ms} ms (sleep {sleep})");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 2, "two wake-ups (sleep {sleep})");
+        let lat = &out.metrics.latencies[1];
+        assert_eq!(lat.len(), 2);
+        assert!(lat.iter().all(|&l| l == 0), "{lat:?}");
+    }
+    let out = sleeper(CFS, "100ms");
+    assert_eq!(observed_at(&out, 1, 104_000), Some(107_000));
+}
+
+/// §6.1 Wake preemption: a woken task preempts only if it is more than wakeup_gran behind. With
+/// sched_wakeup_granularity 4 ms (> the 3 ms credit), B woken at 105.5 ms (sleeping 101.5 ms
+/// from the 4 ms tick) waits for A's next tick at 108 ms: latency 2.5 ms; with the default 1 ms
+/// it runs at once.
+#[test]
+fn cfs_wakeup_preemption_needs_more_than_the_granularity() {
+    let coarse = r#"{"id":"cfs","tunables":{"sched_wakeup_granularity":4000}}"#;
+    let out = sleeper(coarse, "101500us");
+    assert_eq!(out.metrics.latencies[1][0], 2_500_000);
+    let out = sleeper(CFS, "101500us");
+    assert_eq!(out.metrics.latencies[1][0], 0);
+}
+
+/// §6.1 Placement, child placement: a parent forks at 1 ms. With sched_child_runs_first the
+/// child takes the parent's (smaller) vruntime and runs at once (its 4 ms tick sees 3 ms run,
+/// not more than its 3 ms slice, and a vdiff of 0, so it finishes its 5 ms). By default the
+/// parent goes on until the 4 ms tick ends its 3 ms slice (2 tasks, latency 6 ms); the child
+/// then runs 4 ms to the 8 ms tick, the parent 4 ms to 12 ms, the child its last 1 ms.
+#[test]
+fn cfs_child_runs_first() {
+    let tasks = r#"[{"name":"P","program":[{"run":"1ms"},
+                     {"fork":{"program":[{"run":"5ms"}]}},{"run":"10ms"}]}]"#;
+    let first = r#"{"id":"cfs","tunables":{"sched_child_runs_first":1}}"#;
+    let out = run(&scenario(1, first, tasks));
+    assert_eq!(gantt(&out, 1), "cpu0 |ABBBBBAAAAAAAAAA|\n");
+    let out = run(&scenario(1, CFS, tasks));
+    assert_eq!(gantt(&out, 1), "cpu0 |AAAABBBBAAAABAAA|\n");
+}
+
+/// §6.1 Nice change: reweighting keeps vruntime and changes the rate from then on. A hog that
+/// renices itself to 5 after 1 s runs at 1024:335 against a nice-0 hog from then on: of the
+/// next 10 s it gets 335/1359 = 24.65% (2465 ms), within 1%.
+#[test]
+fn cfs_nice_change_reweights() {
+    let tasks = r#"[{"name":"A","program":[{"run":"100s"}]},
+                    {"name":"B","program":[{"run":"500ms"},{"nice":5},{"run":"100s"}]}]"#;
+    let out = run(&with_duration(scenario(1, CFS, tasks), "11s"));
+    let b = cpu_ms(&out, 1);
+    // About 500 ms before the change (the first second at 1:1), then 24.65% of 10 s.
+    assert!(b.abs_diff(500 + 2_465) <= 110, "B {b} ms");
+}
+
+/// §6.2 Placement: a new task starts at V with its deadline half a slice away
+/// (PLACE_DEADLINE_INITIAL): 1 CPU, base_slice 0.75 ms, so A and B arriving at 0 both have
+/// deadline 0.375 ms; without the feature, 0.750 ms.
+#[test]
+fn eevdf_new_task_gets_half_a_slice() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"1s"}]}]"#;
+    for (policy, key) in [
+        (EEVDF, "deadline 0.375 ms"),
+        (
+            r#"{"id":"eevdf","tunables":{"place_deadline_initial":0}}"#,
+            "deadline 0.750 ms",
+        ),
+    ] {
+        let s = Scenario::from_json(&with_duration(scenario(1, policy, tasks), "1s")).unwrap();
+        let mut e = schedlab_policies::registry::engine(&s, RunOptions::default()).unwrap();
+        e.run_until(Nanos::ZERO).unwrap();
+        let q = &e.inspect(CpuId(0)).queues[0];
+        let keys: Vec<&str> = q.entries.iter().map(|x| x.key.as_str()).collect();
+        assert_eq!(keys, [key, key], "{policy}");
+    }
+}
+
+/// A latency-sensitive task W (0.5 ms of CPU every 10 ms) among 3 nice-0 hogs on one CPU.
+fn waker(policy: &str) -> RunOutput {
+    let tasks = r#"[{"name":"H","count":3,"program":[{"run":"100s"}]},
+                    {"name":"W","program":[{"repeat":"forever","body":[
+                        {"run":"500us"},{"sleep":"9500us"}]}]}]"#;
+    run(&with_duration(scenario(1, policy, tasks), "5s"))
+}
+
+/// §6.2 Behaviour: a sleeper is "neither penalised nor over-rewarded": W keeps the lag it saved.
+/// When that lag is positive it is eligible with the earliest deadline and preempts on the spot
+/// (median latency 0); when its last run left it slightly ahead of V (negative lag) it waits
+/// until it is eligible again, which the CPU notices at the next tick: never more than one tick
+/// (4 ms at HZ 250). CFS instead gives every long sleeper the 3 ms credit, so W always preempts
+/// at once there (latency 0). Every cycle of W is served in both.
+#[test]
+fn eevdf_latency_sensitive_waker_keeps_its_lag() {
+    let out = waker(EEVDF);
+    let w = &out.metrics.tasks[3];
+    assert_eq!(w.wakeup_latency_ns.p50, 0, "{w:?}");
+    assert!(w.wakeup_latency_ns.max <= 4_000_000, "{w:?}");
+    assert!(w.wakeup_latency_mean_ns <= 2_000_000, "{w:?}");
+    // W's period is 10 ms plus its latency: about 5 s / 11.5 ms = 434 wake-ups, each served.
+    assert!(w.wakeups >= 420 && w.cpu_ns >= w.wakeups * 500_000, "{w:?}");
+    let out = waker(CFS);
+    let w = &out.metrics.tasks[3];
+    assert_eq!(w.wakeup_latency_ns.max, 0, "{w:?}");
+    assert_eq!(w.wakeups, 499, "{w:?}");
+}
+
+/// §6.2 Dequeue and placement: every lag saved at dequeue is within the clamp (nice 0, 1 CPU,
+/// HZ 250: ±max(2·0.75 ms, 4 ms) = ±4 ms), and PLACE_LAG's inflation gives a woken task back the
+/// lag it saved, to within the rounding of V (1 µs in the notes).
+#[test]
+fn eevdf_lag_is_clamped_and_kept_across_sleep() {
+    let out = waker(EEVDF);
+    let notes: Vec<_> = out.trace.notes().collect();
+    let mut saved = 0;
+    let mut placed = 0;
+    for n in &notes {
+        let text = n.note.text;
+        if text.starts_with("dequeued with lag") {
+            assert!(n.note.args[0].abs() <= 4_000, "{}", n.note.render());
+            saved += 1;
+        }
+        if text.starts_with("placed:") {
+            let (lag, was) = (n.note.args[1], n.note.args[2]);
+            assert!(lag.abs_diff(was) <= 1, "{}", n.note.render());
+            placed += 1;
+        }
+    }
+    assert!(saved >= 400 && placed >= 400, "{saved} {placed}");
+}
+
+/// §6.1/§6.2 on 2 CPUs: four hogs spread two per CPU at fork time and each gets half a CPU
+/// (within 2%); both CPUs stay busy.
+#[test]
+fn four_hogs_on_two_cpus_get_half_a_cpu_each() {
+    let tasks = r#"[{"name":"H","count":4,"program":[{"run":"100s"}]}]"#;
+    for policy in [CFS, EEVDF] {
+        let out = run(&with_duration(scenario(2, policy, tasks), "4s"));
+        for t in 0..4 {
+            let ms = cpu_ms(&out, t);
+            assert!(ms.abs_diff(2_000) <= 40, "{policy}: task {t} {ms} ms");
+        }
+    }
+}
+
+/// §6.1/§6.2 on 2 CPUs: a CPU left with nothing pulls waiting work from the other (idle
+/// balance). Three hogs start on CPU 0 and 1 as forks of one parent; when the parent and one
+/// child exit, the remaining ones end up on both CPUs and everyone finishes by 5 ms of
+/// makespan slack.
+#[test]
+fn idle_cpu_pulls_waiting_work() {
+    let tasks = r#"[{"name":"P","program":[
+        {"fork":{"program":[{"run":"20ms"}]}},{"fork":{"program":[{"run":"20ms"}]}},
+        {"fork":{"program":[{"run":"20ms"}]}},{"fork":{"program":[{"run":"20ms"}]}},
+        {"run":"1ms"},{"wait":"all"}]}]"#;
+    for policy in [CFS, EEVDF] {
+        let out = run(&scenario(2, policy, tasks));
+        // 81 ms of work on 2 CPUs: at least 40.5 ms; idle pulls keep it near that.
+        let end = out.end.0 / 1_000_000;
+        assert!((41..=46).contains(&end), "{policy}: ended at {end} ms");
+    }
+}
+
+/// Determinism: the same mixed scenario twice gives the same trace hash, with or without
+/// notes, for both policies on 2 CPUs; the two policies differ.
+#[test]
+fn runs_are_deterministic() {
+    let tasks = r#"[{"name":"H","nice":3,"program":[{"run":"2s"}]},
+                    {"name":"I","count":3,"program":[{"repeat":50,"body":[
+                        {"run":{"exponential":{"mean":"3ms"}}},
+                        {"sleep":{"uniform":{"min":"1ms","max":"20ms"}}},"yield"]}]},
+                    {"name":"F","program":[{"fork":{"program":[{"run":"30ms"},{"nice":-2},{"run":"30ms"}]}},
+                        {"run":"50ms"},{"wait":"all"}]}]"#;
+    let mut hashes = Vec::new();
+    for policy in [CFS, EEVDF] {
+        let json = with_duration(scenario(2, policy, tasks), "3s");
+        let a = run(&json);
+        let b = run(&json);
+        assert_eq!(a.hash, b.hash, "{policy}");
+        let s = Scenario::from_json(&json).unwrap();
+        let quiet = schedlab_policies::run(
+            &s,
+            RunOptions {
+                detail: Detail::Summary,
+                ..RunOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(a.hash, quiet.hash, "{policy}");
+        hashes.push(a.hash);
+    }
+    assert_ne!(hashes[0], hashes[1]);
+}
