@@ -50,6 +50,8 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(px(52.0))
         .build_cartesian_2d((0..n).into_segmented(), 0u32..top + top / 10 + 1)?;
     let labels: Vec<&str> = bins.iter().map(|b| b.label.as_str()).collect();
+    // Label at most ~8 bins (every k-th) so the labels never overlap.
+    let every = labels.len().div_ceil(8).max(1);
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -58,7 +60,7 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(palette::MUTED)
         .x_labels(bins.len().max(1))
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels
+            SegmentValue::CenterOf(i) if *i as usize % every == 0 => labels
                 .get(*i as usize)
                 .map_or(String::new(), |l| l.to_string()),
             _ => String::new(),

@@ -63,7 +63,8 @@ pub fn draw<DB: DrawingBackend>(
         .light_line_style(palette::RULE.mix(0.6))
         .bold_line_style(palette::RULE)
         .axis_style(palette::MUTED)
-        .x_labels(labels)
+        // Never 0: plotters loops forever computing key points for a zero-label axis.
+        .x_labels(labels.max(1))
         .x_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) if labels > 0 => {
                 names.get(*i as usize).cloned().unwrap_or_default()
