@@ -14,6 +14,9 @@ pub struct Case {
     pub detail: Detail,
     /// None when the case's policy is not registered in this build.
     pub scenario: fn() -> Option<Scenario>,
+    /// Instead of one scenario: the full contest table (11 loads, one seed, 2 CPUs) under this
+    /// policy, what the page recomputes while a slider moves on a contest preset.
+    pub contest: Option<&'static str>,
 }
 
 /// What one run of a case produced (timing is added by the caller).
@@ -71,58 +74,117 @@ fn cpu_sleep_tasks(n: u32, run: Nanos, sleep: Nanos) -> Vec<TaskSpec> {
     }]
 }
 
+fn hogs(n: u32) -> TaskSpec {
+    TaskSpec {
+        name: "hog".into(),
+        nice: 0,
+        arrival: Nanos::ZERO,
+        shares: None,
+        rt: None,
+        cpu_rate_cap: None,
+        count: Some(n),
+        program: Program(vec![Step::Run(Dur::Fixed(Nanos::from_secs(3600)))]),
+    }
+}
+
+fn engine_case(
+    name: &'static str,
+    what: &'static str,
+    detail: Detail,
+    scenario: fn() -> Option<Scenario>,
+) -> Case {
+    Case {
+        name,
+        what,
+        detail,
+        scenario,
+        contest: None,
+    }
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
-        Case {
-            name: "rr-100-tasks-4-cpus-60s",
-            what: "100 CPU/sleep tasks on 4 CPUs under rr, 60 s simulated (metrics only)",
-            detail: Detail::Summary,
-            scenario: || scenario(4, Nanos::from_secs(60), "rr", cpu_sleep_tasks(100, Nanos::from_ms(2), Nanos::from_ms(8))),
-        },
-        Case {
-            name: "rr-100-tasks-4-cpus-60s-full",
-            what: "the same with the full trace (what the page records)",
-            detail: Detail::Full,
-            scenario: || scenario(4, Nanos::from_secs(60), "rr", cpu_sleep_tasks(100, Nanos::from_ms(2), Nanos::from_ms(8))),
-        },
-        Case {
-            name: "mlfq-1000-tasks-10s",
-            what: "1,000 CPU/sleep tasks on 4 CPUs under mlfq, 10 s simulated (metrics only)",
-            detail: Detail::Summary,
-            scenario: || scenario(4, Nanos::from_secs(10), "mlfq", cpu_sleep_tasks(1000, Nanos::from_ms(1), Nanos::from_ms(50))),
-        },
-        Case {
-            name: "trace-50-tasks-1h-typical",
-            what: "one simulated hour on 2 CPUs under rr of 40 CPU hogs and 10 interactive tasks (2 ms bursts, 50 ms sleeps), full trace: its size",
-            detail: Detail::Full,
-            scenario: || {
+        engine_case(
+            "rr-100-tasks-4-cpus-60s",
+            "100 CPU/sleep tasks on 4 CPUs under rr, 60 s simulated (metrics only)",
+            Detail::Summary,
+            || scenario(4, Nanos::from_secs(60), "rr", cpu_sleep_tasks(100, Nanos::from_ms(2), Nanos::from_ms(8))),
+        ),
+        engine_case(
+            "rr-100-tasks-4-cpus-60s-full",
+            "the same with the full trace (what the page records)",
+            Detail::Full,
+            || scenario(4, Nanos::from_secs(60), "rr", cpu_sleep_tasks(100, Nanos::from_ms(2), Nanos::from_ms(8))),
+        ),
+        engine_case(
+            "mlfq-1000-tasks-10s",
+            "1,000 CPU/sleep tasks on 4 CPUs under mlfq, 10 s simulated (metrics only)",
+            Detail::Summary,
+            || scenario(4, Nanos::from_secs(10), "mlfq", cpu_sleep_tasks(1000, Nanos::from_ms(1), Nanos::from_ms(50))),
+        ),
+        engine_case(
+            "trace-50-tasks-1h-typical",
+            "one simulated hour on 2 CPUs under rr of 40 CPU hogs and 10 interactive tasks (2 ms bursts, 50 ms sleeps), full trace: its size",
+            Detail::Full,
+            || {
                 let mut tasks = cpu_sleep_tasks(10, Nanos::from_ms(2), Nanos::from_ms(50));
-                tasks.push(TaskSpec {
-                    name: "hog".into(),
-                    nice: 0,
-                    arrival: Nanos::ZERO,
-                    shares: None,
-                    cpu_rate_cap: None,
-                    rt: None,
-                    count: Some(40),
-                    program: Program(vec![Step::Run(Dur::Fixed(Nanos::from_secs(3600)))]),
-                });
+                tasks.push(hogs(40));
                 scenario(2, Nanos::from_secs(3600), "rr", tasks)
             },
+        ),
+        engine_case(
+            "trace-50-tasks-1h-busy",
+            "50 tasks (1 ms bursts, 20 ms sleeps) on 2 CPUs under rr for one simulated hour, full trace: its size",
+            Detail::Full,
+            || scenario(2, Nanos::from_secs(3600), "rr", cpu_sleep_tasks(50, Nanos::from_ms(1), Nanos::from_ms(20))),
+        ),
+        Case {
+            name: "contest-table-linux-2.5-o1",
+            what: "the full contest table (11 loads) under linux-2.5-o1, one seed, 2 CPUs",
+            detail: Detail::Summary,
+            scenario: || None,
+            contest: Some("linux-2.5-o1"),
         },
         Case {
-            name: "trace-50-tasks-1h-busy",
-            what: "50 tasks (1 ms bursts, 20 ms sleeps) on 2 CPUs under rr for one simulated hour, full trace: its size",
-            detail: Detail::Full,
-            scenario: || scenario(2, Nanos::from_secs(3600), "rr", cpu_sleep_tasks(50, Nanos::from_ms(1), Nanos::from_ms(20))),
+            name: "contest-table-ebs",
+            what: "the same under ebs (the slowest policy)",
+            detail: Detail::Summary,
+            scenario: || None,
+            contest: Some("ebs"),
         },
     ]
+}
+
+/// The contest table for one policy; its "hash" is of the rendered table, to compare builds.
+fn contest(policy: &str) -> Option<Outcome> {
+    use schedlab_workloads::contest;
+    schedlab_policies::find(policy)?;
+    let config = contest::Config::new(PolicySpec {
+        id: policy.into(),
+        tunables: Default::default(),
+    });
+    let params = schedlab_workloads::Params::defaults(contest::PRESET.params);
+    let table = contest::table(&[config], contest::LOADS, &params, 2, 1)
+        .unwrap_or_else(|e| panic!("contest table under {policy} failed: {e}"));
+    let mut h = schedlab_engine::trace::TraceHasher::default();
+    for b in table.render().bytes() {
+        h.u64(b as u64);
+    }
+    Some(Outcome {
+        events: 0,
+        simulated_ns: 0,
+        hash: h.finish(),
+        trace_bytes: 0,
+    })
 }
 
 /// Runs case `i`; None if its policy is not registered.
 pub fn run(i: usize) -> Option<Outcome> {
     let cases = cases();
     let case = cases.get(i)?;
+    if let Some(policy) = case.contest {
+        return contest(policy);
+    }
     let s = (case.scenario)()?;
     let out = schedlab_policies::run(
         &s,

@@ -67,6 +67,36 @@ impl TunableSpec {
         self.scale = scale;
         self
     }
+
+    /// The unit of `value / scale`: a µs tunable shown with scale 1000 reads in ms.
+    pub fn display_unit(&self) -> &'static str {
+        match (self.unit, self.scale) {
+            ("ns", 1_000) => "us",
+            ("ns", 1_000_000) | ("us", 1_000) => "ms",
+            ("ms", 1_000) => "s",
+            (unit, _) => unit,
+        }
+    }
+
+    /// A value as people read it: `value / scale` with as many decimals as the scale needs,
+    /// and the display unit (`"6.000 ms"` for 6000 µs at scale 1000). Integer formatting only.
+    pub fn display(&self, value: i64) -> String {
+        let number = if self.scale > 1 {
+            let decimals = self.scale.ilog10() as usize;
+            let sign = if value < 0 { "-" } else { "" };
+            let (whole, frac) = (
+                value.unsigned_abs() / self.scale as u64,
+                value.unsigned_abs() % self.scale as u64,
+            );
+            format!("{sign}{whole}.{frac:0decimals$}")
+        } else {
+            value.to_string()
+        };
+        match self.display_unit() {
+            "" => number,
+            unit => format!("{number} {unit}"),
+        }
+    }
 }
 
 /// Resolved tunable values for one run: every declared key has a value.
@@ -153,6 +183,17 @@ mod tests {
         TunableSpec::new("quantum", "Quantum", "ms", 10, 1, 1000, "Time slice."),
         TunableSpec::new("hz", "HZ", "Hz", 1000, 100, 1000, "Tick rate.").step(100),
     ];
+
+    #[test]
+    fn display_divides_by_the_scale_and_names_the_shown_unit() {
+        let slice =
+            TunableSpec::new("base_slice", "Base slice", "us", 750, 100, 100_000, "").scale(1000);
+        assert_eq!(slice.display(750), "0.750 ms");
+        assert_eq!(slice.display(6000), "6.000 ms");
+        assert_eq!(SPECS[0].display(10), "10 ms");
+        let pct = TunableSpec::new("x", "X", "", -5, -10, 10, "").scale(10);
+        assert_eq!(pct.display(-5), "-0.5");
+    }
 
     #[test]
     fn resolve_applies_values_and_reports_all_problems() {

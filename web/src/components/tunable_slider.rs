@@ -12,21 +12,6 @@ pub struct TunableSliderProps {
     pub problem: Option<String>,
 }
 
-/// The value as the spec says to show it: `value / scale`, with the unit.
-pub fn display_value(spec: &TunableSpec, value: i64) -> String {
-    let number = if spec.scale > 1 {
-        let decimals = (spec.scale as f64).log10().ceil() as usize;
-        format!("{:.*}", decimals, value as f64 / spec.scale as f64)
-    } else {
-        value.to_string()
-    };
-    if spec.unit.is_empty() {
-        number
-    } else {
-        format!("{number} {}", spec.unit)
-    }
-}
-
 /// One tunable: a range input over the spec's min..max in its step, the value shown live, its
 /// help behind an info button, and a reset to the default.
 #[component]
@@ -59,24 +44,24 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
             <div class="tunable-head">
                 <label for={id.clone()}>{ spec.label }</label>
                 <span class="tunable-value" data-testid={format!("{id}-value")} aria-live="off">
-                    { display_value(&spec, props.value) }
+                    { spec.display(props.value) }
                 </span>
             </div>
             <input type="range" id={id.clone()} data-testid={id.clone()}
                 min={spec.min.to_string()} max={spec.max.to_string()} step={spec.step.to_string()}
                 value={props.value.to_string()}
-                aria-valuetext={display_value(&spec, props.value)}
+                aria-valuetext={spec.display(props.value)}
                 {oninput} />
             <div class="tunable-foot">
                 <span class="tunable-range">
-                    { format!("{} … {}", display_value(&spec, spec.min), display_value(&spec, spec.max)) }
+                    { format!("{} … {}", spec.display(spec.min), spec.display(spec.max)) }
                 </span>
                 <details class="tunable-help">
                     <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "?" }</summary>
-                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", display_value(&spec, spec.default)) }</p>
+                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", spec.display(spec.default)) }</p>
                 </details>
                 <button type="button" class="tunable-reset" disabled={at_default} onclick={onreset}
-                    title={format!("Reset to the default, {}", display_value(&spec, spec.default))}>
+                    title={format!("Reset to the default, {}", spec.display(spec.default))}>
                     { "Reset" }
                 </button>
             </div>
