@@ -138,7 +138,7 @@ impl TaskState {
     }
 }
 
-/// A policy's explanation of one decision: a template with `{}` placeholders and integer
+/// A policy's explanation of one decision: a template with `{}` slots and integer
 /// arguments, formatted only when someone reads it. `{.2}` and `{.3}` print an argument scaled
 /// by 100 or 1000 as a decimal ("run_avg {.3}" with 120 prints "run_avg 0.120").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

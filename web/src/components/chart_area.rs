@@ -13,10 +13,10 @@ pub fn ChartArea() -> Html {
     let Some(shown) = state.shown.clone() else {
         return html! {
             <section class="charts" aria-label="Charts">
-                <div class="chart-placeholder gantt-placeholder">{ "The Gantt chart appears when the first run finishes." }</div>
+                <div class="chart-slot gantt-slot">{ "The Gantt chart appears when the first run finishes." }</div>
                 <div class="chart-row">
-                    <div class="chart-placeholder small-placeholder"></div>
-                    <div class="chart-placeholder small-placeholder"></div>
+                    <div class="chart-slot small-slot"></div>
+                    <div class="chart-slot small-slot"></div>
                 </div>
             </section>
         };
