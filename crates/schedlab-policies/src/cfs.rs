@@ -320,6 +320,36 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
 }
 
 /// Time until the next jiffy boundary (a full tick when exactly on one).
+/// `select_task_rq_fair`, reduced: the preferred CPU (the parent's for a fork, the last one for a
+/// wake-up) if it is idle and not already claimed this instant, else any such idle CPU, else for
+/// a fork the CPU with the fewest tasks (`find_idlest_cpu`; the preferred CPU, then the lowest
+/// id, on ties) and for a wake-up the preferred CPU. Shared by `cfs` and `eevdf`.
+pub fn select_cpu_fair(
+    cx: &Cx<'_>,
+    prev: CpuId,
+    why: Select,
+    nr_running: impl Fn(CpuId) -> u64,
+) -> CpuId {
+    let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
+    let prefer = match why {
+        Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
+        Select::Wakeup { .. } => prev,
+    };
+    if free(prefer) {
+        return prefer;
+    }
+    if let Some(c) = cx.cpus().find(|&c| free(c)) {
+        return c;
+    }
+    match why {
+        Select::New { .. } => cx
+            .cpus()
+            .min_by_key(|&c| (nr_running(c), c != prefer, c.0))
+            .unwrap_or(prefer),
+        Select::Wakeup { .. } => prefer,
+    }
+}
+
 pub fn until_next_tick(now: Nanos, tick_nsec: u64) -> Nanos {
     let tick = tick_nsec.max(1);
     Nanos(tick - now.0 % tick)
@@ -699,26 +729,7 @@ impl Policy for Cfs {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
-        let prefer = match why {
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
-            Select::Wakeup { .. } => prev,
-        };
-        if free(prefer) {
-            return prefer;
-        }
-        if let Some(c) = cx.cpus().find(|&c| free(c)) {
-            return c;
-        }
-        match why {
-            // find_idlest_cpu, reduced to the fewest tasks (the preferred CPU, then the lowest
-            // id, on ties).
-            Select::New { .. } => cx
-                .cpus()
-                .min_by_key(|c| (self.rq[c.index()].nr_running(), *c != prefer, c.0))
-                .unwrap_or(prefer),
-            Select::Wakeup { .. } => prefer,
-        }
+        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running())
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {

@@ -56,8 +56,8 @@ use schedlab_engine::{
 };
 
 use crate::cfs::{
-    balance_move, calc_delta_fair, ms3, sysctl_factor, until_next_tick, us, Timeline, HZ_TUNABLE,
-    SCALING_TUNABLE,
+    balance_move, calc_delta_fair, ms3, select_cpu_fair, sysctl_factor, until_next_tick, us,
+    Timeline, HZ_TUNABLE, SCALING_TUNABLE,
 };
 
 const NSEC_PER_USEC: u64 = 1_000;
@@ -496,24 +496,7 @@ impl Policy for Eevdf {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
-        let prefer = match why {
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
-            Select::Wakeup { .. } => prev,
-        };
-        if free(prefer) {
-            return prefer;
-        }
-        if let Some(c) = cx.cpus().find(|&c| free(c)) {
-            return c;
-        }
-        match why {
-            Select::New { .. } => cx
-                .cpus()
-                .min_by_key(|c| (self.rq[c.index()].nr_running(), *c != prefer, c.0))
-                .unwrap_or(prefer),
-            Select::Wakeup { .. } => prefer,
-        }
+        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running() as u64)
     }
 
     /// `enqueue_entity`: update_curr, `place_entity`, insert.
