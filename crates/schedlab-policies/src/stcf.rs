@@ -30,6 +30,7 @@
 //! Hooks not used: tick. `balance` and `timer` only serve the end-of-instant choice of an idle
 //! CPU (there is no quantum).
 
+use crate::instant::EndOfInstant;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
     Policy, PolicyInfo, TaskId, TaskState, Tunables,
@@ -52,7 +53,7 @@ fn build(_: &Tunables, m: Machine) -> Box<dyn Policy> {
     Box::new(Stcf {
         queue: Vec::new(),
         yielding: vec![None; m.cpus as usize],
-        ready: vec![None; m.cpus as usize],
+        instant: EndOfInstant::new(m.cpus as usize),
         claims: vec![None; m.cpus as usize],
     })
 }
@@ -67,8 +68,8 @@ pub struct Stcf {
     queue: Vec<TaskId>,
     /// Per CPU: the task that yielded and must be passed over once.
     yielding: Vec<Option<TaskId>>,
-    /// Per CPU: the instant at which it, idle, may choose (its end-of-instant timer fired).
-    ready: Vec<Option<Nanos>>,
+    /// Idle CPUs choose at the end of the instant.
+    instant: EndOfInstant,
     /// Per CPU: a newcomer that will take it at the end of this instant, and when it claimed it.
     claims: Vec<Option<(TaskId, Nanos)>>,
 }
@@ -89,12 +90,6 @@ impl Stcf {
             _ => cx.curr(cpu),
         }
     }
-
-    /// An idle CPU chooses only once every event of the instant is in (see the header): until
-    /// its zero-delay timer has fired at this instant, it waits.
-    fn deferring(&self, cx: &Cx<'_>, cpu: CpuId) -> bool {
-        cx.curr(cpu).is_none() && self.ready[cpu.index()] != Some(cx.now())
-    }
 }
 
 impl Policy for Stcf {
@@ -107,7 +102,7 @@ impl Policy for Stcf {
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        if self.deferring(cx, cpu) {
+        if self.instant.deferring(cx, cpu) {
             return None;
         }
         let curr = cx
@@ -172,22 +167,11 @@ impl Policy for Stcf {
             .queue
             .iter()
             .any(|&t| cx.task(t).state == TaskState::Runnable);
-        if waiting && self.deferring(cx, cpu) {
-            // Fires after every event already due at this instant (same time, later sequence).
-            cx.start_timer(cpu, Nanos::ZERO);
-        }
+        self.instant.balance(cx, cpu, waiting);
     }
 
     fn timer(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, curr: Option<TaskId>) {
-        if curr.is_none() {
-            // Every idle CPU chooses now, not only the one that was kicked: newcomers of one
-            // instant may all have been sent to the same idle CPU.
-            let idle: Vec<CpuId> = cx.cpus().filter(|&c| cx.is_idle(c)).collect();
-            for c in idle {
-                self.ready[c.index()] = Some(cx.now());
-                cx.resched(c);
-            }
-        }
+        self.instant.timer(cx, curr);
     }
 
     fn yield_now(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
