@@ -52,6 +52,8 @@ test("the default scenario runs on load, with no console errors", async ({ app }
 
 test("each policy shows exactly its spec's sliders", async ({ app: { page } }) => {
   const policies = JSON.parse(cli("policies", "--json"));
+  // One full run per policy: the budget grows with the registry, not a fixed 30 s.
+  test.setTimeout(30_000 + policies.length * 10_000);
   const select = page.getByTestId("policy-select");
   const options = await select.locator("option").evaluateAll((os) => os.map((o) => o.value));
   expect(options).toEqual(policies.map((p) => p.id));
