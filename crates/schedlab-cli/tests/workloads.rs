@@ -93,8 +93,8 @@ fn contest_prints_one_table_per_load_with_ratio() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("noload:\nKernel [runs]"), "{out}");
     assert!(out.contains("process_load:\n"), "{out}");
-    assert!(out.contains("rr quantum=5 [2]"), "{out}");
-    assert!(out.contains("rr quantum=50 [2]"), "{out}");
+    assert!(out.contains("rr q=5 [2]"), "{out}");
+    assert!(out.contains("rr q=50 [2]"), "{out}");
     // noload's own Ratio is 1.00.
     let noload_row = out.lines().nth(2).unwrap();
     assert!(noload_row.contains("1.00"), "{noload_row}");

@@ -515,8 +515,9 @@ const ILLUSTRATIVE: &str = "disk and page-cache model illustrative (workloads.md
 fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, base.cpus, out);
     let row = Row::from_runs(&label(&base.policy), std::slice::from_ref(&r));
-    let mut text = format!("{}:\n{}\n", r.load, HEADER);
-    text.push_str(&row.render(None));
+    let width = KERNEL_WIDTH.max(row.name().len());
+    let mut text = format!("{}:\n{}\n", r.load, header(width));
+    text.push_str(&row.render(width));
     text.push('\n');
     let mut notes = vec![
         "Ratio needs the same configuration's noload run: use `schedlab contest`".to_owned(),
@@ -537,17 +538,41 @@ fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
     }
 }
 
-/// The "Kernel" column: the policy id and its non-default tunables (`linux-2.5-o1 prio_bonus_ratio=0`).
+/// The "Kernel" column, short as in the seeds' tables: the policy id without its `linux-`
+/// prefix and each given tunable by its initials (`2.5-o1 pbr=0` for `linux-2.5-o1` with
+/// `prio_bonus_ratio` 0). A key whose initials another tunable of the policy shares
+/// (`min_timeslice`, `max_timeslice`) is written out.
 pub fn label(policy: &PolicySpec) -> String {
-    let mut s = policy.id.clone();
+    let initials = |k: &str| -> String { k.split('_').filter_map(|w| w.chars().next()).collect() };
+    let keys: Vec<&str> = schedlab_policies::find(&policy.id)
+        .map(|p| p.tunables.iter().map(|t| t.key).collect())
+        .unwrap_or_default();
+    let mut s = policy
+        .id
+        .strip_prefix("linux-")
+        .unwrap_or(&policy.id)
+        .to_owned();
     for (k, v) in &policy.tunables {
-        s.push_str(&format!(" {k}={v}"));
+        let short = initials(k);
+        let shared = keys.iter().any(|o| o != k && initials(o) == short);
+        s.push_str(&format!(
+            " {}={v}",
+            if shared { k.as_str() } else { short.as_str() }
+        ));
     }
     s
 }
 
-pub const HEADER: &str =
-    "Kernel [runs]           Time    CPU%    Loads   LCPU%   Ratio   CPU+LCPU%";
+/// Width of the "Kernel [runs]" column in the seeds' layout (wider names widen it).
+pub const KERNEL_WIDTH: usize = 23;
+
+/// The header line for a table whose name column is `width` wide.
+pub fn header(width: usize) -> String {
+    format!(
+        "{:<width$} Time    CPU%    Loads   LCPU%   Ratio   CPU+LCPU%",
+        "Kernel [runs]"
+    )
+}
 
 /// One row of a contest table: the mean over runs (seeds) of one configuration under one load.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -599,16 +624,21 @@ impl Row {
         self.cpu_pct_x10 + self.lcpu_pct_x10
     }
 
-    /// One line in the seeds' layout: Time to 0.1 s, percentages and Loads as integers
-    /// (rounded), Ratio to 0.01.
-    pub fn render(&self, _width: Option<usize>) -> String {
-        let name = format!("{} [{}]", self.kernel, self.runs);
+    /// The "Kernel [runs]" cell.
+    pub fn name(&self) -> String {
+        format!("{} [{}]", self.kernel, self.runs)
+    }
+
+    /// One line in the seeds' layout with the name column `width` wide: Time to 0.1 s,
+    /// percentages and Loads as integers (rounded), Ratio to 0.01.
+    pub fn render(&self, width: usize) -> String {
+        let name = self.name();
         let ratio = self
             .ratio_x100
             .map(|r| fixed(r as i64, 2))
             .unwrap_or_else(|| "-".into());
         format!(
-            "{name:<23} {:<7} {:<7} {:<7} {:<7} {:<7} {}{}",
+            "{name:<width$} {:<7} {:<7} {:<7} {:<7} {:<7} {}{}",
             fixed(div_round(self.time_ms as u128, 100) as i64, 1),
             div_round(self.cpu_pct_x10 as u128, 10),
             div_round(self.loads_x100 as u128, 100),
@@ -706,9 +736,14 @@ impl ContestTable {
     pub fn render(&self) -> String {
         let mut out = String::new();
         for t in &self.tables {
-            out.push_str(&format!("{}:\n{HEADER}\n", t.load));
+            let width = t
+                .rows
+                .iter()
+                .map(|r| r.name().len())
+                .fold(KERNEL_WIDTH, usize::max);
+            out.push_str(&format!("{}:\n{}\n", t.load, header(width)));
             for r in &t.rows {
-                out.push_str(&r.render(None));
+                out.push_str(&r.render(width));
                 out.push('\n');
             }
             out.push('\n');

@@ -30,7 +30,7 @@ fn contest_ratio_against_own_noload_s4() {
     // CPU+LCPU% is the plain sum (S4: 168.6 + 25.6 = 194.2; here 51.0 + 12.1 = 63.1).
     assert_eq!(r.cpu_plus_lcpu_x10(), 631);
     assert_eq!(
-        r.render(None),
+        r.render(schedlab_workloads::contest::KERNEL_WIDTH),
         "2.6.4 [1]               312.0   51      23      12      3.63    63"
     );
 }
@@ -53,7 +53,7 @@ fn contest_rows_average_runs() {
     assert_eq!(r.cpu_pct_x10, 1340);
     assert_eq!(r.lcpu_pct_x10, 217);
     assert!(r
-        .render(None)
+        .render(schedlab_workloads::contest::KERNEL_WIDTH)
         .starts_with("x [3]                   41.8    134     0       22      -"));
 }
 
