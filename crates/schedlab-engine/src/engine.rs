@@ -62,10 +62,12 @@ const MAX_ZERO_TIME_STEPS: u64 = 1_000_000;
 enum Ev {
     Arrive(u32),
     Wake(TaskId),
-    BurstEnd(CpuId, u64),
+    /// The running task's CPU burst on this CPU ends (kept in the CPU's slot, not the heap).
+    BurstEnd(CpuId),
     Tick,
     DiskDone(u32),
-    Timer(CpuId, u64),
+    /// The policy timer of this CPU fires (kept in the CPU's slot, not the heap).
+    Timer(CpuId),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -136,9 +138,11 @@ struct Exec {
 
 #[derive(Clone, Debug, Default)]
 struct Cpu {
-    /// Generation of the pending burst-end event; bumping it cancels the event.
-    gen: u64,
-    burst_pending: bool,
+    /// Key (as in [`Queued`]) of the pending burst end, if a burst is running. Burst ends and
+    /// policy timers live in these per-CPU slots rather than the heap: they are cancelled at
+    /// almost every switch, and a slot is cancelled by clearing it, where a heap entry would
+    /// linger until popped.
+    burst: Option<u128>,
     /// Start of the current segment.
     seg_start: Nanos,
     /// Last time the running task was accounted.
@@ -146,8 +150,8 @@ struct Cpu {
     busy: Nanos,
     /// The last task that ran here (for context-switch costs).
     last: Option<TaskId>,
-    /// Generation of the policy timer; bumping it cancels the pending one.
-    timer_gen: u64,
+    /// Key of the pending policy timer, if armed.
+    timer: Option<u128>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -390,7 +394,28 @@ impl Engine {
 
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
-        self.events.push(Queued::new(time, self.seq, ev));
+        let q = Queued::new(time, self.seq, ev);
+        match ev {
+            Ev::BurstEnd(cpu) => self.cpus[cpu.index()].burst = Some(q.key),
+            Ev::Timer(cpu) => self.cpus[cpu.index()].timer = Some(q.key),
+            _ => self.events.push(q),
+        }
+    }
+
+    /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
+    fn next_event(&self) -> Option<Queued> {
+        let mut best = self.events.peek().copied();
+        for (c, cpu) in self.cpus.iter().enumerate() {
+            let id = CpuId(c as u16);
+            for (key, ev) in [(cpu.burst, Ev::BurstEnd(id)), (cpu.timer, Ev::Timer(id))] {
+                if let Some(key) = key {
+                    if best.is_none_or(|b| key < b.key) {
+                        best = Some(Queued { key, ev });
+                    }
+                }
+            }
+        }
+        best
     }
 
     fn arm_tick(&mut self) {
@@ -406,7 +431,7 @@ impl Engine {
         if self.finished {
             return Ok(false);
         }
-        let Some(q) = self.events.peek().copied() else {
+        let Some(q) = self.next_event() else {
             self.finish_at(self.duration);
             return Ok(false);
         };
@@ -414,7 +439,13 @@ impl Engine {
             self.finish_at(self.duration);
             return Ok(false);
         }
-        self.events.pop();
+        match q.ev {
+            Ev::BurstEnd(cpu) => self.cpus[cpu.index()].burst = None,
+            Ev::Timer(cpu) => self.cpus[cpu.index()].timer = None,
+            _ => {
+                self.events.pop();
+            }
+        }
         self.processed += 1;
         if self.processed > self.opts.max_events {
             return Err(RunError::EventLimit {
@@ -428,27 +459,21 @@ impl Engine {
                 self.complete_step(t);
                 self.wake(t, None, false);
             }
-            Ev::BurstEnd(cpu, gen) => {
-                let c = &mut self.cpus[cpu.index()];
-                if c.gen == gen && c.burst_pending {
-                    c.burst_pending = false;
-                    self.account(cpu);
-                    if let Some(t) = self.curr[cpu.index()] {
-                        let x = &mut self.exec[t.index()];
-                        x.at_run = false;
-                        self.info[t.index()].burst_left = None;
-                        self.complete_step(t);
-                    }
-                    self.drive(cpu)?;
+            Ev::BurstEnd(cpu) => {
+                self.account(cpu);
+                if let Some(t) = self.curr[cpu.index()] {
+                    let x = &mut self.exec[t.index()];
+                    x.at_run = false;
+                    self.info[t.index()].burst_left = None;
+                    self.complete_step(t);
                 }
+                self.drive(cpu)?;
             }
             Ev::Tick => self.tick()?,
-            Ev::Timer(cpu, gen) => {
-                if self.cpus[cpu.index()].timer_gen == gen {
-                    self.account(cpu);
-                    let curr = self.curr[cpu.index()];
-                    hook!(self.timer(cpu, curr));
-                }
+            Ev::Timer(cpu) => {
+                self.account(cpu);
+                let curr = self.curr[cpu.index()];
+                hook!(self.timer(cpu, curr));
             }
             Ev::DiskDone(d) => self.disk_done(d as usize),
         }
@@ -467,7 +492,7 @@ impl Engine {
     /// Runs until simulated time `t` (or the end).
     pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
         while !self.finished {
-            match self.events.peek() {
+            match self.next_event() {
                 Some(q) if q.time() <= t => {
                     self.step()?;
                 }
@@ -745,7 +770,7 @@ impl Engine {
             let Some(t) = self.curr[cpu.index()] else {
                 return Ok(());
             };
-            if self.cpus[cpu.index()].burst_pending {
+            if self.cpus[cpu.index()].burst.is_some() {
                 return Ok(());
             }
             zero_steps += 1;
@@ -772,11 +797,7 @@ impl Engine {
                     self.info[ti].burst_left = None;
                     self.complete_step(t);
                 } else {
-                    let c = &mut self.cpus[cpu.index()];
-                    c.gen += 1;
-                    c.burst_pending = true;
-                    let gen = c.gen;
-                    self.push(self.now + left, Ev::BurstEnd(cpu, gen));
+                    self.push(self.now + left, Ev::BurstEnd(cpu));
                 }
             }
             Op::Sleep(d) => {
@@ -969,7 +990,7 @@ impl Engine {
         self.out.resched[ci] = false;
         let prev = self.curr[ci];
         // A policy timer belongs to one run of one task.
-        self.cpus[ci].timer_gen += 1;
+        self.cpus[ci].timer = None;
         if let Some(p) = prev {
             self.account(cpu);
             let state = self.info[p.index()].state;
@@ -986,8 +1007,7 @@ impl Engine {
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
                 self.curr[ci] = None;
-                self.cpus[ci].burst_pending = false;
-                self.cpus[ci].gen += 1;
+                self.cpus[ci].burst = None;
                 if why == Dequeue::Exit {
                     hook!(self.task_exit(p));
                     self.notify_parent(p);
@@ -1027,8 +1047,7 @@ impl Engine {
                 // Preempted (or yielded): still runnable, waits in the queue.
                 self.close_segment(cpu, p);
                 let c = &mut self.cpus[ci];
-                c.burst_pending = false;
-                c.gen += 1;
+                c.burst = None;
                 let x = &mut self.exec[p.index()];
                 x.runnable_since = self.now;
                 self.record_state(p, TaskState::Runnable);
@@ -1168,10 +1187,7 @@ impl Engine {
         // Index loops rather than draining: the buffers keep their capacity across events.
         for i in 0..self.out.timers.len() {
             let (cpu, delay) = self.out.timers[i];
-            let c = &mut self.cpus[cpu.index()];
-            c.timer_gen += 1;
-            let gen = c.timer_gen;
-            self.push(self.now + delay, Ev::Timer(cpu, gen));
+            self.push(self.now + delay, Ev::Timer(cpu));
         }
         self.out.timers.clear();
         for i in 0..self.out.migrations.len() {
