@@ -289,3 +289,35 @@ fn scenario_from_standard_input_and_docs() {
         schedlab::docs::policies_markdown(schedlab::POLICIES)
     );
 }
+
+/// `--inspect-at`: the run queue as the policy sees it at that instant. In the §7 example under
+/// rr (quantum 3 ms), at 1 ms the editor (task 0, first in the queue) runs its 2 ms burst and the
+/// hog waits; at 2.5 ms the editor sleeps (its burst ended at 2 ms) and the hog runs.
+#[test]
+fn inspect_at_prints_who_runs_and_who_waits() {
+    let path = file("inspect.json", DESIGN_EXAMPLE);
+    let o = schedlab(&["run", &path, "--inspect-at", "1ms"]);
+    ok(&o);
+    let out = stdout(&o);
+    assert!(out.starts_with("at 1.000 ms\n"), "{out}");
+    assert!(
+        out.contains("cpu0: running editor, pick_next would choose editor"),
+        "{out}"
+    );
+    assert!(out.contains("waiting (head first):\n    hog"), "{out}");
+    let o = schedlab(&["run", &path, "--inspect-at", "2500us"]);
+    ok(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("cpu0: running hog, pick_next would choose hog"),
+        "{out}"
+    );
+    assert!(out.contains("waiting (head first):\n    (empty)"), "{out}");
+    let o = schedlab(&["run", &path, "--inspect-at", "soon"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--inspect-at: duration \"soon\""),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -489,7 +489,9 @@ impl Engine {
         Ok(true)
     }
 
-    /// Runs until simulated time `t` (or the end).
+    /// Runs until simulated time `t` (or the end). Afterwards the engine stands at `t` (at most
+    /// the scenario's duration): the running tasks' time since their last event is charged to
+    /// them at the next event, as it would have been anyway.
     pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
         while !self.finished {
             match self.next_event() {
@@ -498,6 +500,9 @@ impl Engine {
                 }
                 _ => break,
             }
+        }
+        if !self.finished && t > self.now {
+            self.now = t.min(self.duration);
         }
         Ok(())
     }

@@ -178,3 +178,45 @@ mod tests {
         assert_eq!(nice_step(80_000_001), 100_000_000);
     }
 }
+
+/// The run queues at the engine's current instant, as the policy sees them: per CPU the running
+/// task and who `pick_next` would choose, then every queue the policy reports (in the order it
+/// considers them) and its facts. What `schedlab run --inspect-at` prints.
+pub fn inspection(engine: &schedlab_engine::Engine) -> String {
+    use schedlab_engine::CpuId;
+    let tasks = engine.tasks();
+    let name = |t: u32| {
+        tasks
+            .get(t as usize)
+            .map_or_else(|| format!("task{t}"), |i| i.name.clone())
+    };
+    let mut out = format!("at {} ms\n", ms(engine.now().0));
+    for (c, running) in engine.running().iter().enumerate() {
+        let cpu = CpuId(c as u16);
+        let next = engine.peek_next(cpu);
+        out.push_str(&format!(
+            "cpu{c}: running {}, pick_next would choose {}\n",
+            running.map_or("nothing (idle)".to_owned(), |t| name(t.0)),
+            next.map_or("nothing".to_owned(), |t| name(t.0)),
+        ));
+        let ins = engine.inspect(cpu);
+        for q in &ins.queues {
+            out.push_str(&format!("  {}:\n", q.name));
+            if q.entries.is_empty() {
+                out.push_str("    (empty)\n");
+            }
+            for e in &q.entries {
+                let detail = if e.detail.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {}", e.detail)
+                };
+                out.push_str(&format!("    {:<16} {}{}\n", name(e.task), e.key, detail));
+            }
+        }
+        for f in &ins.facts {
+            out.push_str(&format!("  {f}\n"));
+        }
+    }
+    out
+}

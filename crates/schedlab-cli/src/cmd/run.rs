@@ -28,11 +28,29 @@ pub struct Args {
     /// Also write per-task metrics as CSV to FILE
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+
+    /// Instead of the results, run until TIME (e.g. 1.5s) and print the run queues as the
+    /// policy sees them then: who runs, who pick_next would choose, and why
+    #[arg(long, value_name = "TIME", conflicts_with_all = ["json", "gantt", "csv"])]
+    inspect_at: Option<String>,
 }
 
 pub fn execute(args: Args) -> anyhow::Result<()> {
     let state = args.input.load()?;
     let scenario = &state.scenario;
+    if let Some(at) = &args.inspect_at {
+        let at = schedlab::Nanos::parse(at)
+            .map_err(|e| InvalidInput(format!("--inspect-at: {e}")))?;
+        let mut engine = schedlab::policies::registry::engine(
+            scenario,
+            RunOptions { detail: Detail::Summary, ..RunOptions::default() },
+        )
+        .map_err(|e| InvalidInput(e.to_string()))?;
+        engine
+            .run_until(at)
+            .map_err(|e| anyhow::Error::new(e).context("the run stopped"))?;
+        return crate::output::print(&schedlab::text::inspection(&engine));
+    }
     let detail = if args.json || args.gantt {
         Detail::Segments
     } else {
