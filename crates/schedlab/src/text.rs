@@ -157,28 +157,6 @@ fn nice_step(ns: u64) -> u64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn units() {
-        assert_eq!(ms(12_345_678), "12.345");
-        assert_eq!(ms(0), "0.000");
-        assert_eq!(percent(333_333), "33.3%");
-        assert_eq!(percent(1_000_000), "100.0%");
-    }
-
-    #[test]
-    fn steps_are_round() {
-        assert_eq!(nice_step(1), 1_000);
-        assert_eq!(nice_step(1_001), 1_200);
-        assert_eq!(nice_step(2_500_000), 2_500_000);
-        assert_eq!(nice_step(55_900_000), 60_000_000);
-        assert_eq!(nice_step(80_000_001), 100_000_000);
-    }
-}
-
 /// The run queues at the engine's current instant, as the policy sees them: per CPU the running
 /// task and who `pick_next` would choose, then every queue the policy reports (in the order it
 /// considers them) and its facts. What `schedlab run --inspect-at` prints.
@@ -219,4 +197,26 @@ pub fn inspection(engine: &schedlab_engine::Engine) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units() {
+        assert_eq!(ms(12_345_678), "12.345");
+        assert_eq!(ms(0), "0.000");
+        assert_eq!(percent(333_333), "33.3%");
+        assert_eq!(percent(1_000_000), "100.0%");
+    }
+
+    #[test]
+    fn steps_are_round() {
+        assert_eq!(nice_step(1), 1_000);
+        assert_eq!(nice_step(1_001), 1_200);
+        assert_eq!(nice_step(2_500_000), 2_500_000);
+        assert_eq!(nice_step(55_900_000), 60_000_000);
+        assert_eq!(nice_step(80_000_001), 100_000_000);
+    }
 }
