@@ -1,4 +1,5 @@
-//! The end-of-instant choice of the textbook oracle policies (SJF, STCF): an idle CPU chooses
+//! What the textbook oracle policies (SJF, STCF) share: their inspector view, and the
+//! end-of-instant choice: an idle CPU chooses
 //! only after every event of the current instant has been handled, so jobs that arrive together
 //! are all queued when the choice is made, as the textbook assumes.
 //!
@@ -7,7 +8,7 @@
 //! then lets every idle CPU choose at once, since newcomers of one instant may all have been
 //! sent to the same idle CPU.
 
-use schedlab_engine::{CpuId, Cx, Nanos, TaskId};
+use schedlab_engine::{CpuId, Cx, InspectEntry, InspectQueue, Inspection, Nanos, TaskId};
 
 #[derive(Clone, Debug)]
 pub struct EndOfInstant {
@@ -45,5 +46,31 @@ impl EndOfInstant {
             self.ready[c.index()] = Some(cx.now());
             cx.resched(c);
         }
+    }
+}
+
+/// The inspector view of an oracle policy: its queue ordered by the length it ranks by, then
+/// by id (`what` names that length, e.g. "next burst").
+pub fn inspection(
+    cx: &Cx<'_>,
+    queue: &[TaskId],
+    what: &str,
+    length: fn(&Cx<'_>, TaskId) -> Nanos,
+) -> Inspection {
+    let mut order = queue.to_vec();
+    order.sort_by_key(|&t| (length(cx, t), t));
+    Inspection {
+        queues: vec![InspectQueue {
+            name: format!("global queue (by {what}, then id)"),
+            entries: order
+                .into_iter()
+                .map(|t| InspectEntry {
+                    task: t.0,
+                    key: format!("{what} {}", length(cx, t)),
+                    detail: cx.task(t).state.name().into(),
+                })
+                .collect(),
+        }],
+        facts: vec![],
     }
 }

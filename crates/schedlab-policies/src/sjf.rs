@@ -33,8 +33,8 @@
 
 use crate::instant::EndOfInstant;
 use schedlab_engine::{
-    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Policy,
-    PolicyInfo, TaskId, TaskState, Tunables,
+    CpuId, Cx, Dequeue, Enqueue, Inspection, Machine, Nanos, Policy, PolicyInfo, TaskId, TaskState,
+    Tunables,
 };
 
 pub const INFO: PolicyInfo = PolicyInfo {
@@ -129,21 +129,6 @@ impl Policy for Sjf {
     }
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
-        let mut order = self.queue.clone();
-        order.sort_by_key(|&t| (next_burst(cx, t), t));
-        Inspection {
-            queues: vec![InspectQueue {
-                name: "global queue (by next burst, then id)".into(),
-                entries: order
-                    .into_iter()
-                    .map(|t| InspectEntry {
-                        task: t.0,
-                        key: format!("next burst {}", next_burst(cx, t)),
-                        detail: cx.task(t).state.name().into(),
-                    })
-                    .collect(),
-            }],
-            facts: vec![],
-        }
+        crate::instant::inspection(cx, &self.queue, "next burst", next_burst)
     }
 }

@@ -32,8 +32,8 @@
 
 use crate::instant::EndOfInstant;
 use schedlab_engine::{
-    CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
-    Policy, PolicyInfo, TaskId, TaskState, Tunables,
+    CpuId, Cx, Dequeue, Enqueue, Inspection, Machine, Nanos, Note, Policy, PolicyInfo, TaskId,
+    TaskState, Tunables,
 };
 
 pub const INFO: PolicyInfo = PolicyInfo {
@@ -179,21 +179,6 @@ impl Policy for Stcf {
     }
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
-        let mut order = self.queue.clone();
-        order.sort_by_key(|&t| (time_left(cx, t), t));
-        Inspection {
-            queues: vec![InspectQueue {
-                name: "global queue (by time left, then id)".into(),
-                entries: order
-                    .into_iter()
-                    .map(|t| InspectEntry {
-                        task: t.0,
-                        key: format!("left {}", time_left(cx, t)),
-                        detail: cx.task(t).state.name().into(),
-                    })
-                    .collect(),
-            }],
-            facts: vec![],
-        }
+        crate::instant::inspection(cx, &self.queue, "time left", time_left)
     }
 }

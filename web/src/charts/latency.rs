@@ -10,25 +10,12 @@ use yew::prelude::*;
 
 use super::palette;
 use super::{
-    device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, ChartProps,
-    BAR_STYLE, FRAME_STYLE,
+    device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, BarMap,
+    ChartProps, BAR_STYLE, FRAME_STYLE,
 };
 
 /// Canvas height in CSS pixels.
 const HEIGHT: u32 = 260;
-
-/// Where `draw` put each bar: `(x0, x1)` in backend pixels, parallel to the bins drawn.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct HistogramMap {
-    pub bars: Vec<(i32, i32)>,
-}
-
-impl HistogramMap {
-    /// The bin under backend pixel `x`.
-    pub fn bin_at(&self, x: i32) -> Option<usize> {
-        self.bars.iter().position(|&(a, b)| a <= x && x < b)
-    }
-}
 
 /// Draws `bins` (one task's histogram) in `colour` on `backend`; `scale` multiplies font sizes
 /// and line widths (the device pixel ratio). Empty `bins` draw an empty frame with a message.
@@ -37,7 +24,7 @@ pub fn draw<DB: DrawingBackend>(
     bins: &[LatencyBin],
     colour: RGBColor,
     scale: f64,
-) -> Result<HistogramMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -97,7 +84,7 @@ pub fn draw<DB: DrawingBackend>(
         })
         .collect();
     root.present()?;
-    Ok(HistogramMap { bars })
+    Ok(BarMap { bars })
 }
 
 #[component]
@@ -114,7 +101,7 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     } else {
         data.busiest_waker()
     };
-    let map = use_mut_ref(HistogramMap::default);
+    let map = use_mut_ref(BarMap::default);
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
     let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
@@ -144,15 +131,7 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
         });
     }
 
-    let onchange = {
-        let chosen = chosen.clone();
-        Callback::from(move |e: Event| {
-            let value = e
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .and_then(|s| s.value().parse::<u32>().ok());
-            chosen.set((key, value));
-        })
-    };
+    let onchange = super::on_task_select(&chosen, key);
     let onmousemove = {
         let hover = hover.clone();
         let map = map.clone();
@@ -160,7 +139,7 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
             let (x, _) = offset(&e);
             let found = map
                 .borrow()
-                .bin_at((x * dpr) as i32)
+                .bar_at((x * dpr) as i32)
                 .and_then(|i| bins.get(i));
             match found {
                 Some(b) => hover.set(Some((

@@ -28,6 +28,36 @@ pub use latency::LatencyHistogram;
 pub use observed::ObservedChart;
 pub use share::ShareChart;
 
+/// Where a bar chart's `draw` put each bar: `(x0, x1)` in backend pixels, parallel to the bars
+/// drawn, for hovering.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BarMap {
+    pub bars: Vec<(i32, i32)>,
+}
+
+impl BarMap {
+    /// The bar under backend pixel `x`.
+    pub fn bar_at(&self, x: i32) -> Option<usize> {
+        self.bars.iter().position(|&(a, b)| a <= x && x < b)
+    }
+}
+
+/// A `<select>` of tasks: sets `chosen` to the picked task id, tagged with the run `key` it was
+/// picked in (so a new run falls back to the chart's default).
+pub fn on_task_select<K: Copy + 'static>(
+    chosen: &yew::UseStateHandle<(K, Option<u32>)>,
+    key: K,
+) -> yew::Callback<yew::Event> {
+    use yew::TargetCast;
+    let chosen = chosen.clone();
+    yew::Callback::from(move |e: yew::Event| {
+        let value = e
+            .target_dyn_into::<web_sys::HtmlSelectElement>()
+            .and_then(|s| s.value().parse::<u32>().ok());
+        chosen.set((key, value));
+    })
+}
+
 /// Props of every chart: the run. Compared by pointer, not by content: a new run is a new `Rc`,
 /// and comparing 100,000 segments on every parent render would cost more than drawing them.
 #[derive(Properties, Clone)]

@@ -165,15 +165,7 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
         return html! {};
     };
 
-    let onchange = {
-        let chosen = chosen.clone();
-        Callback::from(move |e: Event| {
-            let value = e
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .and_then(|s| s.value().parse::<u32>().ok());
-            chosen.set((key, value));
-        })
-    };
+    let onchange = super::on_task_select(&chosen, key);
     let onmousemove = {
         let hover = hover.clone();
         let map = map.clone();

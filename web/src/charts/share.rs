@@ -10,25 +10,13 @@ use yew::prelude::*;
 
 use super::palette;
 use super::{
-    device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, ChartProps,
-    BAR_STYLE, FRAME_STYLE,
+    device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, BarMap,
+    ChartProps, BAR_STYLE, FRAME_STYLE,
 };
 
 const HEIGHT: u32 = 260;
 /// Tasks named under the axis; with more, names are only in the tooltip.
 const MAX_LABELS: usize = 24;
-
-/// Where `draw` put each task's bar: `(x0, x1)` in backend pixels, parallel to the model's bars.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ShareMap {
-    pub bars: Vec<(i32, i32)>,
-}
-
-impl ShareMap {
-    pub fn bar_at(&self, x: i32) -> Option<usize> {
-        self.bars.iter().position(|&(a, b)| a <= x && x < b)
-    }
-}
 
 /// Draws the share chart of `data` on `backend`; `scale` multiplies font sizes and widths.
 pub fn draw<DB: DrawingBackend>(
@@ -36,7 +24,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &RunData,
     model: &ShareModel,
     scale: f64,
-) -> Result<ShareMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -110,7 +98,7 @@ pub fn draw<DB: DrawingBackend>(
         })
         .collect();
     root.present()?;
-    Ok(ShareMap { bars })
+    Ok(BarMap { bars })
 }
 
 fn percent(ppm: u64) -> String {
@@ -124,7 +112,7 @@ pub fn ShareChart(props: &ChartProps) -> Html {
     let frame = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(frame.clone());
-    let map = use_mut_ref(ShareMap::default);
+    let map = use_mut_ref(BarMap::default);
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
     let model = use_memo(key, {
