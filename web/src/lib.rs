@@ -81,13 +81,18 @@ pub fn App() -> Html {
         });
     }
 
-    // A link pasted into the address bar of the open page only changes the fragment.
+    // A link pasted into the address bar of the open page only changes the fragment. The
+    // event's own URL is read, not the address bar's: a run finishing in between rewrites that.
     {
         let state = state.clone();
         use_effect_with((), move |_| {
-            let listener = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-                state.dispatch(Action::OpenLink(location_fragment()));
-            });
+            let listener = wasm_bindgen::closure::Closure::<dyn FnMut(_)>::new(
+                move |event: web_sys::HashChangeEvent| {
+                    let url = event.new_url();
+                    let fragment = url.find('#').map_or("", |i| &url[i..]);
+                    state.dispatch(Action::OpenLink(fragment.to_owned()));
+                },
+            );
             let window = web_sys::window();
             if let Some(w) = &window {
                 w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref())
