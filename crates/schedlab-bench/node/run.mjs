@@ -1,17 +1,36 @@
 // Wasm side of `./x bench`: loads the schedlab-bench module built for Node (wasm-bindgen
-// --target nodejs) and times every case. Usage: node run.mjs <dir with schedlab_bench.js>
+// --target nodejs) and times every case, the median of SCHEDLAB_BENCH_REPEAT runs (5) as the
+// native side does. Usage: node run.mjs <dir with schedlab_bench.js> [native.json]
+// With the native side's `--json` output, each line also gives wasm time / native time.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 const require = createRequire(import.meta.url);
 const dir = path.resolve(process.argv[2] ?? ".");
+const native = process.argv[3] ? JSON.parse(readFileSync(process.argv[3], "utf8")) : [];
+const repeat = Math.max(1, Number(process.env.SCHEDLAB_BENCH_REPEAT) || 5);
 const m = require(path.join(dir, "schedlab_bench.js"));
-const rows = [];
+
 JSON.parse(m.bench_cases()).forEach((name, i) => {
-  const t0 = performance.now();
-  const out = JSON.parse(m.bench_run(i));
-  const seconds = (performance.now() - t0) / 1000;
-  if (out) rows.push({ name, seconds, ...out });
+  const times = [];
+  let out = null;
+  for (let r = 0; r < repeat; r++) {
+    const t0 = performance.now();
+    out = JSON.parse(m.bench_run(i));
+    times.push((performance.now() - t0) / 1000);
+    if (!out) break;
+  }
+  if (!out) {
+    console.log(`${name.padEnd(32)} skipped (policy not registered)`);
+    return;
+  }
+  times.sort((a, b) => a - b);
+  const seconds = times[Math.floor(times.length / 2)];
+  const rate = out.events ? `${(out.events / seconds / 1e6).toFixed(2).padStart(7)} M events/s` : "".padStart(18);
+  const twin = native.find((n) => n.name === name);
+  const ratio = twin ? `  ${(seconds / twin.seconds).toFixed(2)}x native` : "";
+  const same = twin ? (twin.hash === out.hash ? "  same hash" : "  HASH DIFFERS FROM NATIVE") : "";
+  console.log(`${name.padEnd(32)} ${seconds.toFixed(3).padStart(8)} s ${rate}  hash ${out.hash}${ratio}${same}`);
 });
-console.log(JSON.stringify(rows));
