@@ -85,6 +85,7 @@ async function main() {
     }
 
     const moves = [];
+    const sims = [];
     let hash = (await page.getByTestId("run-status").textContent()).trim().slice(-16);
     for (const value of MOVES) {
       const result = await page.evaluate(
@@ -95,12 +96,15 @@ async function main() {
           input.value = String(value);
           input.dispatchEvent(new Event("input", { bubbles: true }));
           const { at, hash: next } = await wait(hash);
-          return { ms: at - t0, hash: next };
+          const status = document.querySelector('[data-testid="run-status"]').textContent;
+          const sim = Number(status.match(/Done in ([0-9.]+) ms/)?.[1]);
+          return { ms: at - t0, hash: next, sim };
         },
         [value, hash, waitForRedraw.toString()],
       );
       hash = result.hash;
       moves.push(result.ms);
+      sims.push(result.sim);
     }
 
     const files = bundle();
@@ -108,6 +112,7 @@ async function main() {
     const report = {
       load_to_first_chart_ms: { median: median(loads), runs: loads },
       slider_to_redraw_ms: { median: median(moves), max: Math.max(...moves), runs: moves },
+      simulation_in_worker_ms: { median: median(sims), max: Math.max(...sims), runs: sims },
       bundle: files,
       wasm_total: {
         bytes: wasm.reduce((a, f) => a + f.bytes, 0),
@@ -122,6 +127,7 @@ async function main() {
       console.log(
         `slider to redraw:     median ${r(median(moves))} ms, worst ${r(Math.max(...moves))} ms over ${moves.length} moves`,
       );
+      console.log(`  of which simulation in the worker: median ${r(median(sims))} ms, worst ${r(Math.max(...sims))} ms`);
       for (const f of files) console.log(`${f.file.padEnd(20)} ${String(f.bytes).padStart(9)} bytes ${String(f.gzipped).padStart(9)} gzipped`);
       console.log(`${"wasm total".padEnd(20)} ${String(report.wasm_total.bytes).padStart(9)} bytes ${String(report.wasm_total.gzipped).padStart(9)} gzipped`);
     }

@@ -37,8 +37,12 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(px(52.0))
         .build_cartesian_2d((0..n).into_segmented(), 0u32..top + top / 10 + 1)?;
     let labels: Vec<&str> = bins.iter().map(|b| b.label.as_str()).collect();
-    // Label at most ~8 bins (every k-th) so the labels never overlap.
-    let every = labels.len().div_ceil(8).max(1);
+    // Label every k-th bin, k chosen so the widest label fits in the room k bins give it.
+    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+    let label_px = (widest * 7.5 + 12.0) * scale;
+    let plot_px = f64::from(root.dim_in_pixel().0) - f64::from(px(10.0) * 2 + px(52.0));
+    let fit = (plot_px / label_px).floor().max(1.0) as usize;
+    let every = labels.len().div_ceil(fit).max(1);
     chart
         .configure_mesh()
         .disable_x_mesh()

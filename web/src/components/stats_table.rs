@@ -117,7 +117,7 @@ pub fn StatsTable() -> Html {
                     </thead>
                     <tbody>
                         { for tasks.into_iter().map(|t| html! {
-                            <tr data-task={t.name.clone()}>
+                            <tr key={t.id} data-task={t.name.clone()}>
                                 <th scope="row">{ &t.name }
                                     if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
                                 </th>
