@@ -311,6 +311,10 @@ impl RunData {
     fn build(scenario: &Scenario, out: &RunOutput, segment_limit: usize) -> RunData {
         let trace = &out.trace;
         let shown_until = cut_time(out, segment_limit);
+        // Whether an instant is past what the snapshot shows. Without a cut, what happens at the
+        // run's last instant (a note, a value at exit) is still part of it.
+        let cut = shown_until < out.end.0;
+        let beyond = |t: u64| t > shown_until || (cut && t == shown_until);
         let cpus = trace.cpus();
         let ntasks = out.tasks.len();
 
@@ -383,7 +387,7 @@ impl RunData {
         // BTreeMap, not HashMap: the text table's order must not depend on hashing.
         let mut text_ids: BTreeMap<String, u32> = BTreeMap::new();
         for a in trace.notes() {
-            if a.time.0 >= shown_until {
+            if beyond(a.time.0) {
                 break;
             }
             if notes.time.len() >= NOTE_LIMIT {
@@ -412,7 +416,7 @@ impl RunData {
                 ..Observed::default()
             };
             for &(t, task, v) in &trace.observed {
-                if t.0 >= shown_until || o.time.len() >= OBSERVED_LIMIT {
+                if beyond(t.0) || o.time.len() >= OBSERVED_LIMIT {
                     o.truncated += 1;
                 } else {
                     o.time.push(t.0);
@@ -742,6 +746,61 @@ pub fn format_ns(ns: u64) -> String {
     };
     let thousandths = (ns as u128 * 1000 / unit as u128) as u64;
     format!("{}.{:03} {name}", thousandths / 1000, thousandths % 1000)
+}
+
+/// A duration for dense tables: four significant digits in the largest fitting unit, e.g.
+/// `972.0 ms`, `25.71 ms`, `1.260 s`, `800 ns`.
+pub fn format_ns_4(ns: u64) -> String {
+    let (unit, name) = if ns >= 1_000_000_000 {
+        (1_000_000_000u128, "s")
+    } else if ns >= 1_000_000 {
+        (1_000_000, "ms")
+    } else if ns >= 1_000 {
+        (1_000, "µs")
+    } else {
+        return format!("{ns} ns");
+    };
+    let whole = ns as u128 / unit;
+    let decimals: u32 = match whole {
+        0..=9 => 3,
+        10..=99 => 2,
+        100..=999 => 1,
+        _ => 0,
+    };
+    let scale = 10u128.pow(decimals);
+    let scaled = (ns as u128 * scale + unit / 2) / unit;
+    if scaled / scale >= 1000 && name != "s" {
+        // Rounded up into the next unit: 999.96 ms is 1.000 s.
+        return format_ns_4((scaled * unit / scale) as u64);
+    }
+    if decimals == 0 {
+        format!("{scaled} {name}")
+    } else {
+        let d = decimals as usize;
+        format!("{}.{:0d$} {name}", scaled / scale, scaled % scale)
+    }
+}
+
+/// An axis label for a value that may be large (vruntime in µs, EBS usage): `9999`, `250k`,
+/// `1.2M`; at most one decimal, none when it is zero.
+pub fn compact(v: i64) -> String {
+    let a = v.unsigned_abs();
+    let (unit, suffix) = if a >= 1_000_000_000 {
+        (1_000_000_000, "G")
+    } else if a >= 1_000_000 {
+        (1_000_000, "M")
+    } else if a >= 10_000 {
+        (1_000, "k")
+    } else {
+        return v.to_string();
+    };
+    let tenths = (a as u128 * 10 + unit / 2) / unit;
+    let sign = if v < 0 { "-" } else { "" };
+    if tenths % 10 == 0 {
+        format!("{sign}{}{suffix}", tenths / 10)
+    } else {
+        format!("{sign}{}.{}{suffix}", tenths / 10, tenths % 10)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1357,6 +1416,34 @@ mod tests {
     }
 
     #[test]
+    fn table_durations_keep_four_digits() {
+        assert_eq!(format_ns_4(0), "0 ns");
+        assert_eq!(format_ns_4(800), "800 ns");
+        assert_eq!(format_ns_4(1_500), "1.500 µs");
+        assert_eq!(format_ns_4(25_710_000), "25.71 ms");
+        assert_eq!(format_ns_4(121_552_000), "121.6 ms");
+        assert_eq!(format_ns_4(972_000_000), "972.0 ms");
+        assert_eq!(format_ns_4(1_260_000_000), "1.260 s");
+        assert_eq!(format_ns_4(3_600_000_000_000), "3600 s");
+        // Rounding up into the next unit changes the unit.
+        assert_eq!(format_ns_4(999_960_000), "1.000 s");
+        assert_eq!(format_ns_4(999_999), "1.000 ms");
+    }
+
+    #[test]
+    fn large_values_label_compactly() {
+        assert_eq!(compact(120), "120");
+        assert_eq!(compact(-9_999), "-9999");
+        assert_eq!(compact(10_000), "10k");
+        assert_eq!(compact(250_000), "250k");
+        assert_eq!(compact(1_000_000), "1M");
+        assert_eq!(compact(1_250_000), "1.3M");
+        assert_eq!(compact(-20_000), "-20k");
+        assert_eq!(compact(3_000_000_000), "3G");
+        assert_eq!(compact(i64::MIN), "-9223372036.9G");
+    }
+
+    #[test]
     fn durations_format_with_three_decimals() {
         assert_eq!(format_ns(0), "0 ns");
         assert_eq!(format_ns(999), "999 ns");
@@ -1590,6 +1677,24 @@ mod tests {
         );
         let json = serde_json::to_string(&d).unwrap();
         assert_eq!(serde_json::from_str::<RunData>(&json).unwrap(), d);
+    }
+
+    #[test]
+    fn an_uncut_run_keeps_its_last_instant() {
+        // Three CFS hogs end together: their vruntimes change at the run's last instant.
+        let scenario: Scenario = serde_json::from_str(
+            r#"{"version":1,"cpus":1,"duration":"10s","seed":1,"policy":{"id":"cfs"},
+            "tasks":[{"name":"a","program":[{"run":"100ms"}]},{"name":"b","program":[{"run":"100ms"}]},
+                     {"name":"c","program":[{"run":"100ms"}]}]}"#,
+        )
+        .unwrap();
+        let out = crate::run(&scenario, Default::default()).unwrap();
+        let d = RunData::from_run(&scenario, &out);
+        assert_eq!(d.shown_until_ns, d.end_ns);
+        let o = d.observed.as_ref().unwrap();
+        assert_eq!(o.truncated, 0);
+        assert_eq!(o.time.len(), out.trace.observed.len());
+        assert_eq!(d.notes_truncated, 0);
     }
 
     #[test]

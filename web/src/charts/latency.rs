@@ -158,22 +158,26 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
         let hover = hover.clone();
         Callback::from(move |_: MouseEvent| hover.set(None))
     };
-    let wakers = data.tasks.iter().filter(|t| t.wakeups > 0);
+    let wakers: Vec<_> = data.tasks.iter().filter(|t| t.wakeups > 0).collect();
 
     html! {
         <section class="chart chart-latency" style={FRAME_STYLE} aria-label="Wake-up latency histogram">
             <div class="chart-bar" style={BAR_STYLE}>
                 <strong>{ "Wake-up latency" }</strong>
-                <label>
-                    { "task " }
-                    <select {onchange} aria-label="Task">
-                        { for wakers.map(|t| html! {
-                            <option value={t.id.to_string()} selected={Some(t.id) == task}>
-                                { format!("{} ({} wake-ups)", t.name, t.wakeups) }
-                            </option>
-                        }) }
-                    </select>
-                </label>
+                if wakers.is_empty() {
+                    <span class="muted">{ "no task ever woke up" }</span>
+                } else {
+                    <label>
+                        { "task " }
+                        <select {onchange} aria-label="Task">
+                            { for wakers.iter().map(|t| html! {
+                                <option value={t.id.to_string()} selected={Some(t.id) == task}>
+                                    { format!("{} ({} wake-ups)", t.name, t.wakeups) }
+                                </option>
+                            }) }
+                        </select>
+                    </label>
+                }
             </div>
             <div ref={frame}>
                 <canvas ref={canvas} data-testid="latency-histogram"

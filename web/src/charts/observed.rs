@@ -74,6 +74,7 @@ pub fn draw<DB: DrawingBackend>(
                 .find(|k| k.time.abs_diff(*t) < step / 2)
                 .map_or_else(|| format_ns(*t), |k| k.label.clone())
         })
+        .y_label_formatter(&|v| schedlab::view::compact(*v))
         .y_desc(label.split(" (").next().unwrap_or(label))
         .label_style(font(13.0).color(&palette::INK))
         .axis_desc_style(font(13.0).color(&palette::MUTED))
@@ -206,7 +207,7 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
                     }) }
                 </select>
                 if observed.truncated > 0 {
-                    <span style="color:#5a6473">{ format!("{} later changes not shown", observed.truncated) }</span>
+                    <span style="color:#5a6473">{ format!("{} later values not recorded (limit {})", observed.truncated, schedlab::view::OBSERVED_LIMIT) }</span>
                 }
             </div>
             <div ref={frame}>

@@ -1,6 +1,4 @@
-use schedlab::engine::time::pretty;
 use schedlab::result::TaskResult;
-use schedlab::Nanos;
 use yew::prelude::*;
 
 use crate::state::{Action, AppContext, StatsColumn};
@@ -52,7 +50,7 @@ fn key(t: &TaskResult, column: StatsColumn) -> u64 {
 }
 
 fn ns(v: u64) -> String {
-    pretty(Nanos(v))
+    schedlab::view::format_ns_4(v)
 }
 
 /// Per-task statistics of the run on screen, sortable by any column.

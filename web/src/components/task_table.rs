@@ -113,20 +113,20 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                 </details>
                 { cell_problem("program") }
             </td>
-            <td>
+            <td data-label="Nice" title="-20 (favoured) to 19">
                 <input type="number" class="task-nice" min="-20" max="19" aria-label={format!("Nice of {}", task.name)}
                     value={state.field_text(&path("nice"), || task.nice.to_string())}
                     onchange={text_cb(Action::SetNice)} />
                 { cell_problem("nice") }
             </td>
-            <td>
+            <td data-label="Shares" title="Explicit CPU shares (entitlement); empty derives them from nice">
                 <input type="number" class="task-shares" min="1" aria-label={format!("Shares of {}", task.name)}
                     placeholder="from nice"
                     value={state.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
                     onchange={text_cb(Action::SetShares)} />
                 { cell_problem("shares") }
             </td>
-            <td>
+            <td data-label="Arrival" title="When the task starts, e.g. 0ms, 2s">
                 <input type="text" class="task-arrival" aria-label={format!("Arrival of {}", task.name)}
                     value={state.field_text(&path("arrival"), || task.arrival.to_string())}
                     onchange={text_cb(Action::SetArrival)} />
