@@ -229,3 +229,94 @@ test("works at 1280x720 and in large type", async ({ app: { page } }) => {
   await page.getByRole("button", { name: "Large type" }).click();
   await page.screenshot({ path: join(artifacts, "explorer-large-type.png") });
 });
+
+/** The inspector's text once no inspection is on its way. */
+async function settledInspector(page) {
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toHaveAttribute("aria-busy", "false", { timeout: 20_000 });
+  return (await inspector.textContent()).trim();
+}
+
+test("inspector: a click on the timeline shows the run queues there; re-runs and links keep the cursor", async ({ app: { page }, context }) => {
+  await doneHash(page);
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toContainText(/click the timeline to inspect the run queues at that instant/i);
+  await expect(page.getByTestId("inspector-time")).toHaveValue("");
+
+  // A drag pans and sets no cursor; a click (no drag) on the first lane, 40% of the way
+  // across, does.
+  const gantt = page.getByTestId("gantt");
+  const box = await gantt.boundingBox();
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByTestId("inspector-time")).toHaveValue("");
+  await expect(inspector).toContainText(/click the timeline/i);
+  const pixels = await ganttPixels(page);
+  await gantt.click({ position: { x: Math.round(box.width * 0.4), y: 40 } });
+  await expect(page.getByTestId("inspector-time")).toHaveValue(/^\d+\.\d{3}$/);
+  await expect(inspector).toContainText("cpu0");
+  // linux-2.5-o1's per-CPU priority arrays.
+  await expect(inspector).toContainText("cpu0 active");
+  await expect(inspector).toContainText("cpu0 expired");
+  await expect(inspector).toContainText("pick_next would choose");
+  const o1 = await settledInspector(page);
+  // The cursor is drawn on the chart.
+  expect(await ganttPixels(page)).not.toEqual(pixels);
+  await page.screenshot({ path: join(artifacts, "explorer-inspector.png"), fullPage: true });
+
+  // Another policy re-runs the scenario; the cursor stays and the queues are rr's.
+  const at = await page.getByTestId("inspector-time").inputValue();
+  await page.getByTestId("policy-select").selectOption("rr");
+  await expect(inspector).toContainText("waiting (head first)", { timeout: 20_000 });
+  await expect(inspector).not.toContainText("cpu0 active");
+  const rr = await settledInspector(page);
+  expect(rr).not.toEqual(o1);
+  await expect(page.getByTestId("inspector-time")).toHaveValue(at);
+
+  // The share link carries the cursor: a new page shows the same inspection.
+  await doneHash(page);
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await context.newPage();
+  await other.goto(url);
+  await doneHash(other);
+  await expect(other.getByTestId("inspector-time")).toHaveValue(at);
+  await expect(other.getByTestId("inspector")).toContainText("waiting (head first)", { timeout: 20_000 });
+  expect(await settledInspector(other)).toEqual(rr);
+  await expect(other.getByTestId("error-banner")).toBeHidden();
+});
+
+test("inspector: the time field sets the cursor, and the page shows what the CLI prints", async ({ app: { page } }) => {
+  await doneHash(page);
+  const time = page.getByTestId("inspector-time");
+  await time.fill("1000");
+  await time.press("Enter");
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toContainText("at 1000.000 ms");
+  const text = await settledInspector(page);
+  // The CLI's inspection of the same preset at the same instant: the same queues, the first
+  // one with the same tasks in the same order, and the same running task.
+  const cliText = cli("run", "sleep-work", "--param", "iterations=30", "--inspect-at", "1s");
+  const lines = cliText.split("\n");
+  const queues = lines.filter((l) => /^  \S.*:$/.test(l)).map((l) => l.trim().slice(0, -1));
+  expect(queues.length).toBeGreaterThan(0);
+  for (const q of queues) expect(text).toContain(q);
+  const first = lines.indexOf(`  ${queues[0]}:`);
+  const tasks = [];
+  for (const l of lines.slice(first + 1)) {
+    if (!l.startsWith("    ")) break;
+    if (l.trim() !== "(empty)") tasks.push(l.trim().split(/\s+/)[0]);
+  }
+  const rows = inspector.locator("table").first().locator("tbody tr td:first-child");
+  expect((await rows.allTextContents()).map((t) => t.trim())).toEqual(tasks.length ? tasks : ["(empty)"]);
+  const running = cliText.match(/^cpu0: running (\S+),/m)[1];
+  expect(text).toContain(`running ${running}`);
+
+  // Clearing the field removes the cursor.
+  await time.fill("");
+  await time.press("Enter");
+  await expect(inspector).toContainText(/click the timeline/i);
+});

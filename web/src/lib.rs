@@ -65,6 +65,7 @@ pub fn App() -> Html {
     // Every new generation of a valid draft goes to the worker, after a moment for more edits.
     {
         let state = state.clone();
+        let runner = runner.clone();
         let latest = (*latest).clone();
         use_effect_with(state.generation, move |generation| {
             let generation = *generation;
@@ -77,6 +78,18 @@ pub fn App() -> Html {
                         runner.submit(requests);
                     }
                 });
+            }
+        });
+    }
+
+    // The inspector asks for the run queues at the cursor whenever its id moves on (the cursor
+    // moved, or a new run is shown).
+    {
+        let state = state.clone();
+        let runner = runner.clone();
+        use_effect_with(state.inspector.id, move |_| {
+            if let Some(request) = state.inspect_request() {
+                runner.inspect(request);
             }
         });
     }
@@ -114,7 +127,7 @@ pub fn App() -> Html {
     {
         let state = state.clone();
         let shown = state.shown.as_ref().map(|s| s.id);
-        use_effect_with(shown, move |shown| {
+        use_effect_with((shown, state.view.cursor_ns), move |(shown, _)| {
             if shown.is_some() {
                 if let Some(link) = state.link_state() {
                     let fragment = schedlab::encode(&link);

@@ -2,11 +2,13 @@
 //!
 //! Both directions are JSON strings: serialization happens only at this boundary, and a string
 //! crosses `postMessage` without structured-clone surprises. Every request carries an id (the
-//! page's run generation); a reply whose id is no longer the newest is discarded by the page.
+//! page's run generation, or for an inspection its inspection counter); a reply whose id is no
+//! longer the newest is discarded by the page.
 
 use std::collections::BTreeMap;
 
 use schedlab::engine::scenario::PolicySpec;
+use schedlab::inspect::RunQueues;
 use schedlab::result::RunResult;
 use schedlab::{Problem, Scenario};
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,16 @@ pub enum Request {
         seed: u64,
         policy: PolicySpec,
     },
+    /// The run queues at `at_ns` of the run `scenario` (and `preset`) make: what the inspector
+    /// shows at the time cursor. Ids count separately from runs (the page's inspection
+    /// counter).
+    Inspect {
+        id: u64,
+        scenario: Scenario,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        preset: Option<schedlab::link::PresetRef>,
+        at_ns: u64,
+    },
     /// Panics on purpose. It exists so the browser tests can check that the page survives a
     /// crashed worker; nothing in the page sends it.
     Crash { id: u64 },
@@ -40,7 +52,10 @@ pub enum Request {
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Run { id, .. } | Request::ContestRow { id, .. } | Request::Crash { id } => *id,
+            Request::Run { id, .. }
+            | Request::ContestRow { id, .. }
+            | Request::Inspect { id, .. }
+            | Request::Crash { id } => *id,
         }
     }
 }
@@ -58,6 +73,12 @@ pub enum Response {
     ContestRow {
         id: u64,
         row: ContestCells,
+    },
+    /// The reply to [`Request::Inspect`]: the run queues, or why they could not be had. Its
+    /// failure stays here rather than in [`Response::Failed`], whose id is a run's.
+    Inspected {
+        id: u64,
+        outcome: Result<RunQueues, String>,
     },
     /// The scenario could not be run: invalid (every problem, with its path) or the run hit a
     /// limit.

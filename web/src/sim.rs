@@ -1,9 +1,10 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
 //! entry point (`worker_main.rs`) only wires it to `postMessage`.
 
+use schedlab::inspect::RunQueues;
 use schedlab::workloads::contest::{self, Config};
 use schedlab::workloads::PresetBase;
-use schedlab::{Detail, RunOptions, RunResult, SimError};
+use schedlab::{Detail, Nanos, RunOptions, RunResult, SimError};
 
 use crate::presets;
 use crate::protocol::{to_json, ReportView, Request, Response, RunOutcome};
@@ -73,6 +74,15 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
                 },
             }
         }
+        Request::Inspect {
+            id,
+            scenario,
+            preset,
+            at_ns,
+        } => Response::Inspected {
+            id,
+            outcome: inspect(&scenario, preset.as_ref(), at_ns),
+        },
         Request::Crash { id } => panic!("crash requested by the page (request {id})"),
     }
 }
@@ -135,6 +145,20 @@ fn run(
         notes: report.notes,
     };
     Ok(outcome(scenario, &out, Some(report)))
+}
+
+/// The run queues at `at_ns` of the run [`run`] makes (a preset's ends where its benchmark
+/// ends).
+fn inspect(
+    scenario: &schedlab::Scenario,
+    preset: Option<&schedlab::link::PresetRef>,
+    at_ns: u64,
+) -> Result<RunQueues, String> {
+    let stop = match preset {
+        Some(reference) => Some(presets::find(reference).map_err(|p| p.to_string())?.stop),
+        None => None,
+    };
+    schedlab::inspect::inspect_at(scenario, stop, Nanos(at_ns)).map_err(|e| e.to_string())
 }
 
 fn outcome(

@@ -6,6 +6,8 @@
 //! edit ─► draft ─ validate ─┬─ problems ─► shown next to fields and in the banner; no run
 //!                           └─ ok ─► generation += 1 ─► (App effect) worker ─► RunDone(id)
 //!                                                        replies for older generations are dropped
+//!
+//! time cursor set, or a new run shown ─► inspector.id += 1 ─► (App effect) worker ─► Inspected(id)
 //! ```
 
 use std::collections::BTreeMap;
@@ -13,6 +15,7 @@ use std::rc::Rc;
 
 use schedlab::engine::program::Program;
 use schedlab::engine::scenario::{PolicySpec, TaskSpec};
+use schedlab::inspect::RunQueues;
 use schedlab::link::{LinkState, PresetRef, ViewState};
 use schedlab::{Nanos, Problem, Scenario};
 use yew::prelude::*;
@@ -73,6 +76,21 @@ pub struct Shown {
     pub wall_ms: f64,
 }
 
+/// The inspector: the run queues at the time cursor (`view.cursor_ns`) of the run on screen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inspector {
+    /// Bumped whenever the queues must be asked for again (the cursor moved, a new run is
+    /// shown); the worker's reply carries it back, and replies to older ids are dropped.
+    pub id: u64,
+    /// The newest inspection received. Kept while a newer one is computed, so the panel keeps
+    /// its size.
+    pub queues: Option<Rc<RunQueues>>,
+    /// Why the newest inspection failed.
+    pub error: Option<String>,
+    /// A request for `id` is out.
+    pub pending: bool,
+}
+
 /// The contest table as it fills in, one load at a time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContestProgress {
@@ -99,6 +117,7 @@ pub struct AppState {
     /// The last good run.
     pub shown: Option<Rc<Shown>>,
     pub contest: ContestProgress,
+    pub inspector: Inspector,
     /// An error that is not a field problem: a bad link, a crashed worker, a failed run.
     pub notice: Option<String>,
     pub share_url: String,
@@ -132,6 +151,8 @@ pub enum Action {
     /// The worker crashed and was replaced.
     WorkerCrashed(String),
     Shared(String),
+    /// Sets the time cursor (ns) on the run on screen, or removes it.
+    SetCursor(Option<u64>),
     DismissNotice,
     ToggleLargeType,
     Sort(StatsColumn),
@@ -213,6 +234,7 @@ impl AppState {
             status: RunStatus::Running,
             shown: None,
             contest: ContestProgress::default(),
+            inspector: Inspector::default(),
             notice: None,
             share_url: String::new(),
             large_type: false,
@@ -255,6 +277,28 @@ impl AppState {
             }
         }
         out
+    }
+
+    /// The inspector's request: the run queues at the cursor of the run on screen.
+    pub fn inspect_request(&self) -> Option<Request> {
+        let shown = self.shown.as_ref()?;
+        Some(Request::Inspect {
+            id: self.inspector.id,
+            scenario: (*shown.scenario).clone(),
+            preset: shown.preset.clone(),
+            at_ns: self.view.cursor_ns?,
+        })
+    }
+
+    /// Asks for the run queues at the cursor again (a new id), or clears the inspector when
+    /// there is no cursor.
+    fn reinspect(&mut self) {
+        self.inspector.id += 1;
+        self.inspector.pending = self.view.cursor_ns.is_some() && self.shown.is_some();
+        if self.view.cursor_ns.is_none() {
+            self.inspector.queues = None;
+            self.inspector.error = None;
+        }
     }
 
     /// The link state of what is on screen (the last good run), for the share link.
@@ -432,6 +476,7 @@ impl Reducible for AppState {
             Action::Worker(_)
                 | Action::WorkerCrashed(_)
                 | Action::Shared(_)
+                | Action::SetCursor(_)
                 | Action::DismissNotice
                 | Action::ToggleLargeType
                 | Action::Sort(_)
@@ -622,8 +667,15 @@ impl Reducible for AppState {
                 if s.status == RunStatus::Running {
                     s.status = RunStatus::Failed("the simulator crashed".into());
                 }
+                s.inspector.pending = false;
             }
             Action::Shared(url) => s.share_url = url,
+            Action::SetCursor(at) => {
+                // Within the run on screen: a cursor past its end would show nothing.
+                let end = s.shown.as_ref().map(|shown| shown.data.end_ns);
+                s.view.cursor_ns = at.map(|t| end.map_or(t, |end| t.min(end)));
+                s.reinspect();
+            }
             Action::DismissNotice => s.notice = None,
             Action::ToggleLargeType => s.large_type = !s.large_type,
             Action::Sort(column) => {
@@ -660,6 +712,18 @@ impl AppState {
                     data,
                     wall_ms,
                 }));
+                // The cursor stays where it was; the queues there are the new run's.
+                self.reinspect();
+            }
+            Response::Inspected { id, outcome } if id == self.inspector.id => {
+                self.inspector.pending = false;
+                match outcome {
+                    Ok(queues) => {
+                        self.inspector.queues = Some(Rc::new(queues));
+                        self.inspector.error = None;
+                    }
+                    Err(message) => self.inspector.error = Some(message),
+                }
             }
             Response::ContestRow { id, row } if id == self.contest.id => {
                 self.contest.rows.retain(|r| r.load != row.load);
@@ -673,6 +737,11 @@ impl AppState {
                 self.notice = Some(format!(
                     "The run failed, so the last good run is shown: {message}"
                 ));
+                // The new run dropped the inspection it was waiting for; the run on screen
+                // is still the old one, so ask again for it.
+                if self.inspector.pending {
+                    self.reinspect();
+                }
             }
             Response::Panicked { message } | Response::Crashed { message } => {
                 self.notice = Some(format!("The simulator crashed: {message}"));

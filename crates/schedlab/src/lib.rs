@@ -6,11 +6,14 @@
 //! - [`catalog`]: the registry as data (what `schedlab policies --json` prints and the page's
 //!   sliders are drawn from); [`docs`] renders it as `docs/policies.md`.
 //! - [`text`]: plain-text tables and Gantt charts.
+//! - [`inspect`]: the run queues at an instant as the policy sees them ([`inspect::inspect_at`]),
+//!   what `schedlab run --inspect-at` prints and the page's inspector shows.
 //! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //!
 //! Compiles to wasm32 as well: no IO, no threads, no clocks.
 
 pub mod docs;
+pub mod inspect;
 pub mod link;
 pub mod result;
 pub mod text;

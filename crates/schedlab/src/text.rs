@@ -4,6 +4,7 @@
 use schedlab_engine::trace::task_letter;
 use schedlab_engine::{Nanos, RunOutput, TaskId};
 
+use crate::inspect::RunQueues;
 use crate::result::RunResult;
 
 /// `ns` as milliseconds with three decimals: `12.345`.
@@ -161,38 +162,36 @@ fn nice_step(ns: u64) -> u64 {
 /// task and who `pick_next` would choose, then every queue the policy reports (in the order it
 /// considers them) and its facts. What `schedlab run --inspect-at` prints.
 pub fn inspection(engine: &schedlab_engine::Engine) -> String {
-    use schedlab_engine::CpuId;
-    let tasks = engine.tasks();
-    let name = |t: u32| {
-        tasks
-            .get(t as usize)
-            .map_or_else(|| format!("task{t}"), |i| i.name.clone())
-    };
-    let mut out = format!("at {} ms\n", ms(engine.now().0));
-    for (c, running) in engine.running().iter().enumerate() {
-        let cpu = CpuId(c as u16);
-        let next = engine.peek_next(cpu);
+    run_queues(&RunQueues::from_engine(engine))
+}
+
+/// [`RunQueues`] as text: the rendering of [`inspection`].
+pub fn run_queues(q: &RunQueues) -> String {
+    let mut out = format!("at {} ms\n", ms(q.at_ns));
+    for cpu in &q.cpus {
         out.push_str(&format!(
-            "cpu{c}: running {}, pick_next would choose {}\n",
-            running.map_or("nothing (idle)".to_owned(), |t| name(t.0)),
-            next.map_or("nothing".to_owned(), |t| name(t.0)),
+            "cpu{}: running {}, pick_next would choose {}\n",
+            cpu.cpu,
+            cpu.running
+                .as_ref()
+                .map_or("nothing (idle)", |t| t.name.as_str()),
+            cpu.next.as_ref().map_or("nothing", |t| t.name.as_str()),
         ));
-        let ins = engine.inspect(cpu);
-        for q in &ins.queues {
-            out.push_str(&format!("  {}:\n", q.name));
-            if q.entries.is_empty() {
+        for queue in &cpu.queues {
+            out.push_str(&format!("  {}:\n", queue.name));
+            if queue.entries.is_empty() {
                 out.push_str("    (empty)\n");
             }
-            for e in &q.entries {
+            for e in &queue.entries {
                 let detail = if e.detail.is_empty() {
                     String::new()
                 } else {
                     format!("  {}", e.detail)
                 };
-                out.push_str(&format!("    {:<16} {}{}\n", name(e.task), e.key, detail));
+                out.push_str(&format!("    {:<16} {}{}\n", e.task.name, e.key, detail));
             }
         }
-        for f in &ins.facts {
+        for f in &cpu.facts {
             out.push_str(&format!("  {f}\n"));
         }
     }

@@ -1,7 +1,8 @@
 //! The Gantt chart: one lane per CPU (bars coloured by task) or per task (its states), a time
-//! axis, zoom (wheel, buttons), pan (drag), and a tooltip with the task, interval, state and the
-//! policy's note. Drawn with plain 2D-canvas calls over `schedlab::view::lod`, which bounds the
-//! bars per lane by the pixel width, so 100,000 segments draw as fast as 100.
+//! axis, zoom (wheel, buttons), pan (drag), a tooltip with the task, interval, state and the
+//! policy's note, and the inspector's time cursor (a click sets it; the page's state keeps it).
+//! Drawn with plain 2D-canvas calls over `schedlab::view::lod`, which bounds the bars per lane
+//! by the pixel width, so 100,000 segments draw as fast as 100.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -15,6 +16,7 @@ use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     ChartProps, BAR_STYLE, FRAME_STYLE,
 };
+use crate::state::{Action, AppContext};
 
 /// Lane height in CSS pixels: fixed, so a new run never changes the row pitch.
 const LANE_H: f64 = 26.0;
@@ -62,8 +64,16 @@ fn full_window(data: &RunData) -> Window {
     Window::new(0, data.shown_until_ns.max(1))
 }
 
-/// Draws the whole chart. Missing context or zero width: nothing to draw.
-fn draw(canvas: &HtmlCanvasElement, data: &RunData, mode: LaneMode, window: Window, l: Layout) {
+/// Draws the whole chart, with the time cursor if it is in the window. Missing context or zero
+/// width: nothing to draw.
+fn draw(
+    canvas: &HtmlCanvasElement,
+    data: &RunData,
+    mode: LaneMode,
+    window: Window,
+    l: Layout,
+    cursor: Option<u64>,
+) {
     size_canvas(canvas, l.width as u32, l.height() as u32, l.dpr);
     let Some(ctx) = context_2d(canvas, l.dpr) else {
         return;
@@ -111,6 +121,20 @@ fn draw(canvas: &HtmlCanvasElement, data: &RunData, mode: LaneMode, window: Wind
             LaneMode::Cpus => draw_cpu_lane(&ctx, data, &rects, top, scale),
             LaneMode::Tasks => draw_task_lane(&ctx, data, lane, &rects, top, scale),
         }
+    }
+
+    if let Some(t) = cursor.filter(|&t| window.start <= t && t <= window.end) {
+        let x = (LABEL_W + window.x(t, plot_w)).round();
+        // Dark on a light halo: it reads over every task colour and on a projector.
+        for (colour, width) in [(palette::PAPER, 4.0), (palette::INK, 2.0)] {
+            ctx.set_stroke_style_str(&css(colour));
+            ctx.set_line_width(width);
+            ctx.begin_path();
+            ctx.move_to(x, 0.0);
+            ctx.line_to(x, l.height());
+            ctx.stroke();
+        }
+        ctx.set_line_width(1.0);
     }
 }
 
@@ -242,15 +266,18 @@ pub fn GanttChart(props: &ChartProps) -> Html {
         dpr,
     };
     let limit = data.shown_until_ns.max(1);
+    // The page's time cursor; outside the page (component tests) there is none to set.
+    let app = use_context::<AppContext>();
+    let cursor = app.as_ref().and_then(|s| s.view.cursor_ns);
 
     {
         let canvas = canvas.clone();
         let data = data.clone();
         let m = *mode;
-        use_effect_with((key, m, win, width, dpr.to_bits()), move |_| {
+        use_effect_with((key, m, win, width, dpr.to_bits(), cursor), move |_| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 if layout.width > 0.0 {
-                    draw(&c, &data, m, win, layout);
+                    draw(&c, &data, m, win, layout, cursor);
                 }
             }
         });
@@ -302,10 +329,20 @@ pub fn GanttChart(props: &ChartProps) -> Html {
             }
         })
     };
+    // A press and release without a drag in between is a click: it sets the time cursor.
     let onmouseup = {
         let drag = drag.clone();
-        Callback::from(move |_: MouseEvent| {
-            drag.borrow_mut().take();
+        Callback::from(move |e: MouseEvent| {
+            let pressed = drag.borrow_mut().take();
+            let (x, _) = offset(&e);
+            if let (Some(d), Some(app)) = (pressed, &app) {
+                if !d.moved && e.button() == 0 && x >= LABEL_W {
+                    let t = win.time_at(x - LABEL_W, layout.plot_w());
+                    // Whole microseconds: what the inspector's "time (ms)" field shows.
+                    let t = (t + 500) / 1_000 * 1_000;
+                    app.dispatch(Action::SetCursor(Some(t.min(limit))));
+                }
+            }
         })
     };
     let onmouseleave = {

@@ -1,9 +1,11 @@
 use yew::prelude::*;
 
 use crate::charts::{GanttChart, LatencyHistogram, ObservedChart, ShareChart};
+use crate::components::inspector::Inspector;
 use crate::state::AppContext;
 
-/// The run's charts. Before the first run finishes, boxes of the charts' sizes hold their
+/// The run's charts, with the inspector under the Gantt chart whose time cursor it follows.
+/// Before the first run finishes, boxes of the charts' sizes hold their
 /// places so nothing jumps when they appear.
 #[component]
 pub fn ChartArea() -> Html {
@@ -14,6 +16,7 @@ pub fn ChartArea() -> Html {
         return html! {
             <section class="charts" aria-label="Charts">
                 <div class="chart-slot gantt-slot">{ "The Gantt chart appears when the first run finishes." }</div>
+                <Inspector />
                 <div class="chart-row">
                     <div class="chart-slot small-slot"></div>
                     <div class="chart-slot small-slot"></div>
@@ -28,6 +31,7 @@ pub fn ChartArea() -> Html {
             <div class="chart-block gantt-block">
                 <GanttChart data={data.clone()} />
             </div>
+            <Inspector />
             <div class="chart-row">
                 <div class="chart-block">
                     <LatencyHistogram data={data.clone()} />

@@ -4,6 +4,7 @@ pub mod chart_area;
 pub mod contest_table;
 pub mod error_banner;
 pub mod field;
+pub mod inspector;
 pub mod masthead;
 pub mod policy_panel;
 pub mod report_panel;

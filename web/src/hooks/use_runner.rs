@@ -6,6 +6,9 @@
 //!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
 //!   next.
 //! - A worker that panics is replaced, and the page is told (`Action::WorkerCrashed`).
+//! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
+//!   after a queued run (whose result it would be asked again for) and before contest rows,
+//!   and a new generation drops it (the reducer asks again once that run is shown or fails).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -44,6 +47,8 @@ struct Inner {
     /// When the request in flight was sent (ms), if one is.
     busy_since: Option<f64>,
     queue: VecDeque<Request>,
+    /// The inspection to make next, if any.
+    inspect: Option<Request>,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
 }
@@ -64,6 +69,7 @@ impl Runner {
                 on_error: None,
                 busy_since: None,
                 queue: VecDeque::new(),
+                inspect: None,
                 dispatch,
                 this: this.clone(),
             })
@@ -75,12 +81,20 @@ impl Runner {
     pub fn submit(&self, requests: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
         inner.queue = requests.into();
+        inner.inspect = None;
         let stuck = inner
             .busy_since
             .is_some_and(|since| now_ms() - since > CANCEL_AFTER_MS);
         if stuck {
             inner.restart();
         }
+        inner.pump();
+    }
+
+    /// Asks for an inspection (`Request::Inspect`), replacing any not yet sent.
+    pub fn inspect(&self, request: Request) {
+        let mut inner = self.inner.borrow_mut();
+        inner.inspect = Some(request);
         inner.pump();
     }
 
@@ -154,7 +168,11 @@ impl Inner {
         if self.busy_since.is_some() {
             return;
         }
-        let Some(request) = self.queue.pop_front() else {
+        let request = match self.queue.front() {
+            Some(Request::Run { .. }) => self.queue.pop_front(),
+            _ => self.inspect.take().or_else(|| self.queue.pop_front()),
+        };
+        let Some(request) = request else {
             return;
         };
         let json = match serde_json::to_string(&request) {
@@ -195,6 +213,7 @@ impl Inner {
                     // What was queued may have been what crashed it: start again only when
                     // the user changes something.
                     inner.queue.clear();
+                    inner.inspect = None;
                 }
                 dispatch.emit(Action::WorkerCrashed(message));
             }

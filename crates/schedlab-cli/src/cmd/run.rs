@@ -39,17 +39,13 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     let state = args.input.load()?;
     let scenario = &state.scenario;
     if let Some(at) = &args.inspect_at {
-        let at = schedlab::Nanos::parse(at)
-            .map_err(|e| InvalidInput(format!("--inspect-at: {e}")))?;
-        let mut engine = schedlab::policies::registry::engine(
-            scenario,
-            RunOptions { detail: Detail::Summary, ..RunOptions::default() },
-        )
-        .map_err(|e| InvalidInput(e.to_string()))?;
-        engine
-            .run_until(at)
-            .map_err(|e| anyhow::Error::new(e).context("the run stopped"))?;
-        return crate::output::print(&schedlab::text::inspection(&engine));
+        let at =
+            schedlab::Nanos::parse(at).map_err(|e| InvalidInput(format!("--inspect-at: {e}")))?;
+        let queues = schedlab::inspect::inspect_at(scenario, None, at).map_err(|e| match e {
+            e @ schedlab::SimError::Invalid(_) => InvalidInput(e.to_string()).into(),
+            schedlab::SimError::Run(r) => anyhow::Error::new(r).context("the run stopped"),
+        })?;
+        return crate::output::print(&schedlab::text::run_queues(&queues));
     }
     let detail = if args.json || args.gantt {
         Detail::Segments

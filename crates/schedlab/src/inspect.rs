@@ -1,0 +1,226 @@
+//! The run queues at one instant, as the policy sees them: per CPU who runs, whom `pick_next`
+//! would choose, every queue the policy reports (in the order it considers them) and its facts.
+//!
+//! One structure for both faces of the inspector: `schedlab run --inspect-at` prints it
+//! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel.
+//!
+//! ```text
+//! scenario ─► engine ─ run_until(at) ─► RunQueues::from_engine ─┬─► text::run_queues (CLI)
+//!                                                               └─► JSON (page's worker)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use schedlab_engine::{CpuId, Detail, Engine, Nanos, RunOptions, Scenario, TaskState};
+use schedlab_policies::SimError;
+use schedlab_workloads::Stop;
+
+/// Every CPU's run queues at [`RunQueues::at_ns`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunQueues {
+    /// The instant the engine stood at: the requested time, or the end of the run if it ended
+    /// earlier.
+    pub at_ns: u64,
+    /// One per CPU, in CPU order.
+    pub cpus: Vec<CpuQueues>,
+}
+
+/// One CPU at the instant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuQueues {
+    pub cpu: u16,
+    /// The task on the CPU; `None` when idle.
+    pub running: Option<TaskRef>,
+    /// Whom the policy's `pick_next` would choose now (a pure query); `None` for nobody.
+    pub next: Option<TaskRef>,
+    /// The queues the policy reports for this CPU, in the order it considers them.
+    pub queues: Vec<QueueView>,
+    /// Free-form facts: bitmaps, epoch counters, yardsticks.
+    pub facts: Vec<String>,
+}
+
+/// A task by id (the engine's, which is also the page's colour index) and name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRef {
+    pub id: u32,
+    pub name: String,
+}
+
+/// One queue: its name and entries in the policy's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueView {
+    pub name: String,
+    pub entries: Vec<EntryView>,
+}
+
+/// One queued task with the policy's ordering key and anything else it reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryView {
+    pub task: TaskRef,
+    /// The ordering key as the policy sees it, e.g. "prio 118".
+    pub key: String,
+    /// E.g. "static 120, sleep_avg 485/2000"; empty when the policy has nothing to add.
+    pub detail: String,
+}
+
+impl RunQueues {
+    /// The run queues of `engine` where it stands now.
+    pub fn from_engine(engine: &Engine) -> RunQueues {
+        let tasks = engine.tasks();
+        let task = |id: u32| TaskRef {
+            id,
+            name: tasks
+                .get(id as usize)
+                .map_or_else(|| format!("task{id}"), |t| t.name.clone()),
+        };
+        let cpus = engine
+            .running()
+            .iter()
+            .enumerate()
+            .map(|(c, running)| {
+                let cpu = CpuId(c as u16);
+                let inspection = engine.inspect(cpu);
+                CpuQueues {
+                    cpu: cpu.0,
+                    running: running.map(|t| task(t.0)),
+                    next: engine.peek_next(cpu).map(|t| task(t.0)),
+                    queues: inspection
+                        .queues
+                        .into_iter()
+                        .map(|q| QueueView {
+                            name: q.name,
+                            entries: q
+                                .entries
+                                .into_iter()
+                                .map(|e| EntryView {
+                                    task: task(e.task),
+                                    key: e.key,
+                                    detail: e.detail,
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                    facts: inspection.facts,
+                }
+            })
+            .collect();
+        RunQueues {
+            at_ns: engine.now().0,
+            cpus,
+        }
+    }
+}
+
+/// Runs `scenario` until `at` and returns its run queues then.
+///
+/// With `stop` (a preset's, [`schedlab_workloads::Preset::stop`]) the run ends where the
+/// benchmark ends, as `schedlab run <preset>` and the page end it: an instant after that shows
+/// the queues at the benchmark's end.
+pub fn inspect_at(
+    scenario: &Scenario,
+    stop: Option<Stop>,
+    at: Nanos,
+) -> Result<RunQueues, SimError> {
+    let opts = RunOptions {
+        detail: Detail::Summary,
+        ..RunOptions::default()
+    };
+    let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
+    engine.run_until(at)?;
+    if let Some(Stop::TaskExits(name)) = stop {
+        let exited = engine
+            .tasks()
+            .iter()
+            .find(|t| t.name == name)
+            .is_some_and(|t| t.state == TaskState::Exited);
+        if exited {
+            // The benchmark ended before `at`: find where, and stand there instead.
+            let end =
+                schedlab_workloads::run_until(scenario, Stop::TaskExits(name), opts.detail)?.end;
+            engine = schedlab_policies::registry::engine(scenario, opts)?;
+            engine.run_until(end)?;
+        }
+    }
+    Ok(RunQueues::from_engine(&engine))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three CPU hogs under round robin with a 4 ms quantum on one CPU; `job` (if present) runs
+    /// 8 ms and exits.
+    fn scenario(extra: &str) -> Scenario {
+        serde_json::from_str(&format!(
+            r#"{{"version":1,"cpus":1,"duration":"1s","seed":1,
+                "policy":{{"id":"rr","tunables":{{"quantum":4}}}},
+                "tasks":[{{"name":"hog1","program":[{{"run":"1s"}}]}},
+                         {{"name":"hog2","program":[{{"run":"1s"}}]}},
+                         {{"name":"hog3","program":[{{"run":"1s"}}]}}{extra}]}}"#
+        ))
+        .unwrap()
+    }
+
+    fn names(q: &QueueView) -> Vec<&str> {
+        q.entries.iter().map(|e| e.task.name.as_str()).collect()
+    }
+
+    fn task(id: u32, name: &str) -> Option<TaskRef> {
+        Some(TaskRef {
+            id,
+            name: name.into(),
+        })
+    }
+
+    /// Quanta of 4 ms in arrival order: hog1 0–4, hog2 4–8, hog3 8–12, hog1 12–16. At 9 ms
+    /// hog3 runs and hog1 then hog2 wait; at 13 ms hog1 runs, hog2 heads the queue.
+    #[test]
+    fn round_robin_by_hand() {
+        let s = scenario("");
+        let q = inspect_at(&s, None, Nanos::from_ms(9)).unwrap();
+        assert_eq!(q.at_ns, 9_000_000);
+        assert_eq!(q.cpus.len(), 1);
+        let cpu = &q.cpus[0];
+        assert_eq!(cpu.cpu, 0);
+        assert_eq!(cpu.running, task(2, "hog3"));
+        assert_eq!(cpu.next, task(2, "hog3"));
+        assert_eq!(cpu.queues.len(), 1);
+        assert_eq!(cpu.queues[0].name, "waiting (head first)");
+        assert_eq!(names(&cpu.queues[0]), ["hog1", "hog2"]);
+        assert_eq!(cpu.queues[0].entries[0].task.id, 0);
+        assert_eq!(cpu.facts, ["quantum 4 ms"]);
+
+        let q = inspect_at(&s, None, Nanos::from_ms(13)).unwrap();
+        assert_eq!(q.cpus[0].running, task(0, "hog1"));
+        assert_eq!(names(&q.cpus[0].queues[0]), ["hog2", "hog3"]);
+    }
+
+    /// `job` (8 ms of CPU) gets quanta at 12–16 and 28–32 ms, so it exits at 32 ms: a preset
+    /// stopping when it exits stands there even when asked for later; without the stop the
+    /// hogs go on.
+    #[test]
+    fn a_preset_stop_ends_the_run_where_the_benchmark_ends() {
+        let s = scenario(r#",{"name":"job","program":[{"run":"8ms"}]}"#);
+        let stop = Some(Stop::TaskExits("job"));
+        let q = inspect_at(&s, stop, Nanos::from_ms(500)).unwrap();
+        assert_eq!(q.at_ns, 32_000_000);
+        assert_eq!(q.cpus[0].running, task(0, "hog1"));
+        assert_eq!(names(&q.cpus[0].queues[0]), ["hog2", "hog3"]);
+        // Before the benchmark ends, the stop changes nothing.
+        let early = inspect_at(&s, stop, Nanos::from_ms(14)).unwrap();
+        assert_eq!(early, inspect_at(&s, None, Nanos::from_ms(14)).unwrap());
+        assert_eq!(early.cpus[0].running, task(3, "job"));
+        let natural = inspect_at(&s, None, Nanos::from_ms(500)).unwrap();
+        assert_eq!(natural.at_ns, 500_000_000);
+    }
+
+    #[test]
+    fn an_invalid_scenario_is_an_error() {
+        let mut s = scenario("");
+        s.policy.id = "no-such-policy".into();
+        assert!(matches!(
+            inspect_at(&s, None, Nanos::ZERO),
+            Err(SimError::Invalid(_))
+        ));
+    }
+}

@@ -1,0 +1,187 @@
+use schedlab::inspect::{CpuQueues, QueueView, RunQueues, TaskRef};
+use schedlab::text::ms;
+use schedlab::view::RunData;
+use schedlab::Nanos;
+use yew::prelude::*;
+
+use crate::charts::palette::{css, task};
+use crate::state::{Action, AppContext};
+
+/// The run queues at the time cursor, as the policy sees them: per CPU who runs, whom
+/// `pick_next` would choose, each queue in the policy's order and its facts. A click on the
+/// timeline or the "time (ms)" field sets the cursor. While a newer inspection is computed the
+/// last one stays (dimmed), so the panel keeps its size.
+#[component]
+pub fn Inspector() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    // Text the time field could not read, with the reason.
+    let bad_time = use_state_eq(|| None::<(String, String)>);
+    let cursor = state.view.cursor_ns;
+    let inspector = &state.inspector;
+    let data = state.shown.as_ref().map(|s| s.data.clone());
+
+    let onchange = {
+        let state = state.clone();
+        let bad_time = bad_time.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let text = input.value();
+            let text = text.trim();
+            if text.is_empty() {
+                bad_time.set(None);
+                state.dispatch(Action::SetCursor(None));
+                return;
+            }
+            match Nanos::parse(&format!("{text}ms")) {
+                Ok(t) => {
+                    bad_time.set(None);
+                    state.dispatch(Action::SetCursor(Some(t.0)));
+                }
+                Err(_) => bad_time.set(Some((
+                    text.to_owned(),
+                    "a time in milliseconds, 0 or more, such as 1500.25".into(),
+                ))),
+            }
+        })
+    };
+    let clear = {
+        let state = state.clone();
+        let bad_time = bad_time.clone();
+        Callback::from(move |_: MouseEvent| {
+            bad_time.set(None);
+            state.dispatch(Action::SetCursor(None));
+        })
+    };
+
+    let value = match (&*bad_time, cursor) {
+        (Some((text, _)), _) => text.clone(),
+        (None, Some(t)) => ms(t),
+        (None, None) => String::new(),
+    };
+    let status = if inspector.pending {
+        "updating…".to_owned()
+    } else {
+        match (&inspector.queues, cursor) {
+            (Some(q), Some(t)) if q.at_ns < t => {
+                format!("at {} ms, where the run ends", ms(q.at_ns))
+            }
+            (Some(q), Some(_)) => format!("at {} ms", ms(q.at_ns)),
+            _ => String::new(),
+        }
+    };
+
+    let body = match (cursor, &inspector.queues, &inspector.error) {
+        (None, _, _) => html! {
+            <p class="inspector-empty">
+                { "Click the timeline to inspect the run queues at that instant: who runs on each CPU, whom the policy would pick next, and its queues in the order it considers them." }
+            </p>
+        },
+        (Some(_), _, Some(error)) if !inspector.pending => html! {
+            <p class="field-problem" role="alert">{ format!("The run queues could not be inspected: {error}") }</p>
+        },
+        (Some(_), Some(queues), _) => queues_view(queues, data.as_deref()),
+        (Some(_), None, _) => html! {
+            <p class="inspector-empty">{ "Inspecting the run queues…" }</p>
+        },
+    };
+
+    html! {
+        <section class="panel inspector" data-testid="inspector" aria-labelledby="inspector-heading"
+            aria-busy={if inspector.pending { "true" } else { "false" }}>
+            <div class="inspector-head">
+                <h2 id="inspector-heading">{ "Inspector" }</h2>
+                <label for="inspector-time">{ "time (ms)" }</label>
+                <input id="inspector-time" type="number" min="0" step="0.001" inputmode="decimal"
+                    data-testid="inspector-time" {value} {onchange}
+                    aria-invalid={if bad_time.is_some() { "true" } else { "false" }}
+                    aria-describedby="inspector-time-problem" />
+                <button type="button" onclick={clear} disabled={cursor.is_none()}>{ "Clear" }</button>
+                <span class="inspector-status" role="status" aria-live="polite">{ status }</span>
+            </div>
+            <span id="inspector-time-problem" class="field-problem">
+                { bad_time.as_ref().map(|(_, why)| why.clone()).unwrap_or_default() }
+            </span>
+            <div class={classes!("inspector-body", inspector.pending.then_some("pending"))}>
+                { body }
+            </div>
+        </section>
+    }
+}
+
+fn queues_view(queues: &RunQueues, data: Option<&RunData>) -> Html {
+    html! {
+        <div class="inspector-cpus">
+            { for queues.cpus.iter().map(|cpu| cpu_view(cpu, data)) }
+        </div>
+    }
+}
+
+fn cpu_view(cpu: &CpuQueues, data: Option<&RunData>) -> Html {
+    html! {
+        <div class="inspector-cpu">
+            <h3>{ format!("cpu{}", cpu.cpu) }</h3>
+            <p class="inspector-pick">
+                { "running " }
+                { task_or(cpu.running.as_ref(), "nothing (idle)", data) }
+                { " · pick_next would choose " }
+                { task_or(cpu.next.as_ref(), "nothing", data) }
+            </p>
+            { for cpu.queues.iter().map(|q| queue_view(q, data)) }
+            if !cpu.facts.is_empty() {
+                <ul class="inspector-facts">
+                    { for cpu.facts.iter().map(|f| html! { <li>{ f.clone() }</li> }) }
+                </ul>
+            }
+        </div>
+    }
+}
+
+fn queue_view(queue: &QueueView, data: Option<&RunData>) -> Html {
+    if queue.entries.is_empty() {
+        return html! {
+            <table class="inspector-queue">
+                <caption>{ queue.name.clone() }</caption>
+                <tbody><tr><td class="muted">{ "(empty)" }</td></tr></tbody>
+            </table>
+        };
+    }
+    html! {
+        <table class="inspector-queue">
+            <caption>{ queue.name.clone() }</caption>
+            <thead>
+                <tr><th scope="col">{ "task" }</th><th scope="col">{ "key" }</th><th scope="col">{ "detail" }</th></tr>
+            </thead>
+            <tbody>
+                { for queue.entries.iter().map(|e| html! {
+                    <tr>
+                        <td class="inspector-task">{ task_name(&e.task, data) }</td>
+                        <td class="inspector-key">{ e.key.clone() }</td>
+                        <td class="inspector-detail">{ e.detail.clone() }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+fn task_or(t: Option<&TaskRef>, none: &str, data: Option<&RunData>) -> Html {
+    match t {
+        Some(t) => html! { <strong>{ task_name(t, data) }</strong> },
+        None => html! { <span class="muted">{ none.to_owned() }</span> },
+    }
+}
+
+/// A task's name after a swatch of its colour in the charts.
+fn task_name(t: &TaskRef, data: Option<&RunData>) -> Html {
+    let colour = data
+        .and_then(|d| d.tasks.get(t.id as usize))
+        .map_or(t.id, |v| v.colour);
+    html! {
+        <span class="task-name">
+            <span class="swatch" aria-hidden="true" style={format!("background:{}", css(task(colour)))} />
+            { t.name.clone() }
+        </span>
+    }
+}
