@@ -226,8 +226,15 @@ test("works at 1280x720 and in large type", async ({ app: { page } }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await doneHash(page);
   await page.screenshot({ path: join(artifacts, "explorer-1280x720.png") });
+  const size = () =>
+    page.getByRole("heading", { name: "Scheduler", exact: true }).evaluate((h) => parseFloat(getComputedStyle(h).fontSize));
+  const normal = await size();
   await page.getByRole("button", { name: "Large type" }).click();
+  // Every rem-sized style follows: headings, labels, tables.
+  await expect.poll(size).toBeGreaterThan(normal * 1.25);
   await page.screenshot({ path: join(artifacts, "explorer-large-type.png") });
+  await page.getByRole("button", { name: "Normal type" }).click();
+  await expect.poll(size).toBe(normal);
 });
 
 /** The inspector's text once no inspection is on its way. */

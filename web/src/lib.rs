@@ -145,6 +145,18 @@ pub fn App() -> Html {
         });
     }
 
+    // Large type scales the root element, which every rem-sized style follows.
+    use_effect_with(state.large_type, |&large| {
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            root.class_list()
+                .toggle_with_force("large-type", large)
+                .ok();
+        }
+    });
+
     let banner = state.banner().map(AttrValue::from);
     let on_dismiss = {
         let state = state.clone();
@@ -157,7 +169,7 @@ pub fn App() -> Html {
         && state.draft.policy.id == schedlab::workloads::DEFAULT_POLICY;
     html! {
         <ContextProvider<state::AppContext> context={state.clone()}>
-            <div class={classes!("app", state.large_type.then_some("large-type"))}>
+            <div class="app">
                 <ErrorBanner message={banner} ondismiss={on_dismiss} />
                 <Masthead />
                 <main class="explorer">
