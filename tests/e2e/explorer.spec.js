@@ -1,5 +1,6 @@
 // The explorer page end to end, through the data-testid hooks of DESIGN.md §6 only.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, root, artifacts } from "./fixtures.js";
 
@@ -235,6 +236,28 @@ test("works at 1280x720 and in large type", async ({ app: { page } }) => {
   await page.screenshot({ path: join(artifacts, "explorer-large-type.png") });
   await page.getByRole("button", { name: "Normal type" }).click();
   await expect.poll(size).toBe(normal);
+});
+
+test("the run exports as CSV and as a Perfetto trace", async ({ app: { page } }) => {
+  const hash = await doneHash(page);
+  const tasks = Number((await page.getByTestId("run-status").textContent()).match(/(\d+) tasks/)[1]);
+  const read = async (testid) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testid).click()]);
+    expect(download.suggestedFilename()).toContain(hash);
+    return readFileSync(await download.path(), "utf8");
+  };
+
+  const csv = (await read("export-csv")).trim().split("\n");
+  expect(csv.length).toEqual(tasks + 1);
+  expect(csv[0]).toMatch(/^id,name,/);
+
+  const trace = JSON.parse(await read("export-perfetto"));
+  const slices = trace.traceEvents.filter((e) => e.ph === "X" && e.pid === 1);
+  expect(slices.length).toBeGreaterThan(0);
+  const probe = await page.getByTestId("stats-table").locator("tbody tr").first().getAttribute("data-task");
+  expect(slices.some((e) => e.name === probe)).toBe(true);
+  const threads = trace.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.pid === 2);
+  expect(threads.length).toEqual(tasks);
 });
 
 /** The inspector's text once no inspection is on its way. */

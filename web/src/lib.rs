@@ -33,6 +33,7 @@ use yew::prelude::*;
 use components::chart_area::ChartArea;
 use components::contest_table::ContestTable;
 use components::error_banner::ErrorBanner;
+use components::export_bar::ExportBar;
 use components::masthead::Masthead;
 use components::policy_panel::PolicyPanel;
 use components::report_panel::ReportPanel;
@@ -182,6 +183,7 @@ pub fn App() -> Html {
                         <div class="results-bar">
                             <RunStatusLine />
                             <ShareBox />
+                            <ExportBar />
                         </div>
                         if featured {
                             <p class="callout">

@@ -262,6 +262,33 @@ fn gantt_fits_the_width_and_csv_has_a_line_per_task() {
 }
 
 #[test]
+fn perfetto_trace_has_a_slice_per_segment() {
+    let path = file("design-perfetto.json", DESIGN_EXAMPLE);
+    let trace = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/design.perfetto.json");
+    ok(&schedlab(&[
+        "run",
+        &path,
+        "--perfetto",
+        trace.to_str().unwrap(),
+    ]));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    // The CPU lanes hold exactly the run's segments, as --json lists them.
+    let result: serde_json::Value =
+        serde_json::from_str(&stdout(&schedlab(&["run", &path, "--json"]))).unwrap();
+    let segments = result["segments"].as_array().unwrap();
+    let cpu_slices: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["pid"] == 1)
+        .collect();
+    assert_eq!(cpu_slices.len(), segments.len());
+    for name in ["editor", "hog"] {
+        assert!(cpu_slices.iter().any(|e| e["name"] == name), "{name}");
+    }
+}
+
+#[test]
 fn scenario_from_standard_input_and_docs() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
         .args(["run", "-", "--policy", "fifo", "--duration", "100ms"])

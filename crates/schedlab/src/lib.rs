@@ -15,6 +15,7 @@
 pub mod docs;
 pub mod inspect;
 pub mod link;
+pub mod perfetto;
 pub mod result;
 pub mod text;
 pub mod view;

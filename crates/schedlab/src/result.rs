@@ -195,7 +195,7 @@ impl RunResult {
     }
 
     /// Per-task metrics as CSV (a header line, then one line per task, times in ns), as
-    /// `schedlab run --csv` writes it and the page exports it.
+    /// `schedlab run --csv` writes it and the page's CSV export downloads it.
     pub fn tasks_csv(&self) -> String {
         let mut out = String::from(
             "id,name,nice,arrival_ns,cpu_ns,share_ppm,entitlement_ppm,wait_ns,response_ns,\

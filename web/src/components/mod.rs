@@ -3,6 +3,7 @@
 pub mod chart_area;
 pub mod contest_table;
 pub mod error_banner;
+pub mod export_bar;
 pub mod field;
 pub mod inspector;
 pub mod masthead;

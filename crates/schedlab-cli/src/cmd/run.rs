@@ -29,9 +29,14 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 
+    /// Also write the run as a trace that opens in Perfetto (ui.perfetto.dev) to FILE: a slice
+    /// per run segment on each CPU, each task's states, and the policy's notes
+    #[arg(long, value_name = "FILE")]
+    perfetto: Option<PathBuf>,
+
     /// Instead of the results, run until TIME (e.g. 1.5s) and print the run queues as the
     /// policy sees them then: who runs, who pick_next would choose, and why
-    #[arg(long, value_name = "TIME", conflicts_with_all = ["json", "gantt", "csv"])]
+    #[arg(long, value_name = "TIME", conflicts_with_all = ["json", "gantt", "csv", "perfetto"])]
     inspect_at: Option<String>,
 }
 
@@ -47,7 +52,9 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         })?;
         return crate::output::print(&schedlab::text::run_queues(&queues));
     }
-    let detail = if args.json || args.gantt {
+    let detail = if args.perfetto.is_some() {
+        Detail::Full
+    } else if args.json || args.gantt {
         Detail::Segments
     } else {
         Detail::Summary
@@ -76,6 +83,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.csv {
         std::fs::write(path, result.tasks_csv())
             .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.perfetto {
+        let trace = schedlab::view::RunData::from_run(scenario, &out).chrome_trace();
+        std::fs::write(path, trace).with_context(|| format!("writing {}", path.display()))?;
     }
     let gantt = args
         .gantt
