@@ -1,17 +1,7 @@
 // The explorer page end to end, through the data-testid hooks of DESIGN.md §6 only.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, root, artifacts } from "./fixtures.js";
-
-/** Runs the schedlab CLI (built by cargo if needed) and returns its standard output. */
-function cli(...args) {
-  return execFileSync("cargo", ["run", "-q", "-p", "schedlab-cli", "--", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-}
+import { test, expect, artifacts, cli } from "./fixtures.js";
 
 const HASH = /([0-9a-f]{16})$/;
 

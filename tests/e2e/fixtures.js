@@ -4,15 +4,24 @@
 // - `app`:  the page opened on that server and fully started, with every console error, uncaught
 //           exception and failed request collected. Tests then read `app.consoleErrors` and
 //           `app.failedRequests`, and find elements by their data-testid (DESIGN.md §6).
+import { execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
+import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base, expect } from "@playwright/test";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 export const dist = join(root, "dist");
+
+/** The schedlab CLI, built by global-setup.js before the tests run. */
+const cliBinary = join(resolve(root, process.env.CARGO_TARGET_DIR ?? "target"), "debug", "schedlab");
+
+/** Runs the schedlab CLI and returns its standard output. */
+export function cli(...args) {
+  return execFileSync(cliBinary, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
 export const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
 const types = {

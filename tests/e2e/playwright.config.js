@@ -25,6 +25,7 @@ function findChromium() {
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.js",
+  globalSetup: "./global-setup.js",
   outputDir: join(artifacts, "results"),
   fullyParallel: true,
   workers: 2,
