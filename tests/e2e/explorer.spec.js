@@ -340,3 +340,83 @@ test("inspector: the time field sets the cursor, and the page shows what the CLI
   await time.press("Enter");
   await expect(inspector).toContainText(/click the timeline/i);
 });
+
+test("sweep: prio_bonus_ratio over three values gives what `schedlab sweep` prints, plotted", async ({ app: { page } }) => {
+  test.setTimeout(120_000);
+  await doneHash(page);
+  // The form starts on the featured tunable over its whole range in about ten steps.
+  await expect(page.getByTestId("sweep-key")).toHaveValue("prio_bonus_ratio");
+  await expect(page.getByTestId("sweep-from")).toHaveValue("0");
+  await expect(page.getByTestId("sweep-to")).toHaveValue("100");
+  await expect(page.getByTestId("sweep-step")).toHaveValue("10");
+  await expect(page.getByTestId("sweep-metric")).toHaveValue("response_mean_ms");
+
+  await page.getByTestId("sweep-to").fill("20");
+  await page.getByTestId("sweep-step").fill("10");
+  await page.getByTestId("sweep-run").click();
+  const rows = page.getByTestId("sweep-table").locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByTestId("sweep-progress")).toHaveText("3 / 3, done", { timeout: 60_000 });
+  await expect(page.getByTestId("sweep-cancel")).toBeDisabled();
+
+  // The default scenario is sleep-work with 30 iterations on 1 CPU, seed 1: the CLI's sweep of
+  // that preset (one run per point, seed 1) is the same three runs.
+  const args = ["sweep", "sleep-work", "--param", "iterations=30", "--vary", "prio_bonus_ratio=0..20:10", "--metric", "response_mean_ms"];
+  const want = JSON.parse(cli(...args, "--json")).points;
+  const shown = await rows.evaluateAll((trs) =>
+    trs.map((tr) => {
+      const cell = tr.querySelector('[data-col="metric"]');
+      return { value: Number(tr.dataset.value), metric: Number(cell.dataset.metric), text: cell.textContent.trim() };
+    }),
+  );
+  expect(shown.map(({ value, metric }) => ({ value, metric }))).toEqual(want);
+  const text = cli(...args).trim().split("\n").slice(2).map((l) => l.trim().split(/\s+/));
+  expect(shown.map((p) => [String(p.value), p.text])).toEqual(text);
+
+  // The plot has ink beyond its background.
+  const inked = await page.getByTestId("sweep-plot").evaluate((canvas) => {
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) n++;
+    }
+    return n;
+  });
+  expect(inked).toBeGreaterThan(1000);
+  await page.getByTestId("sweep-plot").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "explorer-sweep.png") });
+
+  // A "to" beyond the tunable's range is refused with the allowed range, and nothing runs.
+  await page.getByTestId("sweep-to").fill("150");
+  await page.getByTestId("sweep-run").click();
+  await expect(page.getByTestId("sweep-error")).toContainText("allowed range 0..=100 %");
+  await expect(page.getByTestId("sweep-progress")).toHaveText("3 / 3, done");
+  await expect(rows).toHaveCount(3);
+
+  // Moving the swept tunable's own slider keeps the sweep; another tunable makes it stale.
+  await slide(page, "prio_bonus_ratio", 10);
+  await doneHash(page);
+  await expect(page.getByTestId("sweep-stale")).toHaveCount(0);
+  await slide(page, "interactive_delta", 4);
+  await expect(page.getByTestId("sweep-stale")).toBeVisible();
+  await expect(rows).toHaveCount(3);
+});
+
+test("sweep: a long sweep shows its progress and can be cancelled", async ({ app: { page } }) => {
+  await doneHash(page);
+  await page.getByTestId("sweep-step").fill("2");
+  await page.getByTestId("sweep-to").fill("100");
+  await page.getByTestId("sweep-step").press("Enter");
+  await expect(page.getByTestId("sweep-progress")).toHaveText(/^\d+ \/ 51$/);
+  await expect(page.getByTestId("sweep-cancel")).toBeEnabled();
+  await page.getByTestId("sweep-cancel").click();
+  await expect(page.getByTestId("sweep-progress")).toHaveText(/^\d+ \/ 51, cancelled$/);
+  const done = Number((await page.getByTestId("sweep-progress").textContent()).split(" ")[0]);
+  expect(done).toBeLessThan(51);
+  // No point arrives after the cancel.
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId("sweep-progress")).toHaveText(`${done} / 51, cancelled`);
+  // The slider still redraws: runs go before sweep points.
+  await slide(page, "prio_bonus_ratio", 0);
+  await doneHash(page);
+});

@@ -10,6 +10,9 @@
 //!                          └────── Action::Worker(reply) ◄─────┘
 //! ```
 //!
+//! The runner's queue holds, in the order they go out: the newest run, the inspector's
+//! request, contest rows, then the points of a sweep.
+//!
 //! The app is plain Rust that compiles natively too (so `cargo clippy --workspace` checks it);
 //! only [`start`] and the worker touch the real browser.
 
@@ -41,6 +44,7 @@ use components::run_status::RunStatusLine;
 use components::scenario_panel::ScenarioPanel;
 use components::share_box::ShareBox;
 use components::stats_table::StatsTable;
+use components::sweep_panel::SweepPanel;
 use components::task_table::TaskTable;
 use hooks::use_runner::use_runner;
 use state::{Action, AppState};
@@ -91,6 +95,18 @@ pub fn App() -> Html {
         use_effect_with(state.inspector.id, move |_| {
             if let Some(request) = state.inspect_request() {
                 runner.inspect(request);
+            }
+        });
+    }
+
+    // A new sweep sends its points; a cancelled or crashed one drops those not yet sent.
+    {
+        let state = state.clone();
+        let runner = runner.clone();
+        let sweep = state.sweep.as_ref().map(|s| (s.id, s.halted.is_some()));
+        use_effect_with(sweep, move |sweep| {
+            if sweep.is_some() {
+                runner.sweep(state.sweep_requests());
             }
         });
     }
@@ -193,6 +209,7 @@ pub fn App() -> Html {
                         <ChartArea />
                         <ReportPanel />
                         <ContestTable />
+                        <SweepPanel />
                         <StatsTable />
                     </section>
                 </main>

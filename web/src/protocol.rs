@@ -2,8 +2,8 @@
 //!
 //! Both directions are JSON strings: serialization happens only at this boundary, and a string
 //! crosses `postMessage` without structured-clone surprises. Every request carries an id (the
-//! page's run generation, or for an inspection its inspection counter); a reply whose id is no
-//! longer the newest is discarded by the page.
+//! page's run generation, or for an inspection or a sweep point its own counter); a reply whose
+//! id is no longer the newest is discarded by the page.
 
 use std::collections::BTreeMap;
 
@@ -44,6 +44,12 @@ pub enum Request {
         preset: Option<schedlab::link::PresetRef>,
         at_ns: u64,
     },
+    /// One point of a sweep: its metric with the swept tunable at `point.value`. Ids count
+    /// separately from runs (the page's sweep counter); every point of one sweep shares one.
+    SweepPoint {
+        id: u64,
+        point: schedlab::sweep::Point,
+    },
     /// Panics on purpose. It exists so the browser tests can check that the page survives a
     /// crashed worker; nothing in the page sends it.
     Crash { id: u64 },
@@ -55,6 +61,7 @@ impl Request {
             Request::Run { id, .. }
             | Request::ContestRow { id, .. }
             | Request::Inspect { id, .. }
+            | Request::SweepPoint { id, .. }
             | Request::Crash { id } => *id,
         }
     }
@@ -79,6 +86,13 @@ pub enum Response {
     Inspected {
         id: u64,
         outcome: Result<RunQueues, String>,
+    },
+    /// The reply to [`Request::SweepPoint`]: the metric at `value`, or why the point failed
+    /// (its failure stays here, like an inspection's).
+    SweepPoint {
+        id: u64,
+        value: i64,
+        metric: Result<f64, String>,
     },
     /// The scenario could not be run: invalid (every problem, with its path) or the run hit a
     /// limit.

@@ -83,6 +83,11 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             id,
             outcome: inspect(&scenario, preset.as_ref(), at_ns),
         },
+        Request::SweepPoint { id, point } => Response::SweepPoint {
+            id,
+            value: point.value,
+            metric: schedlab::sweep::run_point(&point).map_err(|e| e.to_string()),
+        },
         Request::Crash { id } => panic!("crash requested by the page (request {id})"),
     }
 }

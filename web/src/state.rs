@@ -8,6 +8,9 @@
 //!                                                        replies for older generations are dropped
 //!
 //! time cursor set, or a new run shown ─► inspector.id += 1 ─► (App effect) worker ─► Inspected(id)
+//!
+//! "Run sweep" ─ checked ─┬─ problem ─► sweep_error (nothing runs)
+//!                        └─ ok ─► sweep.id += 1 ─► (App effect) worker ─► SweepPoint(id) per value
 //! ```
 
 use std::collections::BTreeMap;
@@ -17,7 +20,8 @@ use schedlab::engine::program::Program;
 use schedlab::engine::scenario::{PolicySpec, TaskSpec};
 use schedlab::inspect::RunQueues;
 use schedlab::link::{LinkState, PresetRef, ViewState};
-use schedlab::{Nanos, Problem, Scenario};
+use schedlab::sweep::{Range, Sweep, Target};
+use schedlab::{Nanos, Problem, Scenario, TunableSpec};
 use yew::prelude::*;
 
 use crate::presets;
@@ -98,6 +102,69 @@ pub struct ContestProgress {
     pub rows: Vec<ContestCells>,
 }
 
+/// What the sweep panel's form holds, as typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepForm {
+    pub key: String,
+    pub from: String,
+    pub to: String,
+    pub step: String,
+    pub metric: String,
+}
+
+impl SweepForm {
+    /// The form for `spec` over its default range (about ten steps) and `metric`.
+    pub fn for_spec(spec: &TunableSpec, metric: &str) -> SweepForm {
+        let r = Range::default_for(spec);
+        SweepForm {
+            key: spec.key.to_owned(),
+            from: r.from.to_string(),
+            to: r.to.to_string(),
+            step: r.step.to_string(),
+            metric: metric.to_owned(),
+        }
+    }
+}
+
+/// What a sweep's results depend on besides its key and range: when the draft no longer has
+/// the same, the sweep on screen is stale.
+#[derive(Clone, Debug, PartialEq)]
+struct SweepBasis {
+    target: Target,
+    policy: String,
+    /// The policy's other tunables (the swept one left out: its slider only moves the marker).
+    fixed: BTreeMap<String, i64>,
+    seed: u64,
+}
+
+/// A sweep: one metric at each value of one tunable, filled in as the worker answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRun {
+    /// The sweep's request id: replies to older sweeps are dropped.
+    pub id: u64,
+    pub sweep: Rc<Sweep>,
+    pub spec: TunableSpec,
+    pub seed: u64,
+    pub values: Vec<i64>,
+    /// Parallel to `values`: the metric, or why that point failed; `None` until it arrives.
+    pub results: Vec<Option<Result<f64, String>>>,
+    /// Why the sweep stopped before its last point (cancelled, the simulator crashed).
+    pub halted: Option<String>,
+    basis: SweepBasis,
+}
+
+impl SweepRun {
+    /// Points answered so far.
+    pub fn done(&self) -> usize {
+        self.results.iter().filter(|r| r.is_some()).count()
+    }
+
+    /// Still waiting for points.
+    pub fn running(&self) -> bool {
+        self.halted.is_none() && self.done() < self.values.len()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
     /// The scenario being edited. Invalid drafts are kept so the fields show what was typed.
@@ -118,6 +185,10 @@ pub struct AppState {
     pub shown: Option<Rc<Shown>>,
     pub contest: ContestProgress,
     pub inspector: Inspector,
+    /// The sweep on screen, if one was run.
+    pub sweep: Option<Rc<SweepRun>>,
+    /// Why the last "Run sweep" ran nothing (a range outside the tunable's, say).
+    pub sweep_error: Option<String>,
     /// An error that is not a field problem: a bad link, a crashed worker, a failed run.
     pub notice: Option<String>,
     pub share_url: String,
@@ -153,6 +224,11 @@ pub enum Action {
     Shared(String),
     /// Sets the time cursor (ns) on the run on screen, or removes it.
     SetCursor(Option<u64>),
+    /// Runs a sweep of the draft as the form says, replacing any sweep on screen; a form that
+    /// does not fit the tunable sets `sweep_error` instead.
+    RunSweep(SweepForm),
+    /// Stops the sweep in progress; the points so far stay.
+    CancelSweep,
     DismissNotice,
     ToggleLargeType,
     Sort(StatsColumn),
@@ -235,6 +311,8 @@ impl AppState {
             shown: None,
             contest: ContestProgress::default(),
             inspector: Inspector::default(),
+            sweep: None,
+            sweep_error: None,
             notice: None,
             share_url: String::new(),
             large_type: false,
@@ -299,6 +377,115 @@ impl AppState {
             self.inspector.queues = None;
             self.inspector.error = None;
         }
+    }
+
+    /// What a sweep of the draft runs at each point: its preset, regenerated at each value, while
+    /// the task table is as the preset made it; else the scenario itself.
+    pub fn sweep_target(&self) -> Target {
+        match &self.preset {
+            Some(preset) if !self.edited => Target::Preset {
+                preset: preset.clone(),
+                cpus: self.draft.cpus,
+            },
+            _ => Target::Scenario {
+                scenario: Box::new((*self.draft).clone()),
+            },
+        }
+    }
+
+    /// The metrics a sweep of the draft can report.
+    pub fn sweep_metrics(&self) -> &'static [&'static str] {
+        self.sweep_target().metrics().unwrap_or(&[])
+    }
+
+    fn sweep_basis(&self, key: &str) -> SweepBasis {
+        let target = match self.sweep_target() {
+            // Each point sets the policy and the seed itself.
+            Target::Scenario { mut scenario } => {
+                scenario.policy.tunables.clear();
+                scenario.seed = 0;
+                Target::Scenario { scenario }
+            }
+            target => target,
+        };
+        let mut fixed = self.draft.policy.tunables.clone();
+        fixed.remove(key);
+        SweepBasis {
+            target,
+            policy: self.draft.policy.id.clone(),
+            fixed,
+            seed: self.draft.seed,
+        }
+    }
+
+    /// The scenario, policy, other tunables or seed changed since the sweep on screen ran.
+    pub fn sweep_is_stale(&self) -> bool {
+        self.sweep
+            .as_ref()
+            .is_some_and(|run| self.sweep_basis(&run.sweep.key) != run.basis)
+    }
+
+    /// The requests for the sweep's points still to come.
+    pub fn sweep_requests(&self) -> Vec<Request> {
+        let Some(run) = self.sweep.as_ref().filter(|r| r.running()) else {
+            return Vec::new();
+        };
+        run.values
+            .iter()
+            .zip(&run.results)
+            .filter(|(_, r)| r.is_none())
+            .map(|(&v, _)| Request::SweepPoint {
+                id: run.id,
+                point: run.sweep.point(v, run.seed),
+            })
+            .collect()
+    }
+
+    fn start_sweep(&mut self, form: SweepForm) {
+        match self.checked_sweep(&form) {
+            Ok((sweep, spec, values)) => {
+                let id = self.sweep.as_ref().map_or(0, |r| r.id) + 1;
+                let basis = self.sweep_basis(&sweep.key);
+                self.sweep = Some(Rc::new(SweepRun {
+                    id,
+                    sweep: Rc::new(sweep),
+                    spec,
+                    seed: self.draft.seed,
+                    results: vec![None; values.len()],
+                    values,
+                    halted: None,
+                    basis,
+                }));
+                self.sweep_error = None;
+            }
+            Err(message) => self.sweep_error = Some(message),
+        }
+    }
+
+    fn checked_sweep(&self, form: &SweepForm) -> Result<(Sweep, TunableSpec, Vec<i64>), String> {
+        if !self.problems.is_empty() {
+            return Err("The scenario has problems (see above); fix them to run a sweep.".into());
+        }
+        let number = |name: &str, text: &str| {
+            text.trim()
+                .parse::<i64>()
+                .map_err(|_| format!("{name}: {text:?} is not a whole number"))
+        };
+        let range = Range {
+            from: number("from", &form.from)?,
+            to: number("to", &form.to)?,
+            step: number("step", &form.step)?,
+        };
+        let sweep = Sweep {
+            target: self.sweep_target(),
+            policy: self.draft.policy.clone(),
+            key: form.key.clone(),
+            range,
+            metric: form.metric.clone(),
+        };
+        let spec = *sweep.spec().map_err(|e| e.to_string())?;
+        let values = sweep.values().map_err(|e| e.to_string())?;
+        Ok((sweep, spec, values))
     }
 
     /// The link state of what is on screen (the last good run), for the share link.
@@ -477,6 +664,8 @@ impl Reducible for AppState {
                 | Action::WorkerCrashed(_)
                 | Action::Shared(_)
                 | Action::SetCursor(_)
+                | Action::RunSweep(_)
+                | Action::CancelSweep
                 | Action::DismissNotice
                 | Action::ToggleLargeType
                 | Action::Sort(_)
@@ -668,6 +857,7 @@ impl Reducible for AppState {
                     s.status = RunStatus::Failed("the simulator crashed".into());
                 }
                 s.inspector.pending = false;
+                s.halt_sweep("the simulator crashed");
             }
             Action::Shared(url) => s.share_url = url,
             Action::SetCursor(at) => {
@@ -676,6 +866,8 @@ impl Reducible for AppState {
                 s.view.cursor_ns = at.map(|t| end.map_or(t, |end| t.min(end)));
                 s.reinspect();
             }
+            Action::RunSweep(form) => s.start_sweep(form),
+            Action::CancelSweep => s.halt_sweep("cancelled"),
             Action::DismissNotice => s.notice = None,
             Action::ToggleLargeType => s.large_type = !s.large_type,
             Action::Sort(column) => {
@@ -692,6 +884,13 @@ impl Reducible for AppState {
 }
 
 impl AppState {
+    /// Stops a running sweep, saying why; a finished one stays as it is.
+    fn halt_sweep(&mut self, why: &str) {
+        if let Some(run) = self.sweep.as_mut().filter(|r| r.running()) {
+            Rc::make_mut(run).halted = Some(why.to_owned());
+        }
+    }
+
     fn apply_reply(&mut self, response: Response) {
         match response {
             Response::Ran {
@@ -723,6 +922,15 @@ impl AppState {
                         self.inspector.error = None;
                     }
                     Err(message) => self.inspector.error = Some(message),
+                }
+            }
+            Response::SweepPoint { id, value, metric } => {
+                let Some(run) = self.sweep.as_mut().filter(|r| r.id == id && r.running()) else {
+                    return;
+                };
+                let run = Rc::make_mut(run);
+                if let Some(i) = run.values.iter().position(|&v| v == value) {
+                    run.results[i] = Some(metric);
                 }
             }
             Response::ContestRow { id, row } if id == self.contest.id => {

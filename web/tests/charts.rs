@@ -105,3 +105,55 @@ async fn observed_chart_draws_lines() {
     let (_, inked) = render_and_wait::<ObservedChart>("observed-chart").await;
     assert!(inked > 500, "{inked} inked pixels");
 }
+
+#[wasm_bindgen_test]
+async fn sweep_chart_draws_points_and_the_marker() {
+    use schedlab_web::charts::{SweepChart, SweepChartProps};
+    use schedlab_web::state::{Action, AppState, SweepForm};
+    use yew::Reducible;
+
+    let scenario: Scenario = serde_json::from_str(
+        r#"{"version":1,"cpus":1,"duration":"1s","seed":1,"policy":{"id":"rr"},
+            "tasks":[{"name":"hog1","program":[{"run":"100ms"}]},
+                     {"name":"hog2","program":[{"run":"100ms"}]}]}"#,
+    )
+    .unwrap();
+    let mut state = Rc::new(AppState::from_link(schedlab::LinkState::new(scenario)));
+    state = state.reduce(Action::RunSweep(SweepForm {
+        key: "quantum".into(),
+        from: "2".into(),
+        to: "10".into(),
+        step: "2".into(),
+        metric: "mean_response_ms".into(),
+    }));
+    for request in state.sweep_requests() {
+        let reply = schedlab_web::sim::respond(request, &|| 0.0);
+        state = state.reduce(Action::Worker(reply));
+    }
+    let run = state.sweep.clone().unwrap();
+    assert_eq!(run.done(), 5);
+    let root = mount_point();
+    yew::Renderer::<SweepChart>::with_root_and_props(
+        root.clone(),
+        SweepChartProps {
+            run,
+            marker: Some(4),
+            stale: false,
+        },
+    )
+    .render();
+    for _ in 0..200 {
+        if let Some(el) = root
+            .query_selector("canvas[data-testid=sweep-plot]")
+            .unwrap()
+        {
+            let canvas: HtmlCanvasElement = el.dyn_into().unwrap();
+            let inked = inked_pixels(&canvas);
+            if inked > 500 {
+                return;
+            }
+        }
+        yew::platform::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the sweep plot never drew its points");
+}

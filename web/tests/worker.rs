@@ -8,7 +8,7 @@ use schedlab::link::{LinkState, ViewState};
 use schedlab::Scenario;
 use schedlab_web::protocol::{Request, Response};
 use schedlab_web::sim;
-use schedlab_web::state::{Action, AppState};
+use schedlab_web::state::{Action, AppState, SweepForm};
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -184,4 +184,152 @@ fn a_cursor_past_the_run_is_held_at_its_end() {
     let end = state.shown.as_ref().unwrap().data.end_ns;
     let state = state.reduce(Action::SetCursor(Some(end + 5_000_000_000)));
     assert_eq!(state.view.cursor_ns, Some(end));
+}
+
+fn sweep_form(from: &str, to: &str, step: &str) -> SweepForm {
+    SweepForm {
+        key: "quantum".into(),
+        from: from.into(),
+        to: to.into(),
+        step: step.into(),
+        metric: "mean_response_ms".into(),
+    }
+}
+
+/// Answers every point the state asks for, in order.
+fn answer_sweep(mut state: Rc<AppState>) -> Rc<AppState> {
+    for request in state.sweep_requests() {
+        state = state.reduce(Action::Worker(sim::respond(request, &clock)));
+    }
+    state
+}
+
+#[test]
+fn a_sweep_point_is_run_by_the_worker() {
+    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("4", "4", "1")));
+    let request = state.sweep_requests().remove(0);
+    let json = serde_json::to_string(&request).unwrap();
+    let reply: Response = serde_json::from_str(&sim::handle(&json, &clock)).unwrap();
+    // Three hogs under round robin start after 0, q and 2q: a mean response of q.
+    assert_eq!(
+        reply,
+        Response::SweepPoint {
+            id: request.id(),
+            value: 4,
+            metric: Ok(4.0),
+        }
+    );
+}
+
+#[test]
+fn a_sweep_fills_in_point_by_point_and_goes_stale_when_the_scenario_changes() {
+    let state = shown_with_cursor(None);
+    assert_eq!(
+        state.sweep_metrics(),
+        schedlab::workloads::classroom::METRICS
+    );
+    let state = state
+        .clone()
+        .reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+    assert_eq!(state.sweep_error, None);
+    let run = state.sweep.clone().unwrap();
+    assert_eq!(run.values, [2, 4, 6]);
+    assert!(run.running());
+    let requests = state.sweep_requests();
+    assert_eq!(requests.len(), 3);
+    // The first answer fills its row only.
+    let state = state
+        .clone()
+        .reduce(Action::Worker(sim::respond(requests[0].clone(), &clock)));
+    let run = state.sweep.clone().unwrap();
+    assert_eq!(run.done(), 1);
+    assert_eq!(run.results[0], Some(Ok(2.0)));
+    assert_eq!(state.sweep_requests().len(), 2);
+    let state = answer_sweep(state);
+    let run = state.sweep.clone().unwrap();
+    assert!(!run.running());
+    assert_eq!(run.results, [Some(Ok(2.0)), Some(Ok(4.0)), Some(Ok(6.0))]);
+    assert!(!state.sweep_is_stale());
+
+    // The swept tunable's own slider only moves the marker.
+    let state = state
+        .clone()
+        .reduce(Action::SetTunable("quantum".into(), 5));
+    assert!(!state.sweep_is_stale());
+    // Another setting makes the sweep stale; it stays on screen, and setting it back makes it
+    // current again.
+    let seeded = state.clone().reduce(Action::SetSeed("2".into()));
+    assert!(seeded.sweep_is_stale());
+    assert_eq!(seeded.sweep, state.sweep);
+    assert!(!seeded.reduce(Action::SetSeed("1".into())).sweep_is_stale());
+    assert!(state.clone().reduce(Action::AddTask).sweep_is_stale());
+    assert!(state
+        .reduce(Action::SelectPolicy("fifo".into()))
+        .sweep_is_stale());
+}
+
+#[test]
+fn a_range_the_tunable_does_not_allow_runs_nothing_and_says_why() {
+    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+    let first = state.sweep.clone();
+    let spec = schedlab::sweep::tunable("rr", "quantum").unwrap();
+    let to = (spec.max + 1).to_string();
+    let refused = state
+        .clone()
+        .reduce(Action::RunSweep(sweep_form("2", &to, "2")));
+    let message = refused.sweep_error.clone().unwrap();
+    assert!(
+        message.contains(&format!(
+            "outside the allowed range {}..={} {}",
+            spec.min, spec.max, spec.unit
+        )),
+        "{message}"
+    );
+    // The sweep on screen is untouched, and nothing new is asked for.
+    assert_eq!(refused.sweep, first);
+    assert_eq!(refused.sweep_requests(), state.sweep_requests());
+    let bad = state
+        .clone()
+        .reduce(Action::RunSweep(sweep_form("two", "6", "2")));
+    assert_eq!(
+        bad.sweep_error.as_deref(),
+        Some("from: \"two\" is not a whole number")
+    );
+}
+
+#[test]
+fn a_cancelled_or_replaced_sweep_drops_its_remaining_points() {
+    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+    let old = state.sweep_requests();
+    let cancelled = state.clone().reduce(Action::CancelSweep);
+    assert!(cancelled.sweep_requests().is_empty());
+    let run = cancelled.sweep.clone().unwrap();
+    assert_eq!(run.halted.as_deref(), Some("cancelled"));
+    // An answer that was on its way is dropped.
+    let late = cancelled
+        .clone()
+        .reduce(Action::Worker(sim::respond(old[0].clone(), &clock)));
+    assert_eq!(late.sweep.as_ref().unwrap().done(), 0);
+
+    // A new sweep gets a new id: the old sweep's answers no longer count.
+    let again = state
+        .clone()
+        .reduce(Action::RunSweep(sweep_form("4", "8", "4")));
+    let new_id = again.sweep.as_ref().unwrap().id;
+    assert_ne!(new_id, old[0].id());
+    let again = again
+        .clone()
+        .reduce(Action::Worker(sim::respond(old[1].clone(), &clock)));
+    assert_eq!(again.sweep.as_ref().unwrap().done(), 0);
+    let again = answer_sweep(again);
+    assert_eq!(
+        again.sweep.as_ref().unwrap().results,
+        [Some(Ok(4.0)), Some(Ok(8.0))]
+    );
+    // A crash stops a running sweep.
+    let crashed = state.clone().reduce(Action::WorkerCrashed("test".into()));
+    assert_eq!(
+        crashed.sweep.as_ref().unwrap().halted.as_deref(),
+        Some("the simulator crashed")
+    );
 }

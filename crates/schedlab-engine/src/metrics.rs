@@ -242,7 +242,9 @@ mod tests {
         for n in 1..300usize {
             let mut v: Vec<u64> = (0..n)
                 .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (x >> 33) % 50 // many duplicates
                 })
                 .collect();

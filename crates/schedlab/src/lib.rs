@@ -8,6 +8,8 @@
 //! - [`text`]: plain-text tables and Gantt charts.
 //! - [`inspect`]: the run queues at an instant as the policy sees them ([`inspect::inspect_at`]),
 //!   what `schedlab run --inspect-at` prints and the page's inspector shows.
+//! - [`sweep`]: one metric at each value of one tunable ([`sweep::run_point`]), what
+//!   `schedlab sweep` tables and the page's sweep panel plots.
 //! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //!
 //! Compiles to wasm32 as well: no IO, no threads, no clocks.
@@ -17,6 +19,7 @@ pub mod inspect;
 pub mod link;
 pub mod perfetto;
 pub mod result;
+pub mod sweep;
 pub mod text;
 pub mod view;
 

@@ -1,8 +1,9 @@
 //! The run's charts: the Gantt chart (plain 2D-canvas calls, it must stay fast at 100,000
 //! segments) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
-//! policy's observed value over time).
+//! policy's observed value over time); and the sweep panel's plot of one metric over a tunable.
 //!
-//! Every chart takes an `Rc<RunData>` and draws from the models in `schedlab::view`; nothing
+//! Every run chart takes an `Rc<RunData>` and draws from the models in `schedlab::view` (the
+//! sweep plot takes the sweep, with its axes from `schedlab::sweep::plot_bounds`); nothing
 //! here computes chart data. Each plotters chart has a `draw` function taking the data and any
 //! plotters backend that returns the pixel↔data mapping its hover uses.
 //!
@@ -14,6 +15,7 @@ pub mod latency;
 pub mod observed;
 pub mod palette;
 pub mod share;
+pub mod sweep;
 
 use std::rc::Rc;
 
@@ -27,6 +29,7 @@ pub use gantt::GanttChart;
 pub use latency::LatencyHistogram;
 pub use observed::ObservedChart;
 pub use share::ShareChart;
+pub use sweep::{SweepChart, SweepChartProps};
 
 /// Where a bar chart's `draw` put each bar: `(x0, x1)` in backend pixels, parallel to the bars
 /// drawn, for hovering.

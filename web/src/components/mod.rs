@@ -13,5 +13,6 @@ pub mod run_status;
 pub mod scenario_panel;
 pub mod share_box;
 pub mod stats_table;
+pub mod sweep_panel;
 pub mod task_table;
 pub mod tunable_slider;

@@ -9,6 +9,10 @@
 //! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
 //!   after a queued run (whose result it would be asked again for) and before contest rows,
 //!   and a new generation drops it (the reducer asks again once that run is shown or fails).
+//! - A sweep's points wait in a queue of their own and go last, after the run, the inspection
+//!   and contest rows, so a slider moved during a sweep still redraws first. A new generation
+//!   keeps them (each point carries its own scenario); a new sweep or a cancel replaces them. A
+//!   point in flight when the worker is restarted for a newer run is queued again.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -49,6 +53,11 @@ struct Inner {
     queue: VecDeque<Request>,
     /// The inspection to make next, if any.
     inspect: Option<Request>,
+    /// The sweep points still to run.
+    sweep: VecDeque<Request>,
+    /// The sweep point in flight, if the request in flight is one: queued again should the
+    /// worker be restarted under it.
+    sweep_in_flight: Option<Request>,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
 }
@@ -70,6 +79,8 @@ impl Runner {
                 busy_since: None,
                 queue: VecDeque::new(),
                 inspect: None,
+                sweep: VecDeque::new(),
+                sweep_in_flight: None,
                 dispatch,
                 this: this.clone(),
             })
@@ -87,7 +98,19 @@ impl Runner {
             .is_some_and(|since| now_ms() - since > CANCEL_AFTER_MS);
         if stuck {
             inner.restart();
+            // The point was not what held things up; it runs again after the new run.
+            if let Some(point) = inner.sweep_in_flight.take() {
+                inner.sweep.push_front(point);
+            }
         }
+        inner.pump();
+    }
+
+    /// Replaces the sweep points still to run with `points` (none: the sweep is cancelled).
+    /// A point already in flight finishes; the reducer drops replies of older sweeps.
+    pub fn sweep(&self, points: Vec<Request>) {
+        let mut inner = self.inner.borrow_mut();
+        inner.sweep = points.into();
         inner.pump();
     }
 
@@ -170,11 +193,17 @@ impl Inner {
         }
         let request = match self.queue.front() {
             Some(Request::Run { .. }) => self.queue.pop_front(),
-            _ => self.inspect.take().or_else(|| self.queue.pop_front()),
+            _ => self
+                .inspect
+                .take()
+                .or_else(|| self.queue.pop_front())
+                .or_else(|| self.sweep.pop_front()),
         };
         let Some(request) = request else {
             return;
         };
+        self.sweep_in_flight =
+            matches!(request, Request::SweepPoint { .. }).then(|| request.clone());
         let json = match serde_json::to_string(&request) {
             Ok(json) => json,
             Err(e) => {
@@ -214,11 +243,17 @@ impl Inner {
                     // the user changes something.
                     inner.queue.clear();
                     inner.inspect = None;
+                    inner.sweep.clear();
+                    inner.sweep_in_flight = None;
                 }
                 dispatch.emit(Action::WorkerCrashed(message));
             }
             response => {
-                this.borrow_mut().busy_since = None;
+                {
+                    let mut inner = this.borrow_mut();
+                    inner.busy_since = None;
+                    inner.sweep_in_flight = None;
+                }
                 dispatch.emit(Action::Worker(response));
                 this.borrow_mut().pump();
             }

@@ -1,7 +1,10 @@
 //! `schedlab sweep`: one metric of a preset (or scenario) over a range of one tunable.
 
-use schedlab::workloads::{self, Preset, PresetBase};
-use schedlab::{Detail, Scenario};
+use schedlab::engine::scenario::PolicySpec;
+use schedlab::link::PresetRef;
+use schedlab::sweep::{self, Range, Sweep, SweepError, Target};
+use schedlab::workloads;
+use schedlab::Scenario;
 
 use crate::input::InvalidInput;
 
@@ -17,7 +20,8 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     policy: Option<String>,
 
-    /// The tunable and its range: KEY=A..B:STEP (STEP defaults to 1)
+    /// The tunable and its range: KEY=A..B:STEP (STEP defaults to 1; at most 51 values, each
+    /// within the tunable's range and on its slider's steps)
     #[arg(long, value_name = "KEY=A..B:STEP")]
     vary: String,
 
@@ -57,8 +61,24 @@ fn kv(s: &str, flag: &str) -> anyhow::Result<(String, String)> {
         .ok_or_else(|| invalid(format!("{flag} {s}: expected KEY=VALUE")))
 }
 
-/// `KEY=A..B:STEP` -> (key, values).
-fn parse_vary(s: &str) -> anyhow::Result<(String, Vec<i64>)> {
+struct Point {
+    value: i64,
+    metric: f64,
+}
+
+/// A bad scenario or tunable is the user's to fix (exit status 2); a run that stopped is not.
+fn point_error(e: SweepError) -> anyhow::Error {
+    match e {
+        SweepError::Sim(schedlab::SimError::Run(r)) => {
+            anyhow::Error::new(r).context("the run stopped")
+        }
+        e => invalid(e.to_string()),
+    }
+}
+
+/// `KEY=A..B:STEP` -> (key, range). The range is checked against the tunable later, by the
+/// library.
+fn parse_vary(s: &str) -> anyhow::Result<(String, Range)> {
     let bad = || {
         invalid(format!(
             "--vary {s}: expected KEY=A..B:STEP, e.g. prio_bonus_ratio=0..50:10"
@@ -70,84 +90,52 @@ fn parse_vary(s: &str) -> anyhow::Result<(String, Vec<i64>)> {
         None => (range, 1),
     };
     let (a, b) = range.split_once("..").ok_or_else(bad)?;
-    let (a, b) = (
+    let (from, to) = (
         a.trim().parse::<i64>().map_err(|_| bad())?,
         b.trim().parse::<i64>().map_err(|_| bad())?,
     );
-    if step <= 0 || b < a {
-        return Err(bad());
-    }
-    let values: Vec<i64> = (0..)
-        .map(|i| a + i * step)
-        .take_while(|v| *v <= b)
-        .collect();
-    if values.len() > 1000 {
-        return Err(invalid(format!("--vary {s}: more than 1000 points")));
-    }
-    Ok((k.trim().to_owned(), values))
-}
-
-struct Point {
-    value: i64,
-    metric: f64,
+    Ok((k.trim().to_owned(), Range { from, to, step }))
 }
 
 pub fn execute(args: Args) -> anyhow::Result<()> {
-    let (key, values) = parse_vary(&args.vary)?;
-    let preset: Option<(&'static Preset, workloads::Params)> =
-        if std::path::Path::new(&args.target).exists() {
-            None
-        } else {
+    let (key, range) = parse_vary(&args.vary)?;
+    let file: Option<Scenario> = if std::path::Path::new(&args.target).exists() {
+        let text = std::fs::read_to_string(&args.target)?;
+        Some(Scenario::from_json(&text).map_err(|e| invalid(format!("{}: {e}", args.target)))?)
+    } else {
+        None
+    };
+    let target = match file.clone() {
+        Some(mut scenario) => {
+            if let Some(c) = args.cpus {
+                scenario.cpus = c;
+            }
+            Target::Scenario {
+                scenario: Box::new(scenario),
+            }
+        }
+        None => {
             let given = args
                 .params
                 .iter()
                 .map(|p| kv(p, "--param"))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            Some(workloads::lookup(&args.target, &given).map_err(|e| invalid(e.to_string()))?)
-        };
-    let file: Option<Scenario> = match &preset {
-        Some(_) => None,
-        None => {
-            let text = std::fs::read_to_string(&args.target)?;
-            Some(Scenario::from_json(&text).map_err(|e| invalid(format!("{}: {e}", args.target)))?)
+            let (preset, params) =
+                workloads::lookup(&args.target, &given).map_err(|e| invalid(e.to_string()))?;
+            Target::Preset {
+                preset: PresetRef {
+                    id: preset.id.to_owned(),
+                    params: params.iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+                },
+                cpus: args.cpus.unwrap_or(workloads::DEFAULT_CPUS),
+            }
         }
     };
-    if let Some((p, _)) = &preset {
-        if !p.metrics.contains(&args.metric.as_str()) {
-            return Err(invalid(format!(
-                "--metric {}: {} reports {}",
-                args.metric,
-                p.id,
-                p.metrics.join(", ")
-            )));
-        }
-    } else if !workloads::classroom::METRICS.contains(&args.metric.as_str()) {
-        return Err(invalid(format!(
-            "--metric {}: a scenario run reports {}",
-            args.metric,
-            workloads::classroom::METRICS.join(", ")
-        )));
-    }
     let policy = args
         .policy
         .clone()
         .or_else(|| file.as_ref().map(|s| s.policy.id.clone()))
         .unwrap_or_else(|| workloads::default_policy().to_owned());
-    let info = schedlab::find(&policy)
-        .ok_or_else(|| invalid(format!("--policy {policy}: unknown policy")))?;
-    let spec = info.tunables.iter().find(|t| t.key == key).ok_or_else(|| {
-        let keys: Vec<&str> = info.tunables.iter().map(|t| t.key).collect();
-        invalid(format!(
-            "--vary {key}: {policy} has no such tunable (it has: {})",
-            keys.join(", ")
-        ))
-    })?;
-    if values.iter().any(|v| *v < spec.min || *v > spec.max) {
-        return Err(invalid(format!(
-            "--vary {}: {key} takes {}..={} {}",
-            args.vary, spec.min, spec.max, spec.unit
-        )));
-    }
     let mut fixed = std::collections::BTreeMap::new();
     for s in &args.sets {
         let (k, v) = kv(s, "--set")?;
@@ -156,43 +144,29 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
             .map_err(|_| invalid(format!("--set {s}: not an integer")))?;
         fixed.insert(k, v);
     }
+    let sweep = Sweep {
+        target,
+        policy: PolicySpec {
+            id: policy.clone(),
+            tunables: fixed,
+        },
+        key: key.clone(),
+        range,
+        metric: args.metric.clone(),
+    };
+    let values = sweep.values().map_err(|e| match e {
+        SweepError::UnknownPolicy(_) => invalid(format!("--policy {policy}: unknown policy")),
+        e @ SweepError::UnknownMetric { .. } => invalid(format!("--metric {}: {e}", args.metric)),
+        e @ (SweepError::UnknownTunable { .. } | SweepError::Range { .. }) => {
+            invalid(format!("--vary {}: {e}", args.vary))
+        }
+        e => point_error(e),
+    })?;
     let mut points = Vec::new();
     for &v in &values {
         let mut sum = 0.0;
         for seed in 1..=args.runs.max(1) as u64 {
-            let mut tunables = fixed.clone();
-            tunables.insert(key.clone(), v);
-            let m = match (&preset, &file) {
-                (Some((p, params)), _) => {
-                    let mut base = PresetBase::new(
-                        args.cpus.unwrap_or(workloads::DEFAULT_CPUS),
-                        seed,
-                        &policy,
-                    );
-                    base.policy.tunables = tunables;
-                    let (_, _, report) = workloads::run_preset(p, params, &base, Detail::Summary)?;
-                    report.metric(&args.metric)
-                }
-                (None, Some(s)) => {
-                    let mut s = s.clone();
-                    s.policy.id = policy.clone();
-                    s.policy.tunables = tunables;
-                    s.seed = seed;
-                    if let Some(c) = args.cpus {
-                        s.cpus = c;
-                    }
-                    let out = schedlab::run(
-                        &s,
-                        schedlab::RunOptions {
-                            detail: Detail::Summary,
-                            ..Default::default()
-                        },
-                    )?;
-                    workloads::run_report(&out).metric(&args.metric)
-                }
-                _ => None,
-            };
-            sum += m.unwrap_or(0.0);
+            sum += sweep::run_point(&sweep.point(v, seed)).map_err(point_error)?;
         }
         points.push(Point {
             value: v,

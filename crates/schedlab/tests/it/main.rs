@@ -5,6 +5,7 @@ mod corpus;
 mod docs;
 mod link;
 mod result_contract;
+mod sweep;
 
 /// DESIGN §7's example scenario, verbatim.
 pub const DESIGN_EXAMPLE: &str = r#"{

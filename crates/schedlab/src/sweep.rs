@@ -1,0 +1,391 @@
+//! Sweeps: one metric of a preset or a scenario at each value of one tunable, as Con Kolivas
+//! tabled contest's compile time over prio_bonus_ratio 0..50 (seed 000).
+//!
+//! One implementation for both faces: `schedlab sweep` runs every [`Point`] of a [`Sweep`] in
+//! turn and prints a table; the page's worker runs one point per request and the page plots
+//! them as they come in.
+//!
+//! ```text
+//! Sweep { target, policy, key, range, metric } ─ values() ─► [v0, v1, …]   (checked: ranges,
+//!                                                   │                        step, metric, size)
+//!                                                   └─ point(v, seed) ─► run_point ─► f64
+//! ```
+//!
+//! The metric is a reported number (an f64 from the benchmark's report); the simulation itself
+//! stays in integers.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use schedlab_engine::scenario::PolicySpec;
+use schedlab_engine::{Detail, Problems, RunOptions, Scenario, TunableSpec};
+use schedlab_policies::SimError;
+use schedlab_workloads::{self as workloads, Params, Preset, PresetBase};
+
+use crate::link::PresetRef;
+
+/// The most points one sweep may have: 0..50 in steps of 1, Con's full prio_bonus_ratio sweep,
+/// is 51. A longer sweep is refused (take a larger step); the page runs every point in the
+/// browser, and the command line runs `--runs` of each.
+pub const MAX_POINTS: usize = 51;
+
+/// What a sweep runs at each point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Target {
+    /// A preset, generated at each point for `cpus` and the point's seed and policy, and run
+    /// until its benchmark ends (contest stops when make exits). Its metrics are the preset's
+    /// (`Preset::metrics`).
+    Preset { preset: PresetRef, cpus: u32 },
+    /// A scenario, run to its end with the point's seed and policy. Its metrics are those of
+    /// any run (`workloads::classroom::METRICS`).
+    Scenario { scenario: Box<Scenario> },
+}
+
+impl Target {
+    /// The metrics a point of this target can report, or why the target is unusable.
+    pub fn metrics(&self) -> Result<&'static [&'static str], SweepError> {
+        match self {
+            Target::Preset { preset, .. } => Ok(resolve(preset)?.0.metrics),
+            Target::Scenario { .. } => Ok(workloads::classroom::METRICS),
+        }
+    }
+
+    /// How error messages name the target: the preset's id, or "a scenario run".
+    fn name(&self) -> String {
+        match self {
+            Target::Preset { preset, .. } => preset.id.clone(),
+            Target::Scenario { .. } => "a scenario run".into(),
+        }
+    }
+}
+
+/// The values a sweep takes: `from`, `from + step`, … up to `to` (inclusive), in the tunable's
+/// stored unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    pub from: i64,
+    pub to: i64,
+    pub step: i64,
+}
+
+impl Range {
+    /// The spec's whole range in about ten steps, each a multiple of the spec's own step:
+    /// what the page offers first. prio_bonus_ratio (0..=100 %) gives 0..100 in steps of 10.
+    pub fn default_for(spec: &TunableSpec) -> Range {
+        let grain = spec.step.max(1);
+        let span = (spec.max - spec.min).max(0);
+        // Ceilings, in integers: span / 10 rounded up, then up to a multiple of the grain.
+        let tenth = (span + 9) / 10;
+        let step = ((tenth + grain - 1) / grain * grain).max(grain);
+        Range {
+            from: spec.min,
+            to: spec.max,
+            step,
+        }
+    }
+
+    /// The values, after checking the range against `spec`: both ends inside `min..=max`,
+    /// `from <= to`, a step that is a positive multiple of the spec's (the slider's grid),
+    /// `from` on that grid, and at most [`MAX_POINTS`] values.
+    pub fn values(&self, spec: &TunableSpec) -> Result<Vec<i64>, SweepError> {
+        let key = spec.key;
+        let allowed = || allowed(spec);
+        let bad = |message: String| {
+            Err(SweepError::Range {
+                key: key.to_owned(),
+                message,
+            })
+        };
+        for (name, v) in [("from", self.from), ("to", self.to)] {
+            if v < spec.min || v > spec.max {
+                return bad(format!("{name} {v} is outside {}", allowed()));
+            }
+        }
+        if self.from > self.to {
+            return bad(format!(
+                "from {} is above to {}; {}",
+                self.from,
+                self.to,
+                allowed()
+            ));
+        }
+        let grain = spec.step.max(1);
+        if self.step <= 0 || self.step % grain != 0 {
+            return bad(if grain == 1 {
+                format!("step {} must be 1 or more", self.step)
+            } else {
+                format!(
+                    "step {} must be a positive multiple of {grain}; {}",
+                    self.step,
+                    allowed()
+                )
+            });
+        }
+        if (self.from - spec.min) % grain != 0 {
+            return bad(format!(
+                "from {} is not one of its values; {}",
+                self.from,
+                allowed()
+            ));
+        }
+        let count = (self.to - self.from) / self.step + 1;
+        if count > MAX_POINTS as i64 {
+            return bad(format!(
+                "{}..{} in steps of {} is {count} points, more than the {MAX_POINTS} a sweep may have: take a larger step",
+                self.from, self.to, self.step
+            ));
+        }
+        Ok((0..count).map(|i| self.from + i * self.step).collect())
+    }
+}
+
+/// "the allowed range 0..=100 %" (with ", in steps of 100" when the spec's step is not 1).
+fn allowed(spec: &TunableSpec) -> String {
+    let unit = if spec.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", spec.unit)
+    };
+    let grain = if spec.step > 1 {
+        format!(", in steps of {} from {}", spec.step, spec.min)
+    } else {
+        String::new()
+    };
+    format!("the allowed range {}..={}{unit}{grain}", spec.min, spec.max)
+}
+
+/// A whole sweep: where, under which policy (its other tunables held fixed), what varies over
+/// which range, and what is measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub target: Target,
+    /// The policy and the tunables held fixed; the varied key's value here is ignored.
+    pub policy: PolicySpec,
+    pub key: String,
+    pub range: Range,
+    pub metric: String,
+}
+
+impl Sweep {
+    /// The varied tunable's spec: the policy must exist and have it.
+    pub fn spec(&self) -> Result<&'static TunableSpec, SweepError> {
+        tunable(&self.policy.id, &self.key)
+    }
+
+    /// Checks everything a user chose (the target, the policy and the tunable, the metric, the
+    /// range) and returns the values to run, in order.
+    pub fn values(&self) -> Result<Vec<i64>, SweepError> {
+        let metrics = self.target.metrics()?;
+        let spec = self.spec()?;
+        if !metrics.contains(&self.metric.as_str()) {
+            return Err(SweepError::UnknownMetric {
+                metric: self.metric.clone(),
+                target: self.target.name(),
+                known: metrics.join(", "),
+            });
+        }
+        self.range.values(spec)
+    }
+
+    /// The point at `value` with `seed`.
+    pub fn point(&self, value: i64, seed: u64) -> Point {
+        Point {
+            target: self.target.clone(),
+            policy: self.policy.clone(),
+            key: self.key.clone(),
+            value,
+            seed,
+            metric: self.metric.clone(),
+        }
+    }
+}
+
+/// One run of a sweep: the target under `policy` with `key` set to `value`, with `seed`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub target: Target,
+    /// The policy and the tunables held fixed.
+    pub policy: PolicySpec,
+    pub key: String,
+    pub value: i64,
+    pub seed: u64,
+    pub metric: String,
+}
+
+impl Point {
+    /// The policy of this point's run: the fixed tunables with the varied one set.
+    pub fn policy(&self) -> PolicySpec {
+        let mut tunables: BTreeMap<String, i64> = self.policy.tunables.clone();
+        tunables.insert(self.key.clone(), self.value);
+        PolicySpec {
+            id: self.policy.id.clone(),
+            tunables,
+        }
+    }
+}
+
+/// Runs one point (with `Detail::Summary`: metrics and marks only) and returns its metric.
+pub fn run_point(point: &Point) -> Result<f64, SweepError> {
+    let policy = point.policy();
+    let report = match &point.target {
+        Target::Preset { preset, cpus } => {
+            let (preset, params) = resolve(preset)?;
+            let base = PresetBase {
+                cpus: *cpus,
+                seed: point.seed,
+                policy,
+            };
+            let scenario = workloads::generate(preset, &params, &base);
+            let out = workloads::run_until(&scenario, preset.stop, Detail::Summary)?;
+            (preset.report)(&params, &base, &out)
+        }
+        Target::Scenario { scenario } => {
+            let mut scenario = (**scenario).clone();
+            scenario.policy = policy;
+            scenario.seed = point.seed;
+            let out = crate::run(
+                &scenario,
+                RunOptions {
+                    detail: Detail::Summary,
+                    ..RunOptions::default()
+                },
+            )?;
+            workloads::run_report(&out)
+        }
+    };
+    report
+        .metric(&point.metric)
+        .ok_or_else(|| SweepError::UnknownMetric {
+            metric: point.metric.clone(),
+            target: point.target.name(),
+            known: report
+                .metrics
+                .iter()
+                .map(|m| m.key)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The axes of a sweep's plot, `((x_lo, x_hi), (y_lo, y_hi))`: x spans every value of the
+/// sweep, so it stays put while points arrive; y spans the metrics so far with a tenth of margin,
+/// never below 0 for metrics that are all 0 or more, and 0..1 before any arrive.
+pub fn plot_bounds(values: &[i64], metrics: &[f64]) -> ((f64, f64), (f64, f64)) {
+    let widen = |lo: f64, hi: f64| {
+        if hi > lo {
+            (lo, hi)
+        } else {
+            (lo - 1.0, hi + 1.0)
+        }
+    };
+    let x = match (values.iter().min(), values.iter().max()) {
+        (Some(&lo), Some(&hi)) => widen(lo as f64, hi as f64),
+        _ => (0.0, 1.0),
+    };
+    let finite = metrics.iter().copied().filter(|m| m.is_finite());
+    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), m| {
+        (lo.min(m), hi.max(m))
+    });
+    let y = if lo > hi {
+        (0.0, 1.0)
+    } else {
+        let pad = if hi > lo {
+            (hi - lo) / 10.0
+        } else {
+            lo.abs().max(1.0) / 10.0
+        };
+        let bottom = if lo >= 0.0 {
+            (lo - pad).max(0.0)
+        } else {
+            lo - pad
+        };
+        (bottom, hi + pad)
+    };
+    (x, y)
+}
+
+/// The spec of `key` in policy `policy`.
+pub fn tunable(policy: &str, key: &str) -> Result<&'static TunableSpec, SweepError> {
+    let info =
+        schedlab_policies::find(policy).ok_or_else(|| SweepError::UnknownPolicy(policy.into()))?;
+    info.tunables
+        .iter()
+        .find(|t| t.key == key)
+        .ok_or_else(|| SweepError::UnknownTunable {
+            policy: policy.into(),
+            key: key.into(),
+            known: info
+                .tunables
+                .iter()
+                .map(|t| t.key)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The preset a reference names, with its parameters resolved over the defaults.
+fn resolve(reference: &PresetRef) -> Result<(&'static Preset, Params), SweepError> {
+    let preset = workloads::find(&reference.id).ok_or_else(|| SweepError::UnknownPreset {
+        id: reference.id.clone(),
+        known: workloads::PRESETS
+            .iter()
+            .map(|p| p.id)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })?;
+    // Choice parameters are stored as their index, which `resolve` does not read back: set
+    // them directly after checking the range, as links store them.
+    let mut params = Params::defaults(preset.params);
+    let mut problems = Vec::new();
+    for (key, value) in &reference.params {
+        match preset.params.iter().find(|s| s.key == key) {
+            Some(spec) if (spec.min..=spec.max).contains(value) => params.set(spec.key, *value),
+            Some(spec) => problems.push(schedlab_engine::Problem {
+                path: format!("params.{key}"),
+                message: format!(
+                    "{value} is outside the allowed range {}..={}",
+                    spec.min, spec.max
+                ),
+            }),
+            None => problems.push(schedlab_engine::Problem {
+                path: format!("params.{key}"),
+                message: format!("preset {} has no parameter {key:?}", preset.id),
+            }),
+        }
+    }
+    if problems.is_empty() {
+        Ok((preset, params))
+    } else {
+        Err(SweepError::Params(Problems(problems)))
+    }
+}
+
+/// Why a sweep cannot run, or a point failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SweepError {
+    #[error("unknown preset {id:?} (known: {known})")]
+    UnknownPreset { id: String, known: String },
+    #[error("invalid preset parameters:\n{0}")]
+    Params(Problems),
+    #[error("unknown policy {0:?}")]
+    UnknownPolicy(String),
+    #[error("{policy} has no tunable {key:?} (it has: {known})")]
+    UnknownTunable {
+        policy: String,
+        key: String,
+        known: String,
+    },
+    #[error("{target} reports no metric {metric:?} (it reports: {known})")]
+    UnknownMetric {
+        metric: String,
+        target: String,
+        known: String,
+    },
+    /// The range does not fit the tunable: the message names the allowed range.
+    #[error("{key}: {message}")]
+    Range { key: String, message: String },
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}

@@ -1,0 +1,317 @@
+use schedlab::TunableSpec;
+use yew::prelude::*;
+
+use crate::charts::SweepChart;
+use crate::state::{Action, AppContext, SweepForm, SweepRun, FEATURED_TUNABLE};
+
+/// Sweep mode: one tunable of the current policy over a range, one metric, plotted and tabled
+/// as the points come in (seed 000: Con Kolivas' contest over prio_bonus_ratio). The form starts
+/// on the spec's range in about ten steps. A range the tunable does not allow is reported with
+/// the allowed range and runs nothing. A sweep whose scenario, policy or seed has since changed
+/// stays on screen, marked stale.
+#[component]
+pub fn SweepPanel() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    // What the user typed; None until then (the form follows the policy's first tunable).
+    let typed = use_state_eq(|| None::<SweepForm>);
+    let info = schedlab::find(&state.draft.policy.id);
+    // The tunable the seeds argued about goes first when the policy has it, as in the sliders.
+    let mut specs: Vec<&'static TunableSpec> = info
+        .map(|p| p.tunables.iter().collect())
+        .unwrap_or_default();
+    specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    let metrics = state.sweep_metrics();
+    let first_metric = metrics.first().copied().unwrap_or("");
+    let form = match &*typed {
+        Some(f) if specs.iter().any(|s| s.key == f.key) => {
+            let mut f = f.clone();
+            if !metrics.contains(&f.metric.as_str()) {
+                f.metric = first_metric.to_owned();
+            }
+            Some(f)
+        }
+        _ => specs.first().map(|s| SweepForm::for_spec(s, first_metric)),
+    };
+    let spec = form
+        .as_ref()
+        .and_then(|f| specs.iter().find(|s| s.key == f.key).copied());
+    let run = state.sweep.clone();
+    let running = run.as_ref().is_some_and(|r| r.running());
+    let stale = state.sweep_is_stale();
+
+    // Every edit stores the whole form, so the other fields keep what they show. Numbers are
+    // stored as typed, on every keystroke, so a re-render (a point arriving) never resets them.
+    let edit = |change: fn(&mut SweepForm, String)| {
+        let typed = typed.clone();
+        let form = form.clone();
+        Callback::from(move |e: web_sys::Event| {
+            let Some(mut f) = form.clone() else { return };
+            let value = e
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .map(|i| i.value())
+                .or_else(|| {
+                    e.target_dyn_into::<web_sys::HtmlSelectElement>()
+                        .map(|s| s.value())
+                })
+                .unwrap_or_default();
+            change(&mut f, value);
+            typed.set(Some(f));
+        })
+    };
+    // The fields as they stand in the page when the form is submitted (Enter in a field submits
+    // before any change event).
+    let refs = [
+        use_node_ref(),
+        use_node_ref(),
+        use_node_ref(),
+        use_node_ref(),
+        use_node_ref(),
+    ];
+    let on_key = {
+        let typed = typed.clone();
+        let form = form.clone();
+        let specs = specs.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let key = select.value();
+            let metric = form.as_ref().map_or("", |f| f.metric.as_str());
+            if let Some(spec) = specs.iter().find(|s| s.key == key) {
+                typed.set(Some(SweepForm::for_spec(spec, metric)));
+            }
+        })
+    };
+    let on_from = edit(|f, v| f.from = v);
+    let on_to = edit(|f, v| f.to = v);
+    let on_step = edit(|f, v| f.step = v);
+    let on_metric = edit(|f, v| f.metric = v);
+    let onsubmit = {
+        let state = state.clone();
+        let form = form.clone();
+        let refs = refs.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(mut f) = form.clone() else { return };
+            let read = |r: &NodeRef| {
+                r.cast::<web_sys::HtmlInputElement>()
+                    .map(|i| i.value())
+                    .or_else(|| r.cast::<web_sys::HtmlSelectElement>().map(|s| s.value()))
+            };
+            let fields = [
+                &mut f.key,
+                &mut f.from,
+                &mut f.to,
+                &mut f.step,
+                &mut f.metric,
+            ];
+            for (field, r) in fields.into_iter().zip(&refs) {
+                if let Some(v) = read(r) {
+                    *field = v;
+                }
+            }
+            state.dispatch(Action::RunSweep(f));
+        })
+    };
+    let on_cancel = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::CancelSweep))
+    };
+
+    let unit = |s: &TunableSpec| {
+        if s.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", s.unit)
+        }
+    };
+    let error = state.sweep_error.clone();
+    let form_html = match (&form, spec) {
+        (Some(form), Some(spec)) => html! {
+            <form class="sweep-form" {onsubmit} novalidate=true aria-describedby="sweep-error">
+                <div class="sweep-field sweep-key">
+                    <label for="sweep-key">{ "Tunable" }</label>
+                    <select id="sweep-key" data-testid="sweep-key" ref={refs[0].clone()} onchange={on_key}>
+                        { for specs.iter().map(|s| html! {
+                            <option value={s.key} selected={s.key == form.key}>
+                                { format!("{}{}", s.label, unit(s)) }
+                            </option>
+                        }) }
+                    </select>
+                </div>
+                { number_field("from", &unit(spec), &form.from, spec, &refs[1], on_from) }
+                { number_field("to", &unit(spec), &form.to, spec, &refs[2], on_to) }
+                { number_field("step", &unit(spec), &form.step, spec, &refs[3], on_step) }
+                <div class="sweep-field sweep-metric">
+                    <label for="sweep-metric">{ "Metric" }</label>
+                    <select id="sweep-metric" data-testid="sweep-metric" ref={refs[4].clone()} onchange={on_metric}>
+                        { for metrics.iter().map(|m| html! {
+                            <option value={*m} selected={*m == form.metric}>{ *m }</option>
+                        }) }
+                    </select>
+                </div>
+                <div class="sweep-buttons">
+                    <button type="submit" data-testid="sweep-run">{ "Run sweep" }</button>
+                    <button type="button" data-testid="sweep-cancel" onclick={on_cancel}
+                        disabled={!running}>{ "Cancel" }</button>
+                </div>
+            </form>
+        },
+        _ => html! { <p class="muted">{ "This policy has no tunables to sweep." }</p> },
+    };
+    let range_hint = spec.map(|s| {
+        format!(
+            "{} takes {}..{}{}; a sweep has at most {} points.",
+            s.key,
+            s.min,
+            s.max,
+            if s.step > 1 {
+                format!(" in steps of {}", s.step)
+            } else {
+                String::new()
+            },
+            schedlab::sweep::MAX_POINTS
+        )
+    });
+
+    html! {
+        <section class="panel sweep-panel" aria-labelledby="sweep-heading">
+            <div class="sweep-head">
+                <h2 id="sweep-heading">{ "Sweep" }</h2>
+                <span class="sweep-progress" data-testid="sweep-progress" role="status" aria-live="polite">
+                    { run.as_ref().map(|r| progress(r)).unwrap_or_default() }
+                </span>
+                if stale {
+                    <span class="sweep-stale" data-testid="sweep-stale"
+                        title="The scenario, policy, another tunable or the seed changed since this sweep ran; run it again to update it.">
+                        { "stale" }
+                    </span>
+                }
+            </div>
+            <p class="muted sweep-intro">
+                { "One tunable over a range, one metric per value, each a full run of this scenario with the other settings as they are. " }
+                { range_hint.unwrap_or_default() }
+            </p>
+            { form_html }
+            <p id="sweep-error" class="field-problem" data-testid="sweep-error" role="alert">
+                { error.unwrap_or_default() }
+            </p>
+            if let Some(run) = run {
+                { results(&state, &run, stale) }
+            }
+        </section>
+    }
+}
+
+fn number_field(
+    name: &'static str,
+    unit: &str,
+    value: &str,
+    spec: &TunableSpec,
+    node: &NodeRef,
+    oninput: Callback<Event>,
+) -> Html {
+    let oninput = Callback::from(move |e: InputEvent| oninput.emit(e.into()));
+    let id = format!("sweep-{name}");
+    html! {
+        <div class="sweep-field">
+            <label for={id.clone()}>{ format!("{name}{unit}") }</label>
+            <input type="number" id={id.clone()} data-testid={id} inputmode="numeric"
+                min={spec.min.to_string()} max={spec.max.to_string()} step={spec.step.to_string()}
+                value={value.to_owned()} ref={node.clone()} {oninput} />
+        </div>
+    }
+}
+
+/// "4 / 11", and how it ended when it did.
+fn progress(run: &SweepRun) -> String {
+    let (done, all) = (run.done(), run.values.len());
+    match &run.halted {
+        Some(why) => format!("{done} / {all}, {why}"),
+        None if done == all => format!("{done} / {all}, done"),
+        None => format!("{done} / {all}"),
+    }
+}
+
+/// The plot and the table of a sweep, with what it ran.
+fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html {
+    let key = run.spec.key;
+    // The slider's value, when the sweep's policy is the current one.
+    let marker = (state.draft.policy.id == run.sweep.policy.id).then(|| {
+        state
+            .draft
+            .policy
+            .tunables
+            .get(key)
+            .copied()
+            .unwrap_or(run.spec.default)
+    });
+    let target = match &run.sweep.target {
+        schedlab::sweep::Target::Preset { preset, cpus } => format!(
+            "{}, {cpus} CPU{}",
+            preset.id,
+            if *cpus == 1 { "" } else { "s" }
+        ),
+        schedlab::sweep::Target::Scenario { scenario } => {
+            if scenario.name.is_empty() {
+                "the edited scenario".to_string()
+            } else {
+                scenario.name.clone()
+            }
+        }
+    };
+    let unit = if run.spec.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", run.spec.unit)
+    };
+    html! {
+        <div class={classes!("sweep-results", stale.then_some("stale"))}>
+            <p class="sweep-caption">
+                { format!("{} over {key} under {}, {target}, seed {}", run.sweep.metric, run.sweep.policy.id, run.seed) }
+                if stale { <strong>{ " (stale)" }</strong> }
+                if let Some(m) = marker {
+                    { format!("; the red line is the slider's value, {}", run.spec.display(m)) }
+                }
+            </p>
+            <div class="sweep-body">
+                <SweepChart run={run.clone()} {marker} {stale} />
+                <div class="table-scroll sweep-table-scroll">
+                    <table class="sweep-table" data-testid="sweep-table">
+                        <thead>
+                            <tr>
+                                <th scope="col" class="num">{ format!("{key}{unit}") }</th>
+                                <th scope="col" class="num">{ run.sweep.metric.clone() }</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for run.values.iter().zip(&run.results).map(|(&v, r)| {
+                                let cell = match r {
+                                    None => html! {
+                                        <td class="num" data-col="metric">{ "…" }</td>
+                                    },
+                                    Some(Ok(m)) => html! {
+                                        <td class="num" data-col="metric" data-metric={m.to_string()}>{ format!("{m:.3}") }</td>
+                                    },
+                                    Some(Err(e)) => html! {
+                                        <td class="num sweep-failed" data-col="metric" title={e.clone()}>{ "failed" }</td>
+                                    },
+                                };
+                                html! {
+                                    <tr data-value={v.to_string()}
+                                        class={classes!(r.is_none().then_some("pending"), (marker == Some(v)).then_some("selected"))}>
+                                        <th scope="row" class="num">{ v }</th>
+                                        { cell }
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            </div>
+            if let Some(e) = run.results.iter().flatten().find_map(|r| r.as_ref().err()) {
+                <p class="field-problem">{ format!("A point failed: {e}") }</p>
+            }
+        </div>
+    }
+}
