@@ -341,6 +341,60 @@ test("inspector: the time field sets the cursor, and the page shows what the CLI
   await expect(inspector).toContainText(/click the timeline/i);
 });
 
+test("compare: a pinned run (A) against the next (B), with what differs and per-task deltas", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  const a = await doneHash(page);
+  const stats = page.getByTestId("stats-table");
+  const cell = (table, task, col) => table.locator(`tr[data-task="${task}"] [data-col="${col}"]`);
+  const before = { p99: await cell(stats, "probe", "p99").textContent(), cpu: await cell(stats, "probe", "cpu").textContent() };
+
+  const toggle = page.getByTestId("compare-toggle");
+  await expect(page.getByTestId("compare-panel")).toHaveCount(0);
+  await toggle.click();
+  await expect(toggle).toHaveText("Stop comparing");
+  const panel = page.getByTestId("compare-panel");
+  // Pinning runs nothing: A and B are the same run until something changes.
+  await expect(panel).toContainText("no difference yet: change a slider or the policy");
+  await expect(page.getByTestId("compare-hash-a")).toHaveText(a);
+  await expect(page.getByTestId("compare-hash-b")).toHaveText(a);
+  await expect(page.getByTestId("gantt-a")).toBeVisible();
+
+  await slide(page, "prio_bonus_ratio", 0);
+  const b = await doneHash(page, { not: a });
+  expect(b).not.toEqual(a);
+  await expect(panel).toContainText("prio_bonus_ratio 25 → 0");
+  await expect(page.getByTestId("compare-hash-a")).toHaveText(a);
+  await expect(page.getByTestId("compare-hash-b")).toHaveText(b);
+  const after = { p99: await cell(stats, "probe", "p99").textContent(), cpu: await cell(stats, "probe", "cpu").textContent() };
+  const table = page.getByTestId("compare-table");
+  await expect(cell(table, "probe", "p99-a")).toHaveText(before.p99);
+  await expect(cell(table, "probe", "p99-b")).toHaveText(after.p99);
+  await expect(cell(table, "probe", "cpu-a")).toHaveText(before.cpu);
+  await expect(cell(table, "probe", "cpu-b")).toHaveText(after.cpu);
+  await expect(page.getByTestId("compare-summary").locator('tr[data-metric="context_switches"] [data-col="delta"]')).toBeVisible();
+  // Sorting by the size of a column's difference keeps every row.
+  const rowCount = await table.locator("tbody tr").count();
+  const waitHead = table.locator('th[data-col="wait"]');
+  await waitHead.getByRole("button").click();
+  await expect(waitHead).toHaveAttribute("aria-sort", "descending");
+  await expect(table.locator("tbody tr")).toHaveCount(rowCount);
+  await expect(cell(table, "probe", "p99-b")).toHaveText(after.p99);
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "explorer-compare.png") });
+
+  // A stays through a change of the task table, which makes it a different workload.
+  await page.getByTestId("add-task").click();
+  await doneHash(page, { not: b });
+  await expect(panel).toContainText(/different workload/i);
+  await expect(panel).toContainText("tasks added:");
+  await expect(page.getByTestId("compare-hash-a")).toHaveText(a);
+
+  await toggle.click();
+  await expect(page.getByTestId("compare-panel")).toHaveCount(0);
+  await expect(page.getByTestId("gantt-a")).toHaveCount(0);
+  await expect(toggle).toHaveText("Compare: pin this run as A");
+});
+
 test("sweep: prio_bonus_ratio over three values gives what `schedlab sweep` prints, plotted", async ({ app: { page } }) => {
   test.setTimeout(120_000);
   await doneHash(page);

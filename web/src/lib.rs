@@ -34,6 +34,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use components::chart_area::ChartArea;
+use components::compare_panel::ComparePanel;
+use components::compare_toggle::CompareToggle;
 use components::contest_table::ContestTable;
 use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
@@ -198,9 +200,11 @@ pub fn App() -> Html {
                     <section class="results" aria-label="Results">
                         <div class="results-bar">
                             <RunStatusLine />
+                            <CompareToggle />
                             <ShareBox />
                             <ExportBar />
                         </div>
+                        <ComparePanel />
                         if featured {
                             <p class="callout">
                                 { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }

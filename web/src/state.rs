@@ -9,6 +9,8 @@
 //!
 //! time cursor set, or a new run shown ─► inspector.id += 1 ─► (App effect) worker ─► Inspected(id)
 //!
+//! "Compare" ─► pinned = shown (A); later runs are B; again ─► pinned = None
+//!
 //! "Run sweep" ─ checked ─┬─ problem ─► sweep_error (nothing runs)
 //!                        └─ ok ─► sweep.id += 1 ─► (App effect) worker ─► SweepPoint(id) per value
 //! ```
@@ -183,6 +185,9 @@ pub struct AppState {
     pub status: RunStatus,
     /// The last good run.
     pub shown: Option<Rc<Shown>>,
+    /// A/B mode: the run pinned as A (a run that was on screen); every later run is B. Kept
+    /// through any edit, not carried by share links.
+    pub pinned: Option<Rc<Shown>>,
     pub contest: ContestProgress,
     pub inspector: Inspector,
     /// The sweep on screen, if one was run.
@@ -232,6 +237,8 @@ pub enum Action {
     DismissNotice,
     ToggleLargeType,
     Sort(StatsColumn),
+    /// Pins the run on screen as A for comparison, or unpins it.
+    TogglePin,
 }
 
 impl AppState {
@@ -309,6 +316,7 @@ impl AppState {
             generation: 0,
             status: RunStatus::Running,
             shown: None,
+            pinned: None,
             contest: ContestProgress::default(),
             inspector: Inspector::default(),
             sweep: None,
@@ -669,6 +677,7 @@ impl Reducible for AppState {
                 | Action::DismissNotice
                 | Action::ToggleLargeType
                 | Action::Sort(_)
+                | Action::TogglePin
         );
         if edits {
             s.notice = None;
@@ -876,6 +885,12 @@ impl Reducible for AppState {
                 } else {
                     // Names read best A to Z; numbers largest first.
                     (column, column != StatsColumn::Name)
+                };
+            }
+            Action::TogglePin => {
+                s.pinned = match s.pinned {
+                    Some(_) => None,
+                    None => s.shown.clone(),
                 };
             }
         }

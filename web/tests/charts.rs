@@ -65,7 +65,14 @@ async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
     testid: &str,
 ) -> (HtmlCanvasElement, usize) {
     let root = mount_point();
-    yew::Renderer::<T>::with_root_and_props(root.clone(), ChartProps { data: run_data() }).render();
+    yew::Renderer::<T>::with_root_and_props(
+        root.clone(),
+        ChartProps {
+            data: run_data(),
+            label: None,
+        },
+    )
+    .render();
     let selector = format!("canvas[data-testid={testid}]");
     for _ in 0..200 {
         if let Some(el) = root.query_selector(&selector).unwrap() {

@@ -333,3 +333,27 @@ fn a_cancelled_or_replaced_sweep_drops_its_remaining_points() {
         Some("the simulator crashed")
     );
 }
+
+#[test]
+fn a_pinned_run_stays_as_a_through_later_runs_until_unpinned() {
+    let state = shown_with_cursor(None);
+    let a = state.shown.clone().unwrap();
+    let generation = state.generation;
+    let state = state.reduce(Action::TogglePin);
+    // Pinning runs nothing: A is the run on screen.
+    assert_eq!(state.generation, generation);
+    assert!(Rc::ptr_eq(state.pinned.as_ref().unwrap(), &a));
+    let state = state.reduce(Action::SetTunable("quantum".into(), 8));
+    let run = state.requests().remove(0);
+    let state = state.reduce(Action::Worker(sim::respond(run, &clock)));
+    let b = state.shown.clone().unwrap();
+    assert_ne!(b.outcome.result.trace_hash, a.outcome.result.trace_hash);
+    assert!(Rc::ptr_eq(state.pinned.as_ref().unwrap(), &a));
+    assert_eq!(
+        schedlab::compare::line(&schedlab::compare::differences(&a.scenario, &b.scenario)),
+        "quantum 4 → 8"
+    );
+    let state = state.reduce(Action::TogglePin);
+    assert!(state.pinned.is_none());
+    assert!(Rc::ptr_eq(state.shown.as_ref().unwrap(), &b));
+}

@@ -10,10 +10,13 @@
 //!   what `schedlab run --inspect-at` prints and the page's inspector shows.
 //! - [`sweep`]: one metric at each value of one tunable ([`sweep::run_point`]), what
 //!   `schedlab sweep` tables and the page's sweep panel plots.
+//! - [`compare`]: two runs side by side (what differs, summary and per-task deltas), what the
+//!   page's compare panel shows.
 //! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //!
 //! Compiles to wasm32 as well: no IO, no threads, no clocks.
 
+pub mod compare;
 pub mod docs;
 pub mod inspect;
 pub mod link;

@@ -245,6 +245,11 @@ struct Drag {
 #[component]
 pub fn GanttChart(props: &ChartProps) -> Html {
     let data = props.data.clone();
+    let label = props.label.clone();
+    let testid = match &label {
+        Some(l) => format!("gantt-{}", l.to_lowercase()),
+        None => "gantt".to_owned(),
+    };
     let key = run_key(&data);
     let frame = use_node_ref();
     let canvas = use_node_ref();
@@ -386,9 +391,12 @@ pub fn GanttChart(props: &ChartProps) -> Html {
     let hidden_tasks = data.task_lanes.len().saturating_sub(MAX_TASK_LANES);
 
     html! {
-        <section class="chart chart-gantt" style={FRAME_STYLE} aria-label="Gantt chart">
+        <section class="chart chart-gantt" style={FRAME_STYLE} aria-label={match &label { Some(l) => format!("Gantt chart {l}"), None => "Gantt chart".to_owned() }}>
             <div class="chart-bar" style={BAR_STYLE}>
-                <strong>{ "Timeline" }</strong>
+                <strong>
+                    if let Some(l) = &label { <span class="run-label">{ l.clone() }</span>{ " " } }
+                    { "Timeline" }
+                </strong>
                 <span role="group" aria-label="Lanes">
                     <button type="button" aria-pressed={pressed(LaneMode::Cpus)} onclick={set_mode(LaneMode::Cpus)}>{ "CPUs" }</button>
                     <button type="button" aria-pressed={pressed(LaneMode::Tasks)} onclick={set_mode(LaneMode::Tasks)}>{ "Tasks" }</button>
@@ -403,7 +411,7 @@ pub fn GanttChart(props: &ChartProps) -> Html {
                 </span>
             </div>
             <div ref={frame.clone()} style={format!("max-height:{SCROLL_H}px;overflow-y:auto;overflow-x:hidden")}>
-                <canvas ref={canvas} data-testid="gantt" style={canvas_style}
+                <canvas ref={canvas} data-testid={testid} style={canvas_style}
                     {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} />
             </div>
             { legend(&data, *mode, hidden_tasks) }

@@ -66,11 +66,15 @@ pub fn on_task_select<K: Copy + 'static>(
 #[derive(Properties, Clone)]
 pub struct ChartProps {
     pub data: Rc<RunData>,
+    /// Names a second copy of a chart (the Gantt chart of a pinned run is "A"): shown in its
+    /// title and suffixed to its canvas's `data-testid` (`gantt-a`), so the hooks stay unique.
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
 }
 
 impl PartialEq for ChartProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data)
+        Rc::ptr_eq(&self.data, &other.data) && self.label == other.label
     }
 }
 

@@ -4,7 +4,8 @@ use crate::charts::{GanttChart, LatencyHistogram, ObservedChart, ShareChart};
 use crate::components::inspector::Inspector;
 use crate::state::AppContext;
 
-/// The run's charts, with the inspector under the Gantt chart whose time cursor it follows.
+/// The run's charts, with the inspector under the Gantt chart whose time cursor it follows; in
+/// A/B mode the pinned run's Gantt chart, labelled A, sits above the live one.
 /// Before the first run finishes, boxes of the charts' sizes hold their
 /// places so nothing jumps when they appear.
 #[component]
@@ -25,9 +26,16 @@ pub fn ChartArea() -> Html {
         };
     };
     let data = shown.data.clone();
+    // A/B mode: the pinned run's timeline above the live one.
+    let pinned = state.pinned.as_ref().map(|a| a.data.clone());
     let observed = schedlab::find(&shown.scenario.policy.id).and_then(|p| p.metric);
     html! {
         <section class="charts" aria-label="Charts">
+            if let Some(a) = pinned {
+                <div class="chart-block gantt-block compare-gantt">
+                    <GanttChart data={a} label={AttrValue::from("A")} />
+                </div>
+            }
             <div class="chart-block gantt-block">
                 <GanttChart data={data.clone()} />
             </div>

@@ -1,6 +1,8 @@
 //! The page's components, one small file each.
 
 pub mod chart_area;
+pub mod compare_panel;
+pub mod compare_toggle;
 pub mod contest_table;
 pub mod error_banner;
 pub mod export_bar;

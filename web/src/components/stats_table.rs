@@ -119,14 +119,14 @@ pub fn StatsTable() -> Html {
                                 <th scope="row">{ &t.name }
                                     if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
                                 </th>
-                                <td class="num">{ ns(t.cpu_ns) }</td>
-                                <td class="num">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
-                                <td class="num">{ ns(t.wait_ns) }</td>
-                                <td class="num">{ ns(t.wakeup_latency_ns.p50) }</td>
-                                <td class="num">{ ns(t.wakeup_latency_ns.p99) }</td>
-                                <td class="num">{ ns(t.wakeup_latency_ns.max) }</td>
-                                <td class="num">{ t.switches }</td>
-                                <td class="num">{ t.turnaround_ns.map(ns).unwrap_or_else(|| "—".into()) }</td>
+                                <td class="num" data-col="cpu">{ ns(t.cpu_ns) }</td>
+                                <td class="num" data-col="share">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
+                                <td class="num" data-col="wait">{ ns(t.wait_ns) }</td>
+                                <td class="num" data-col="p50">{ ns(t.wakeup_latency_ns.p50) }</td>
+                                <td class="num" data-col="p99">{ ns(t.wakeup_latency_ns.p99) }</td>
+                                <td class="num" data-col="max">{ ns(t.wakeup_latency_ns.max) }</td>
+                                <td class="num" data-col="switches">{ t.switches }</td>
+                                <td class="num" data-col="turnaround">{ t.turnaround_ns.map(ns).unwrap_or_else(|| "—".into()) }</td>
                             </tr>
                         }) }
                     </tbody>
