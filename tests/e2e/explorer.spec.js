@@ -457,7 +457,11 @@ test("sweep: prio_bonus_ratio over three values gives what `schedlab sweep` prin
 });
 
 test("sweep: a long sweep shows its progress and can be cancelled", async ({ app: { page } }) => {
-  await doneHash(page);
+  // Contest: each point is a whole compile (tens of ms in wasm), and the points queue behind the
+  // contest table's rows, so the sweep is still going when Cancel is pressed.
+  const first = await doneHash(page);
+  await page.getByTestId("preset-select").selectOption("contest");
+  await doneHash(page, { not: first });
   await page.getByTestId("sweep-step").fill("2");
   await page.getByTestId("sweep-to").fill("100");
   await page.getByTestId("sweep-step").press("Enter");
