@@ -80,15 +80,9 @@ pub fn draw<DB: DrawingBackend>(
         bar.set_margin(0, 0, px(3.0), px(3.0));
         bar
     }))?;
-    let bars = (0..bins.len() as u32)
-        .map(|i| {
-            let a = chart.backend_coord(&(SegmentValue::Exact(i), 0)).0;
-            let b = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0)).0;
-            (a, b)
-        })
-        .collect();
+    let bars = BarMap::of_segments(&chart, bins.len() as u32);
     root.present()?;
-    Ok(BarMap { bars })
+    Ok(bars)
 }
 
 #[component]

@@ -39,6 +39,34 @@ pub struct BarMap {
 }
 
 impl BarMap {
+    /// Where the `n` bars of a chart over a segmented axis `0..n` were drawn.
+    pub fn of_segments<DB, Y>(
+        chart: &plotters::chart::ChartContext<
+            '_,
+            DB,
+            plotters::coord::cartesian::Cartesian2d<
+                plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordu32>,
+                Y,
+            >,
+        >,
+        n: u32,
+    ) -> BarMap
+    where
+        DB: plotters::prelude::DrawingBackend,
+        Y: plotters::coord::ranged1d::Ranged,
+        Y::ValueType: Default,
+    {
+        use plotters::coord::ranged1d::SegmentValue;
+        let x = |i| {
+            chart
+                .backend_coord(&(SegmentValue::Exact(i), Y::ValueType::default()))
+                .0
+        };
+        BarMap {
+            bars: (0..n).map(|i| (x(i), x(i + 1))).collect(),
+        }
+    }
+
     /// The bar under backend pixel `x`.
     pub fn bar_at(&self, x: i32) -> Option<usize> {
         self.bars.iter().position(|&(a, b)| a <= x && x < b)

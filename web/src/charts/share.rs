@@ -90,15 +90,9 @@ pub fn draw<DB: DrawingBackend>(
             mark,
         )
     }))?;
-    let bars = (0..model.bars.len() as u32)
-        .map(|i| {
-            let a = chart.backend_coord(&(SegmentValue::Exact(i), 0)).0;
-            let b = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0)).0;
-            (a, b)
-        })
-        .collect();
+    let bars = BarMap::of_segments(&chart, model.bars.len() as u32);
     root.present()?;
-    Ok(BarMap { bars })
+    Ok(bars)
 }
 
 fn percent(ppm: u64) -> String {
