@@ -91,6 +91,11 @@ impl ScenarioArgs {
         Ok(state)
     }
 
+    /// Whether `--policy` or `--set` chose the policy to simulate.
+    pub fn chooses_policy(&self) -> bool {
+        self.policy.is_some() || !self.set.is_empty()
+    }
+
     /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
     pub fn preset(
         &self,

@@ -32,4 +32,7 @@ subcommands! {
     share => Share,
     docs => Docs,
     seeds => Seeds,
+    measure => Measure,
+    reality_check => RealityCheck,
+    measure_worker => MeasureWorker,
 }

@@ -1,0 +1,218 @@
+//! `schedlab measure`: run a scenario's tasks as real processes on this machine (Linux) and
+//! put what the kernel did beside the simulation of the policy that models it.
+//!
+//! - `kernel`: which policy models the running kernel (`uname -r`) and its tunables here.
+//! - `plan`: what of a scenario can run for real, and the processes to start.
+//! - `protocol`: the spec a task process gets and the report it leaves.
+//! - `worker`: a task process (`schedlab measure-worker`, hidden), executing its program.
+//! - `supervise`: starting, releasing, timing and reaping the task processes.
+//! - `procfs`: the kernel's counters (/proc/<pid>/schedstat, status, sched; /proc/stat).
+//! - `report`: the measured result, the comparison and its text table.
+//! - `reality`: docs/reality-check.md, a set of scenarios measured and explained.
+
+use std::time::Duration;
+
+use crate::input::{InvalidInput, ScenarioArgs};
+
+pub mod kernel;
+pub mod plan;
+pub mod procfs;
+pub mod protocol;
+pub mod reality;
+pub mod report;
+#[cfg(target_os = "linux")]
+pub mod supervise;
+#[cfg(target_os = "linux")]
+pub mod worker;
+
+/// Run a scenario's tasks as real processes on this machine (Linux only), pinned to CPUs
+/// 0..cpus, and print what the kernel did (CPU time, run-queue wait, switches, wake-up
+/// latencies) beside the simulation of the policy that models the running kernel, metric by
+/// metric with the relative error. Disk I/O, real-time classes, shares, rate caps and bounded
+/// channels cannot be measured and are refused.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    input: ScenarioArgs,
+
+    /// Print JSON instead of text: the kernel's model, the simulated result (as `run --json`),
+    /// the measured one (the same task fields) and the comparison
+    #[arg(long)]
+    json: bool,
+
+    /// Wall-clock limit of the measurement, after which every task process is killed and it
+    /// fails (default: the scenario's duration, at most 10 minutes, plus 10 s)
+    #[arg(long, value_name = "D")]
+    timeout: Option<String>,
+}
+
+pub fn execute(args: Args) -> anyhow::Result<()> {
+    let state = args.input.load()?;
+    let mut scenario = state.scenario;
+    let limit = match &args.timeout {
+        None => plan::default_limit(scenario.duration),
+        Some(t) => {
+            let n = schedlab::Nanos::parse(t).map_err(|e| InvalidInput(format!("--timeout: {e}")))?;
+            if n.0 == 0 {
+                return Err(InvalidInput("--timeout: must be more than 0".into()).into());
+            }
+            Duration::from_nanos(n.0)
+        }
+    };
+    let keep_policy = args.input.chooses_policy();
+    let out = measure(&mut scenario, keep_policy, limit)?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&out)?;
+        return crate::output::print(&(json + "\n"));
+    }
+    crate::output::print(&report::text(&out))
+}
+
+/// Checks, simulates and measures `scenario`. Unless `keep_policy`, its policy becomes the
+/// model of the running kernel with this machine's tunables.
+#[cfg(target_os = "linux")]
+pub fn measure(
+    scenario: &mut schedlab::Scenario,
+    keep_policy: bool,
+    limit: Duration,
+) -> anyhow::Result<report::Output> {
+    let problems = plan::problems(scenario);
+    if !problems.is_empty() {
+        return Err(InvalidInput(format!(
+            "this scenario cannot be measured:\n{}",
+            problems
+                .iter()
+                .map(|p| format!("  {p}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ))
+        .into());
+    }
+    supervise::check_cpus(scenario.cpus)?;
+    let machine = machine();
+    let model = kernel::model(&machine, scenario.cpus).map_err(|e| anyhow::anyhow!(e))?;
+    if !keep_policy {
+        scenario.policy = schedlab::engine::scenario::PolicySpec {
+            id: model.policy.clone(),
+            tunables: model.tunables.clone(),
+        };
+    }
+    schedlab::validate(scenario).map_err(|p| InvalidInput(format!("invalid scenario:\n{p}")))?;
+    let sim = schedlab::run_result(
+        scenario,
+        schedlab::RunOptions {
+            detail: schedlab::Detail::Summary,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("the simulation failed: {e}"))?;
+    let plan = plan::plan(scenario, &sim);
+    let measured = supervise::run(scenario, &plan, limit)?;
+    let result = report::measured_result(&machine.release, scenario.cpus, scenario.seed, &measured);
+    let comparison = report::compare(&sim, &result);
+    Ok(report::Output {
+        kernel: report::Kernel {
+            model,
+            machine_cpus: machine.online_cpus,
+        },
+        scenario: scenario.clone(),
+        simulated: sim,
+        measured: result,
+        comparison,
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn measure(
+    _scenario: &mut schedlab::Scenario,
+    _keep_policy: bool,
+    _limit: Duration,
+) -> anyhow::Result<report::Output> {
+    anyhow::bail!(
+        "schedlab measure runs scenarios as processes of a Linux kernel; this is {}",
+        std::env::consts::OS
+    )
+}
+
+/// What the model needs to know about this machine's kernel.
+pub fn machine() -> kernel::Machine {
+    let release = uname_release();
+    let online_cpus = std::fs::read_to_string("/proc/cpuinfo")
+        .map(|t| t.lines().filter(|l| l.starts_with("processor")).count() as u32)
+        .unwrap_or(0)
+        .max(1);
+    let (hz, hz_source) = match kernel_config(&release) {
+        Some((text, src)) => (kernel::config_hz(&text), Some(src)),
+        None => (None, None),
+    };
+    let slice_ns = std::fs::read_to_string("/proc/self/sched")
+        .ok()
+        .and_then(|t| kernel::sched_slice(&t));
+    kernel::Machine {
+        release,
+        online_cpus,
+        hz,
+        hz_source,
+        slice_ns,
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn uname_release() -> String {
+    rustix::system::uname().release().to_string_lossy().into_owned()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn uname_release() -> String {
+    String::new()
+}
+
+/// The running kernel's config: /boot/config-<release>, else /proc/config.gz.
+fn kernel_config(release: &str) -> Option<(String, String)> {
+    let boot = format!("/boot/config-{release}");
+    if let Ok(t) = std::fs::read_to_string(&boot) {
+        return Some((t, boot));
+    }
+    let gz = std::fs::read("/proc/config.gz").ok()?;
+    let text = gunzip(&gz)?;
+    Some((String::from_utf8_lossy(&text).into_owned(), "/proc/config.gz".into()))
+}
+
+/// The deflate stream of a gzip member (RFC 1952 header fields skipped).
+fn gunzip(data: &[u8]) -> Option<Vec<u8>> {
+    if data.len() < 18 || data[0] != 0x1f || data[1] != 0x8b || data[2] != 8 {
+        return None;
+    }
+    let flags = data[3];
+    let mut at = 10usize;
+    if flags & 4 != 0 {
+        let xlen = u16::from_le_bytes([*data.get(at)?, *data.get(at + 1)?]) as usize;
+        at += 2 + xlen;
+    }
+    for bit in [8u8, 16] {
+        if flags & bit != 0 {
+            at += data.get(at..)?.iter().position(|&b| b == 0)? + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        at += 2;
+    }
+    miniz_oxide::inflate::decompress_to_vec(data.get(at..)?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn gunzip_reads_a_gzip_member() {
+        let body = b"CONFIG_HZ_250=y\nCONFIG_HZ=250\n";
+        let deflated = miniz_oxide::deflate::compress_to_vec(body, 6);
+        // Header with FNAME set: "config\0".
+        let mut gz = vec![0x1f, 0x8b, 8, 8, 0, 0, 0, 0, 0, 3];
+        gz.extend_from_slice(b"config\0");
+        gz.extend_from_slice(&deflated);
+        gz.extend_from_slice(&[0; 8]);
+        let text = super::gunzip(&gz).unwrap();
+        assert_eq!(text, body);
+        assert!(super::gunzip(b"not gzip at all, not at all").is_none());
+    }
+}

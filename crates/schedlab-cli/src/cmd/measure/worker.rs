@@ -1,0 +1,486 @@
+//! One measured task: a process that executes its program for real.
+//!
+//! `run` spins on the thread's CPU clock, `sleep` is `clock_nanosleep` to an absolute time,
+//! `send`/`recv` write and read 8-byte messages (the sender's timestamp) on the channel's FIFO,
+//! `fork` starts another task process, `wait` reaps forked ones, `nice` is `setpriority`,
+//! `yield` is `sched_yield`. Every blocking step ends at the run's deadline, so a task process
+//! never outlives the scenario's duration even if the measurement that started it is gone.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, Read, Write};
+use std::num::NonZeroU64;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+
+use anyhow::{anyhow, bail, Context};
+use rustix::event::{poll, PollFd, PollFlags};
+use rustix::process::{Pid, Signal};
+use rustix::thread::CpuSet;
+use rustix::time::{clock_gettime, ClockId, Timespec};
+use schedlab::engine::program::{Count, ProgramRef, Step, WaitFor};
+use schedlab::engine::rng::Rng;
+
+use super::procfs;
+use super::protocol::{channel_path, spawn_counter, Clock, Report, Spec, MAX_PROCESSES};
+
+pub fn mono_ns() -> u64 {
+    ns_of(clock_gettime(ClockId::Monotonic))
+}
+
+fn thread_cpu_ns() -> u64 {
+    ns_of(clock_gettime(ClockId::ThreadCPUTime))
+}
+
+fn ns_of(t: Timespec) -> u64 {
+    (t.tv_sec.max(0) as u64) * 1_000_000_000 + t.tv_nsec.max(0) as u64
+}
+
+fn timespec(ns: u64) -> Timespec {
+    Timespec {
+        tv_sec: (ns / 1_000_000_000) as i64,
+        tv_nsec: (ns % 1_000_000_000) as _,
+    }
+}
+
+/// Sleeps until `at` on CLOCK_MONOTONIC.
+fn sleep_until(at: u64) -> anyhow::Result<()> {
+    loop {
+        match rustix::thread::clock_nanosleep_absolute(ClockId::Monotonic, &timespec(at)) {
+            Ok(()) => return Ok(()),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e).context("clock_nanosleep"),
+        }
+    }
+}
+
+/// Pins the calling process to CPUs `0..cpus`.
+pub fn pin(cpus: u32) -> anyhow::Result<()> {
+    let mut set = CpuSet::new();
+    for c in 0..cpus as usize {
+        set.set(c);
+    }
+    rustix::thread::sched_setaffinity(None, &set)
+        .with_context(|| format!("sched_setaffinity to CPUs 0-{}", cpus.saturating_sub(1)))
+}
+
+fn set_nice(nice: i32) -> anyhow::Result<()> {
+    rustix::process::setpriority_process(None, nice).with_context(|| {
+        format!("setpriority to nice {nice} (a negative nice needs CAP_SYS_NICE)")
+    })
+}
+
+/// The worker's entry point: reads the spec on standard input, runs the task, writes the
+/// report. An error is written to the report as well, so the measurement can name it.
+pub fn main() -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = String::new();
+    input.read_line(&mut line).context("reading the task spec")?;
+    let spec: Spec = serde_json::from_str(&line).context("reading the task spec")?;
+    let pid = std::process::id();
+    let mut report = Report {
+        name: spec.name.clone(),
+        pid,
+        parent: spec.parent.clone(),
+        nice: spec.nice,
+        draws_match: true,
+        ..Report::default()
+    };
+    let result = run(&spec, &mut input, &mut report);
+    if let Err(e) = &result {
+        report.error = Some(format!("{e:#}"));
+    }
+    let json = serde_json::to_string(&report)?;
+    std::fs::write(Report::path(&spec.dir, pid), json).context("writing the task's report")?;
+    result
+}
+
+fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Result<()> {
+    if spec.parent.is_none() {
+        // A scenario task dies with the measurement; forked ones may outlive their parent (as
+        // in the model) and end at the deadline.
+        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))
+            .context("prctl(PR_SET_PDEATHSIG)")?;
+    }
+    pin(spec.cpus)?;
+    set_nice(spec.nice)?;
+    // The default 50 us of timer slack would add to every sleep's wake-up latency.
+    rustix::thread::set_current_timer_slack(NonZeroU64::new(1)).context("prctl(PR_SET_TIMERSLACK)")?;
+    let mut chans = Vec::with_capacity(spec.channels.len());
+    for i in 0..spec.channels.len() {
+        let path = channel_path(&spec.dir, i);
+        chans.push(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+                .open(&path)
+                .with_context(|| format!("opening channel {:?}", spec.channels[i]))?,
+        );
+    }
+    let stream = match spec.streams.get(&spec.name) {
+        Some(&s) => s,
+        None => {
+            report.draws_match = false;
+            spec.spare_stream
+        }
+    };
+    let (clock, base, arrived) = match spec.clock {
+        Some(clock) => {
+            let base = procfs::read_self().context("reading /proc/self")?;
+            let now = mono_ns();
+            report.arrival_ns = spec.forked_at_ns.unwrap_or(now).saturating_sub(clock.start_ns);
+            report.response_ns = Some(now.saturating_sub(spec.forked_at_ns.unwrap_or(now)));
+            (clock, base, now)
+        }
+        None => {
+            println!("ready");
+            std::io::stdout().flush()?;
+            let mut line = String::new();
+            input.read_line(&mut line).context("waiting for the start")?;
+            let mut w = line.split_whitespace().map(|w| w.parse::<u64>());
+            let (Some(Ok(start_ns)), Some(Ok(deadline_ns))) = (w.next(), w.next()) else {
+                bail!("the measurement ended before the start");
+            };
+            let clock = Clock {
+                start_ns,
+                deadline_ns,
+            };
+            let base = procfs::read_self().context("reading /proc/self")?;
+            let at = start_ns + spec.arrival_ns;
+            sleep_until(at)?;
+            let now = mono_ns();
+            report.arrival_ns = spec.arrival_ns;
+            report.response_ns = Some(now.saturating_sub(at));
+            (clock, base, now)
+        }
+    };
+    let mut task = Task {
+        spec,
+        rng: Rng::new(spec.seed, stream),
+        clock,
+        chans,
+        children: Vec::new(),
+        forks: 0,
+        nice: spec.nice,
+        wakeups: 0,
+        latencies: Vec::new(),
+        exe: std::env::current_exe().context("finding the schedlab binary")?,
+    };
+    let _ = arrived;
+    let flow = task.steps(&spec.program.0)?;
+    let end = mono_ns();
+    let counters = base.delta(&procfs::read_self().context("reading /proc/self")?);
+    // Switches onto a CPU: a scenario task's counters start before its arrival sleep, whose
+    // switch-out pairs with its first switch-in; a forked task was already on a CPU.
+    let first = u64::from(spec.clock.is_some());
+    report.switches = counters.voluntary + counters.involuntary + first;
+    report.counters = procfs::Counters {
+        slices: counters.slices + first,
+        ..counters
+    };
+    report.exit_ns = (flow != Flow::Deadline).then(|| end.saturating_sub(clock.start_ns));
+    report.wakeups = task.wakeups;
+    report.latencies = task.latencies;
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Next,
+    Exit,
+    Deadline,
+}
+
+struct Task<'a> {
+    spec: &'a Spec,
+    rng: Rng,
+    clock: Clock,
+    chans: Vec<File>,
+    children: Vec<Child>,
+    forks: u64,
+    nice: i32,
+    wakeups: u64,
+    latencies: Vec<u64>,
+    exe: std::path::PathBuf,
+}
+
+impl Task<'_> {
+    fn past_deadline(&self) -> bool {
+        mono_ns() >= self.clock.deadline_ns
+    }
+
+    fn steps(&mut self, steps: &[Step]) -> anyhow::Result<Flow> {
+        for s in steps {
+            if self.past_deadline() {
+                return Ok(Flow::Deadline);
+            }
+            let flow = self.step(s)?;
+            if flow != Flow::Next {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn step(&mut self, s: &Step) -> anyhow::Result<Flow> {
+        Ok(match s {
+            Step::Run(d) => {
+                let n = self.rng.sample(d).0;
+                self.spin(n)
+            }
+            Step::Sleep(d) => {
+                let n = self.rng.sample(d).0;
+                let target = mono_ns().saturating_add(n);
+                if target >= self.clock.deadline_ns {
+                    sleep_until(self.clock.deadline_ns)?;
+                    return Ok(Flow::Deadline);
+                }
+                sleep_until(target)?;
+                self.woke(target);
+                Flow::Next
+            }
+            Step::Io(io) => bail!(
+                "a {} of {} bytes: disk I/O cannot be measured",
+                match io.op {
+                    schedlab::engine::program::IoOp::Read => "read",
+                    schedlab::engine::program::IoOp::Write => "write",
+                },
+                io.bytes
+            ),
+            Step::Send(c) => self.send(c)?,
+            Step::Recv(c) => self.recv(c)?,
+            Step::Fork(f) => self.fork(f)?,
+            Step::Wait(w) => self.wait(*w)?,
+            Step::Nice(n) => {
+                set_nice(*n)?;
+                self.nice = *n;
+                Flow::Next
+            }
+            Step::Mark(_) => Flow::Next,
+            Step::Yield => {
+                rustix::thread::sched_yield();
+                Flow::Next
+            }
+            Step::Exit => Flow::Exit,
+            Step::Repeat { count, body } => {
+                let times = match count {
+                    Count::Times(n) => *n,
+                    Count::Forever => u64::MAX,
+                };
+                let mut i = 0;
+                while i < times || *count == Count::Forever {
+                    // An empty body must not spin past the deadline either.
+                    if self.past_deadline() {
+                        return Ok(Flow::Deadline);
+                    }
+                    let flow = self.steps(body)?;
+                    if flow != Flow::Next {
+                        return Ok(flow);
+                    }
+                    i = i.saturating_add(1);
+                }
+                Flow::Next
+            }
+        })
+    }
+
+    /// A wake-up the task observes now, due at `due`.
+    fn woke(&mut self, due: u64) {
+        self.wakeups += 1;
+        self.latencies.push(mono_ns().saturating_sub(due));
+    }
+
+    /// Burns `n` ns of this thread's CPU time.
+    fn spin(&mut self, n: u64) -> Flow {
+        let start = thread_cpu_ns();
+        loop {
+            if thread_cpu_ns().saturating_sub(start) >= n {
+                return Flow::Next;
+            }
+            if self.past_deadline() {
+                return Flow::Deadline;
+            }
+        }
+    }
+
+    fn channel(&self, name: &str) -> anyhow::Result<usize> {
+        self.spec
+            .channels
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| anyhow!("channel {name:?} has no FIFO"))
+    }
+
+    /// Waits until `fd` is ready for `flags` or the deadline passes (false).
+    fn ready(&self, fd: &File, flags: PollFlags) -> anyhow::Result<bool> {
+        loop {
+            let now = mono_ns();
+            if now >= self.clock.deadline_ns {
+                return Ok(false);
+            }
+            let left = timespec(self.clock.deadline_ns - now);
+            match poll(&mut [PollFd::new(fd, flags)], Some(&left)) {
+                Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+                Ok(_) => return Ok(true),
+                Err(e) => return Err(e).context("poll"),
+            }
+        }
+    }
+
+    fn send(&mut self, name: &str) -> anyhow::Result<Flow> {
+        let i = self.channel(name)?;
+        loop {
+            let msg = mono_ns().to_le_bytes();
+            match (&self.chans[i]).write(&msg) {
+                Ok(8) => return Ok(Flow::Next),
+                Ok(n) => bail!("channel {name:?}: a message was cut to {n} bytes"),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if !self.ready(&self.chans[i], PollFlags::OUT)? {
+                        return Ok(Flow::Deadline);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e).with_context(|| format!("sending on {name:?}")),
+            }
+        }
+    }
+
+    fn recv(&mut self, name: &str) -> anyhow::Result<Flow> {
+        let i = self.channel(name)?;
+        let mut blocked = false;
+        loop {
+            let mut buf = [0u8; 8];
+            match (&self.chans[i]).read(&mut buf) {
+                Ok(8) => {
+                    if blocked {
+                        self.woke(u64::from_le_bytes(buf));
+                    }
+                    return Ok(Flow::Next);
+                }
+                Ok(n) => bail!("channel {name:?}: read {n} bytes of a message"),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    blocked = true;
+                    if !self.ready(&self.chans[i], PollFlags::IN)? {
+                        return Ok(Flow::Deadline);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e).with_context(|| format!("receiving on {name:?}")),
+            }
+        }
+    }
+
+    fn fork(&mut self, f: &schedlab::engine::program::ForkStep) -> anyhow::Result<Flow> {
+        // Counted across the whole measurement: O_APPEND makes each byte land at the end.
+        let mut counter = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(spawn_counter(&self.spec.dir))
+            .context("counting processes")?;
+        counter.write_all(b".")?;
+        let spawned = counter.metadata()?.len();
+        if spawned > MAX_PROCESSES {
+            bail!("the scenario forked more than {MAX_PROCESSES} processes; the measurement stops there");
+        }
+        // The child's name as the engine gives it: `<fork name | program name | parent>.<n>`.
+        self.forks += 1;
+        let (base, program) = match &f.program {
+            ProgramRef::Named(n) => (
+                n.clone(),
+                self.spec
+                    .programs
+                    .get(n)
+                    .cloned()
+                    .ok_or_else(|| anyhow!("fork: no program named {n:?}"))?,
+            ),
+            ProgramRef::Inline(steps) => (
+                String::new(),
+                schedlab::engine::program::Program(steps.clone()),
+            ),
+        };
+        let base = f.name.clone().unwrap_or(base);
+        let base = if base.is_empty() {
+            self.spec.name.clone()
+        } else {
+            base
+        };
+        let spec = Spec {
+            name: format!("{base}.{}", self.forks),
+            parent: Some(self.spec.name.clone()),
+            nice: f.nice.unwrap_or(self.nice),
+            program,
+            clock: Some(self.clock),
+            forked_at_ns: Some(mono_ns()),
+            arrival_ns: 0,
+            ..self.spec.clone()
+        };
+        let mut child = Command::new(&self.exe)
+            .arg("measure-worker")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .process_group(self.spec.pgid)
+            .spawn()
+            .context("starting a forked task")?;
+        let mut stdin = child.stdin.take().context("the forked task's input")?;
+        let line = serde_json::to_string(&spec)? + "\n";
+        stdin.write_all(line.as_bytes()).context("sending the forked task its spec")?;
+        drop(stdin);
+        self.children.push(child);
+        Ok(Flow::Next)
+    }
+
+    fn wait(&mut self, w: WaitFor) -> anyhow::Result<Flow> {
+        let mut blocked = false;
+        loop {
+            let mut reaped = false;
+            let mut i = 0;
+            while i < self.children.len() {
+                match self.children[i].try_wait().context("waiting for a forked task")? {
+                    Some(status) => {
+                        if !status.success() {
+                            bail!("a forked task failed ({status})");
+                        }
+                        // Already reaped: wait() returns the status try_wait saw.
+                        self.children.remove(i).wait()?;
+                        reaped = true;
+                        if w == WaitFor::Any {
+                            break;
+                        }
+                    }
+                    None => i += 1,
+                }
+            }
+            if (w == WaitFor::Any && reaped) || self.children.is_empty() {
+                if blocked {
+                    // A wake-up without a latency sample: the child's exit time is not known.
+                    self.wakeups += 1;
+                }
+                return Ok(Flow::Next);
+            }
+            blocked = true;
+            let fds = self
+                .children
+                .iter()
+                .map(|c| {
+                    rustix::process::pidfd_open(
+                        Pid::from_child(c),
+                        rustix::process::PidfdFlags::empty(),
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .context("pidfd_open")?;
+            let now = mono_ns();
+            if now >= self.clock.deadline_ns {
+                return Ok(Flow::Deadline);
+            }
+            let mut polls: Vec<PollFd<'_>> =
+                fds.iter().map(|fd| PollFd::new(fd, PollFlags::IN)).collect();
+            match poll(&mut polls, Some(&timespec(self.clock.deadline_ns - now))) {
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e).context("poll"),
+            }
+        }
+    }
+}
