@@ -76,6 +76,9 @@ pub struct Report {
     /// Wake-up latencies in ns: a sleep's from when it should have ended, a receive's from
     /// when the message was sent, to when the task ran again.
     pub latencies: Vec<u64>,
+    /// Messages sent and received on channels.
+    pub sent: u64,
+    pub received: u64,
     /// False when the task's random draws could not use the simulation's stream.
     pub draws_match: bool,
     /// Set when the task failed.

@@ -19,8 +19,8 @@ pub struct Case {
     /// What the scenario shows.
     pub story: &'static str,
     pub scenario: &'static str,
-    /// What explains the differences between model and kernel.
-    pub explain: &'static str,
+    /// What explains the differences between model and kernel, from the two results.
+    pub explain: fn(&Output) -> String,
 }
 
 pub const CASES: &[Case] = &[
@@ -34,7 +34,7 @@ pub const CASES: &[Case] = &[
            {"name":"hog-n5","nice":5,"program":[{"run":"60s"}]},
            {"name":"hog-n10","nice":10,"program":[{"run":"60s"}]},
            {"name":"hog-n19","nice":19,"program":[{"run":"60s"}]}]}"#,
-        explain: EXPLAIN_NICE,
+        explain: explain_nice,
     },
     Case {
         id: "three-hogs-two-cpus",
@@ -45,7 +45,7 @@ pub const CASES: &[Case] = &[
   "tasks":[{"name":"hog-a","program":[{"run":"60s"}]},
            {"name":"hog-b","program":[{"run":"60s"}]},
            {"name":"hog-c","program":[{"run":"60s"}]}]}"#,
-        explain: EXPLAIN_THREE,
+        explain: explain_three,
     },
     Case {
         id: "hog-and-sleeper",
@@ -55,7 +55,7 @@ pub const CASES: &[Case] = &[
         scenario: r#"{"version":1,"cpus":1,"duration":"5s","seed":1,"policy":{"id":"eevdf"},
   "tasks":[{"name":"hog","program":[{"run":"60s"}]},
            {"name":"sleeper","program":[{"repeat":"forever","body":[{"run":"1ms"},{"sleep":"9ms"}]}]}]}"#,
-        explain: EXPLAIN_SLEEPER,
+        explain: explain_sleeper,
     },
     Case {
         id: "pipe-ping-pong",
@@ -65,45 +65,182 @@ pub const CASES: &[Case] = &[
         scenario: r#"{"version":1,"cpus":1,"duration":"5s","seed":1,"policy":{"id":"eevdf"},
   "tasks":[{"name":"ping","program":[{"repeat":"forever","body":[{"run":"100us"},{"send":"ping"},{"recv":"pong"}]}]},
            {"name":"pong","program":[{"repeat":"forever","body":[{"recv":"ping"},{"run":"100us"},{"send":"pong"}]}]}]}"#,
-        explain: EXPLAIN_PINGPONG,
+        explain: explain_pingpong,
     },
 ];
 
-const EXPLAIN_NICE: &str = "\
-CPU time: the kernel and the model both divide the CPU by the same weights, so the shares \
-agree closely; the kernel's per-task CPU time is exact (schedstat's `sum_exec_runtime`), as is \
-the model's. What is lost to other processes comes out of all four hogs: with autogroup on, \
-the four hogs are one task group (one session) that competes as a whole with the other \
-sessions' groups, so the shares inside it keep their ratio while the total shrinks. \
-Switches: EEVDF gives each hog a slice of `base_slice` per request, so both count roughly \
-one switch per slice; the kernel also preempts at ticks that find a task past its deadline, \
-and other processes' wake-ups add involuntary switches the model cannot have.";
+fn sim<'a>(o: &'a Output, name: &str) -> Option<&'a schedlab::result::TaskResult> {
+    o.simulated.tasks.iter().find(|t| t.name == name)
+}
 
-const EXPLAIN_THREE: &str = "\
-The model balances as `eevdf.rs` documents (an idle CPU pulls, a busy CPU's tick pulls from \
-a queue two tasks longer); the kernel's load balancer works on sched domains with \
-imbalance thresholds and migrates a running hog only now and then, so which hog shares a \
-CPU, and for how long, differs. The sum of the three CPU times is the two CPUs' capacity in \
-both, less, in the measurement, what other processes used.";
+fn real<'a>(o: &'a Output, name: &str) -> Option<&'a report::MeasuredTask> {
+    o.measured.tasks.iter().find(|t| t.name == name)
+}
 
-const EXPLAIN_SLEEPER: &str = "\
-CPU time: the sleeper gets what it asks for in both (it is never the one behind), and the \
-hog the rest. Wake-up latency: in the model a woken sleeper with positive lag preempts the \
-hog at once or at the next tick; in the kernel the wake-up comes from an hrtimer interrupt \
-(timer slack is set to 1 ns for the measured tasks), then the wake-up preemption check \
-(`check_preempt_wakeup_fair`, with 6.12's PREEMPT_SHORT and RUN_TO_PARITY) decides whether \
-the hog is stopped at once or at its next tick; the measured latency also contains the \
-interrupt and the return from `clock_nanosleep`, which the model does not charge.";
+fn pct(ppm: u64) -> String {
+    format!("{:.1} %", ppm as f64 / 10_000.0)
+}
 
-const EXPLAIN_PINGPONG: &str = "\
-The model charges no CPU time for a send, a receive or a context switch (its `costs` are \
-zero here); the kernel spends real time in `write`, `read`, `poll` and the switch, which \
-is charged to the two tasks. So each round trip takes longer for real, fewer messages go \
-through in the same 5 s (wakeups), and each task's CPU time still adds up to about half the \
-CPU, since one of the two is always running. Wake-up latency is from the sender's \
-timestamp to the receiver running: the model's is 0 (the receiver runs as soon as the \
-sender blocks, at the same instant), the kernel's is the pipe write, the wake-up, the \
-sender's own path to blocking and the switch.";
+/// Shares simulated and measured, `a / b / c`.
+fn shares(o: &Output) -> (String, String) {
+    let s: Vec<String> = o.simulated.tasks.iter().map(|t| pct(t.share_ppm)).collect();
+    let m: Vec<String> = o.measured.tasks.iter().map(|t| pct(t.share_ppm)).collect();
+    (s.join(" / "), m.join(" / "))
+}
+
+/// The largest difference of shares, in percentage points.
+fn share_gap(o: &Output) -> f64 {
+    o.simulated
+        .tasks
+        .iter()
+        .filter_map(|t| Some(t.share_ppm.abs_diff(real(o, &t.name)?.share_ppm)))
+        .max()
+        .unwrap_or(0) as f64
+        / 10_000.0
+}
+
+fn noise_sentence(o: &Output) -> String {
+    format!(
+        "Other processes and the hypervisor took {:.0} % of the scenario's CPUs meanwhile, and \
+         the measured tasks had {:.0} % of the CPU time the model gives them.",
+        noise(o) * 100.0,
+        o.measured.summary.cpu_ns as f64 * 100.0
+            / o.simulated.tasks.iter().map(|t| t.cpu_ns).sum::<u64>().max(1) as f64
+    )
+}
+
+fn explain_nice(o: &Output) -> String {
+    let gap = share_gap(o);
+    let (s, m) = shares(o);
+    let switches = |f: &dyn Fn(&str) -> Option<u64>| -> u64 {
+        o.simulated.tasks.iter().filter_map(|t| f(&t.name)).sum()
+    };
+    let sim_sw = switches(&|n| sim(o, n).map(|t| t.switches));
+    let real_sw = switches(&|n| real(o, n).map(|t| t.switches));
+    let mut e = format!(
+        "Shares: {s} simulated, {m} measured, {gap:.2} percentage points apart at most. Both \
+         divide the CPU by the same weights and count CPU time exactly (the kernel's \
+         `sum_exec_runtime`, the model's accounting). "
+    );
+    e.push_str(&noise_sentence(o));
+    e.push_str(
+        " With autogroup on, the four hogs are one task group (their session) that competes as \
+         one entity with other sessions' groups, so what the others take comes out of all four \
+         in proportion: the absolute CPU times shrink, the ratios inside the group do not. ",
+    );
+    e.push_str(&format!(
+        "Switches: {sim_sw} in the model, {real_sw} in the kernel. The model notices a used-up \
+         request only at a tick (HZ 250) or an event on the CPU, as the kernel does without \
+         HRTICK; the kernel's count also has every switch to and from the other processes that \
+         shared the CPU."
+    ));
+    e
+}
+
+fn explain_three(o: &Output) -> String {
+    let (s, m) = shares(o);
+    let sim_mig: u64 = o.simulated.tasks.iter().map(|t| t.migrations).sum();
+    let real_mig: Option<u64> = o.measured.tasks.iter().map(|t| t.migrations).sum();
+    let third = 1_000_000 / 3;
+    let fair = o
+        .measured
+        .tasks
+        .iter()
+        .all(|t| t.share_ppm.abs_diff(third) <= 50_000);
+    let mut e = format!(
+        "Shares: {s} simulated, {m} measured. The model leaves one hog alone on a CPU: its \
+         balancer (see `eevdf.rs`) pulls to an idle CPU, or at a busy CPU's tick from a queue \
+         two tasks longer, and two against one is never that ({sim_mig} migrations in all). "
+    );
+    let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
+    if fair {
+        e.push_str(&format!(
+            "The kernel migrated the hogs {moved} times and gave each about a third: its load \
+             balancer moves tasks between the two CPUs where the model's does not. "
+        ));
+    } else {
+        e.push_str(&format!(
+            "The kernel migrated the hogs {moved} times and did not even out their shares \
+             either. "
+        ));
+    }
+    e.push_str(&noise_sentence(o));
+    if noise(o) > NOISY {
+        e.push_str(
+            " Other processes coming and going on both CPUs also give the kernel's balancer \
+             imbalances to act on, so this run does not show what it does with three hogs alone.",
+        );
+    }
+    e
+}
+
+fn explain_sleeper(o: &Output) -> String {
+    let (Some(ss), Some(rs)) = (sim(o, "sleeper"), real(o, "sleeper")) else {
+        return String::new();
+    };
+    let l = |ns: u64| report::duration(ns);
+    let mut e = format!(
+        "CPU time: in the model the sleeper completes {} periods of 1 ms of work and 9 ms of \
+         sleep, each wake-up served within {} (p99). For real a period also holds the wake-up \
+         latency (mean {}, p99 {}), so it completed {} and its CPU time follows ({} against \
+         {}); the hog has what the sleeper and the other processes leave. ",
+        ss.wakeups,
+        l(ss.wakeup_latency_ns.p99),
+        l(rs.wakeup_latency_mean_ns),
+        l(rs.wakeup_latency_ns.p99),
+        rs.wakeups,
+        l(rs.cpu_ns),
+        l(ss.cpu_ns),
+    );
+    e.push_str(&noise_sentence(o));
+    e.push_str(&format!(
+        " Latency: the model's p50 is {}: a woken sleeper with positive lag is eligible with \
+         the earlier deadline and preempts the hog, unless RUN_TO_PARITY protects the hog's \
+         current request, and then it waits for the hog's next tick. The kernel's p50 ({}) \
+         holds the hrtimer interrupt, the wake-up and the return from `clock_nanosleep` (timer \
+         slack is 1 ns for measured tasks), none of which the model charges, and its tail the \
+         other processes that ran on the CPU.",
+        l(ss.wakeup_latency_ns.p50),
+        l(rs.wakeup_latency_ns.p50),
+    ));
+    e
+}
+
+fn explain_pingpong(o: &Output) -> String {
+    let (Some(sp), Some(rp), Some(rq)) = (sim(o, "ping"), real(o, "ping"), real(o, "pong"))
+    else {
+        return String::new();
+    };
+    let rounds = rp.messages_received.max(1);
+    let per_round = (rp.cpu_ns + rq.cpu_ns) / rounds;
+    // Ping runs 100 us per round trip in the model.
+    let sim_rounds = sp.cpu_ns / 100_000;
+    let mut e = format!(
+        "In the model a round trip costs exactly 200 us of CPU (two bursts of 100 us; sends, \
+         receives and switches are free, the scenario's `costs` being zero): {sim_rounds} round \
+         trips, in which ping blocked {} times. For real each round trip took {} of CPU time: \
+         the rest is the system calls (`write`, `read`, `poll`), the wake-ups and the context \
+         switches, which the kernel charges to the tasks. So {} round trips went through, and \
+         the two still split their CPU time evenly ({} / {}), one of them always running. Ping \
+         blocked in {} of its receives: in the others the woken pong preempted ping at its \
+         `write`, answered, and ping found the answer waiting. ",
+        sp.wakeups,
+        report::duration(per_round),
+        rp.messages_received,
+        pct(rp.share_ppm),
+        pct(rq.share_ppm),
+        rp.wakeups,
+    );
+    e.push_str(&noise_sentence(o));
+    e.push_str(&format!(
+        " Latency runs from the sender's timestamp to the receiver's return from `read`: 0 in \
+         the model (the receiver runs at the instant the sender blocks), p50 {} for real (the \
+         pipe write, the wake-up, the sender's way to blocking, the switch), with a tail from \
+         the other processes.",
+        report::duration(rp.wakeup_latency_ns.p50)
+    ));
+    e
+}
 
 /// Builds the document, measuring every case (a noisy one twice). `progress` hears what runs.
 #[cfg(target_os = "linux")]
@@ -205,34 +342,47 @@ fn render(machine: &super::kernel::Machine, runs: &[(&Case, Output, Option<f64>)
         }
         d.push('\n');
     }
-    d.push_str(
-        "**Noise.** The measuring machine is shared: other processes (here, among others, \
-         compilers of other work) compete for the same CPUs, and a virtual machine's CPUs can \
-         be stolen by the hypervisor. Each scenario reports the CPU time others took on its \
-         CPUs while it ran (from `/proc/stat`); a scenario that lost more than 5 % of its \
-         CPU capacity that way was measured a second time and the quieter run kept.\n\n",
-    );
+    let noises: Vec<f64> = runs.iter().map(|(_, o, _)| noise(o) * 100.0).collect();
+    let lo = noises.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = noises.iter().copied().fold(0.0, f64::max);
+    d.push_str(&format!(
+        "**Noise.** A shared machine runs other work on the same CPUs, and a virtual machine's \
+         CPUs can be stolen by the hypervisor. Each scenario reports the CPU time others took on \
+         its CPUs while it ran (from `/proc/stat`); one that lost more than {:.0} % of its CPU \
+         capacity that way was measured a second time and the quieter run kept. For this \
+         document others took {lo:.0} % to {hi:.0} % of the scenarios' CPUs. What they take \
+         lowers the measured CPU times; the shares of the CPU time the tasks did get are the \
+         figures to compare then.\n\n",
+        NOISY * 100.0
+    ));
     d.push_str("## CPU time, every task\n\n");
-    d.push_str("| scenario | task | simulated | measured | error |\n|---|---|---|---|---|\n");
-    let (mut within, mut total) = (0, 0);
+    d.push_str(
+        "| scenario | task | CPU simulated | CPU measured | error | share simulated | share \
+         measured | error |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    let (mut cpu_ok, mut share_ok, mut total) = (0, 0, 0);
     for (case, o, _) in runs {
         for r in o.comparison.iter().filter(|r| r.metric == "cpu") {
+            let share = cell(o, &r.task, "share");
+            let share_err = share.and_then(|s| s.relative_error);
             total += 1;
-            if r.relative_error.is_some_and(|e| e.abs() <= 0.05) {
-                within += 1;
-            }
+            cpu_ok += usize::from(r.relative_error.is_some_and(|e| e.abs() <= 0.05));
+            share_ok += usize::from(share_err.is_some_and(|e| e.abs() <= 0.05));
             d.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 case.id,
                 r.task,
                 report::value("cpu", r.simulated),
                 report::value("cpu", r.measured),
-                report::error(r.relative_error)
+                report::error(r.relative_error),
+                report::value("share", share.and_then(|s| s.simulated)),
+                report::value("share", share.and_then(|s| s.measured)),
+                report::error(share_err),
             ));
         }
     }
     d.push_str(&format!(
-        "\n{within} of {total} CPU-time figures agree within 5 %.\n\n"
+        "\n{cpu_ok} of {total} CPU times and {share_ok} of {total} CPU shares agree within 5 %.\n\n"
     ));
     for (case, o, repeated) in runs {
         d.push_str(&format!("## {}\n\n{}\n\n", case.title, case.story));
@@ -260,26 +410,30 @@ fn render(machine: &super::kernel::Machine, runs: &[(&Case, Output, Option<f64>)
             }
         ));
         d.push_str(
-            "| task | CPU time | error | share | wait | switches | wake-ups | latency p50 | \
-             latency p99 |\n|---|---|---|---|---|---|---|---|---|\n",
+            "| task | CPU time | error | share | wait | switches | migrations | wake-ups | \
+             latency p50 | latency p99 |\n|---|---|---|---|---|---|---|---|---|---|\n",
         );
         for t in &o.simulated.tasks {
             let cpu = cell(o, &t.name, "cpu");
             d.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 t.name,
                 pair(o, &t.name, "cpu"),
                 report::error(cpu.and_then(|r| r.relative_error)),
                 pair(o, &t.name, "share"),
                 pair(o, &t.name, "wait"),
                 pair(o, &t.name, "switches"),
+                pair(o, &t.name, "migrations"),
                 pair(o, &t.name, "wakeups"),
                 pair(o, &t.name, "latency p50"),
                 pair(o, &t.name, "latency p99"),
             ));
         }
         d.push_str("\nEach cell is simulated / measured.\n\n");
-        d.push_str(&format!("**What explains the differences.** {}\n\n", case.explain));
+        d.push_str(&format!(
+            "**What explains the differences.** {}\n\n",
+            (case.explain)(o)
+        ));
     }
     d.push_str(
         "## Left out\n\n\

@@ -83,6 +83,8 @@ pub struct MeasuredTask {
     pub parent: Option<String>,
     pub voluntary_switches: u64,
     pub involuntary_switches: u64,
+    pub messages_sent: u64,
+    pub messages_received: u64,
     /// False when its random durations could not be the simulation's draws.
     pub draws_match: bool,
 }
@@ -151,6 +153,8 @@ fn task(r: &Report, total_cpu: u64) -> MeasuredTask {
         parent: r.parent.clone(),
         voluntary_switches: r.counters.voluntary,
         involuntary_switches: r.counters.involuntary,
+        messages_sent: r.sent,
+        messages_received: r.received,
         draws_match: r.draws_match,
     }
 }
@@ -174,6 +178,7 @@ const METRICS: &[Pick] = &[
     ("share", |s| Some(s.share_ppm), |m| Some(m.share_ppm)),
     ("wait", |s| Some(s.wait_ns), |m| Some(m.wait_ns)),
     ("switches", |s| Some(s.switches), |m| Some(m.switches)),
+    ("migrations", |s| Some(s.migrations), |m| m.migrations),
     ("wakeups", |s| Some(s.wakeups), |m| Some(m.wakeups)),
     (
         "latency p50",
@@ -201,7 +206,7 @@ const METRICS: &[Pick] = &[
 
 /// Whether a metric is a duration (else a count, or `share` in ppm).
 pub fn is_duration(metric: &str) -> bool {
-    !matches!(metric, "share" | "switches" | "wakeups")
+    !matches!(metric, "share" | "switches" | "migrations" | "wakeups")
 }
 
 /// Tasks matched by name and occurrence (forks may share a name), metric by metric. Latency

@@ -166,6 +166,8 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
         nice: spec.nice,
         wakeups: 0,
         latencies: Vec::new(),
+        sent: 0,
+        received: 0,
         exe: std::env::current_exe().context("finding the schedlab binary")?,
     };
     let _ = arrived;
@@ -182,6 +184,8 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
     };
     report.exit_ns = (flow != Flow::Deadline).then(|| end.saturating_sub(clock.start_ns));
     report.wakeups = task.wakeups;
+    report.sent = task.sent;
+    report.received = task.received;
     report.latencies = task.latencies;
     Ok(())
 }
@@ -203,6 +207,8 @@ struct Task<'a> {
     nice: i32,
     wakeups: u64,
     latencies: Vec<u64>,
+    sent: u64,
+    received: u64,
     exe: std::path::PathBuf,
 }
 
@@ -334,7 +340,10 @@ impl Task<'_> {
         loop {
             let msg = mono_ns().to_le_bytes();
             match (&self.chans[i]).write(&msg) {
-                Ok(8) => return Ok(Flow::Next),
+                Ok(8) => {
+                    self.sent += 1;
+                    return Ok(Flow::Next);
+                }
                 Ok(n) => bail!("channel {name:?}: a message was cut to {n} bytes"),
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     if !self.ready(&self.chans[i], PollFlags::OUT)? {
@@ -354,6 +363,7 @@ impl Task<'_> {
             let mut buf = [0u8; 8];
             match (&self.chans[i]).read(&mut buf) {
                 Ok(8) => {
+                    self.received += 1;
                     if blocked {
                         self.woke(u64::from_le_bytes(buf));
                     }
