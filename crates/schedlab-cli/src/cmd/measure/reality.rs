@@ -439,9 +439,9 @@ fn render(machine: &super::kernel::Machine, runs: &[(&Case, Output, Option<f64>)
         "## Left out\n\n\
          Two more scenarios belong here and are left out of this build: two task groups with \
          `cpu.weight` 100 : 300, and a task pinned to one CPU beside free ones. They need the \
-         scenario's task groups and per-task CPU affinity (`groups`, `cpus`), which the model \
-         does not have yet; `schedlab measure` will run them once the scenario can say them \
-         (a task group as a cgroup, affinity with `sched_setaffinity`).\n",
+         scenario's task groups and per-task CPU affinity (`groups`, `cpus`), which this \
+         build's scenario format does not have; measuring them will mean a cgroup with \
+         `cpu.weight` per group and `sched_setaffinity` per pinned task.\n",
     );
     d
 }

@@ -191,9 +191,26 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         if ready {
             out.read_line(&mut line).ok();
         }
-        if line.trim() != "ready" {
-            return Err(task_failure(&dir, name, *pid, "it did not start"));
+        if line.trim() == "ready" {
+            continue;
         }
+        if !ready {
+            if mono_ns() >= cap {
+                return Err(limit_error(limit));
+            }
+            return Err(task_failure(
+                &dir,
+                name,
+                *pid,
+                "it did not start within 10 s",
+            ));
+        }
+        // Its output closed: it has ended, or is about to.
+        let how = match rustix::process::waitpid(Some(*pid), WaitOptions::empty()) {
+            Ok(Some((_, status))) => describe(status),
+            _ => "it did not start".to_string(),
+        };
+        return Err(task_failure(&dir, name, *pid, &how));
     }
     let start = mono_ns() + START_MARGIN_NS;
     let deadline = start + scenario.duration.0;
@@ -214,11 +231,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
             bail!("interrupted: every task process was killed");
         }
         if mono_ns() >= cap {
-            bail!(
-                "the measurement reached its time limit of {:.1} s: every task process was \
-                 killed (give more with --timeout)",
-                limit.as_secs_f64()
-            );
+            return Err(limit_error(limit));
         }
         match rustix::process::wait(WaitOptions::NOHANG) {
             Ok(Some((pid, status))) => {
@@ -228,11 +241,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
                         .get(&pid.as_raw_nonzero().get())
                         .cloned()
                         .unwrap_or_else(|| "a forked task".to_string());
-                    let how = match (status.exit_status(), status.terminating_signal()) {
-                        (_, Some(sig)) => format!("it was killed by signal {sig}"),
-                        (Some(code), _) => format!("it exited with status {code}"),
-                        _ => "it stopped".to_string(),
-                    };
+                    let how = describe(status);
                     return Err(task_failure(&dir, &name, pid, &how));
                 }
             }
@@ -267,6 +276,23 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         other_cpu_ns,
         steal_ns,
     })
+}
+
+fn limit_error(limit: Duration) -> anyhow::Error {
+    anyhow!(
+        "the measurement reached its time limit of {:.1} s: every task process was killed \
+         (give more with --timeout)",
+        limit.as_secs_f64()
+    )
+}
+
+/// How a task process ended, for an error message.
+fn describe(status: rustix::process::WaitStatus) -> String {
+    match (status.exit_status(), status.terminating_signal()) {
+        (_, Some(sig)) => format!("it was killed by signal {sig}"),
+        (Some(code), _) => format!("it exited with status {code}"),
+        _ => "it stopped".to_string(),
+    }
 }
 
 fn ts(ns: u64) -> rustix::time::Timespec {
