@@ -5,9 +5,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-/// Rebuild the reality check (docs/reality-check.md): hogs at four nice levels, three hogs on
-/// two CPUs, a hog and a periodic sleeper, a pipe ping-pong, each simulated and measured for
-/// real with `schedlab measure` (Linux; about half a minute), and what explains the differences
+/// Rebuild the reality check (docs/reality-check.md): scenarios simulated and measured for real
+/// on this machine, side by side
+///
+/// Hogs at four nice levels, three hogs on two CPUs, a hog and a periodic sleeper and a pipe
+/// ping-pong, each simulated under the model of the running kernel and measured with
+/// `schedlab measure` (Linux; under a minute), with what explains the differences.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Where to write the document

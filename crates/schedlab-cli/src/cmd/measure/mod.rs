@@ -25,11 +25,13 @@ pub mod supervise;
 #[cfg(target_os = "linux")]
 pub mod worker;
 
-/// Run a scenario's tasks as real processes on this machine (Linux only), pinned to CPUs
-/// 0..cpus, and print what the kernel did (CPU time, run-queue wait, switches, wake-up
-/// latencies) beside the simulation of the policy that models the running kernel, metric by
-/// metric with the relative error. Disk I/O, real-time classes, shares, rate caps and bounded
-/// channels cannot be measured and are refused.
+/// Run a scenario's tasks as real processes on this machine (Linux only) and compare them with
+/// the simulation of the policy that models the running kernel
+///
+/// Every task is a process pinned to CPUs 0..cpus. What the kernel did (CPU time, run-queue
+/// wait, switches, wake-up latencies) is printed beside the simulation, metric by metric with
+/// the relative error. Disk I/O, real-time classes, shares, rate caps and bounded channels
+/// cannot be measured and are refused.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
