@@ -100,3 +100,16 @@ pub fn channel_path(dir: &Path, i: usize) -> PathBuf {
 pub fn spawn_counter(dir: &Path) -> PathBuf {
     dir.join("spawned")
 }
+
+/// What the task processes measured.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// Scenario tasks in scenario order, then forked ones by the time they were forked.
+    pub reports: Vec<Report>,
+    /// From the start to the last task's end.
+    pub wall_ns: u64,
+    /// CPU time that other processes (and this one, supervising) used on the scenario's CPUs
+    /// meanwhile, and the time the hypervisor stole from them, from /proc/stat.
+    pub other_cpu_ns: Option<u64>,
+    pub steal_ns: Option<u64>,
+}

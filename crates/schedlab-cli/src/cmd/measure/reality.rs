@@ -452,3 +452,88 @@ fn cpu_model() -> Option<String> {
         .find_map(|l| l.strip_prefix("model name"))
         .map(|v| v.trim_start_matches([' ', '\t', ':']).trim().to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::measure::kernel::{self, Machine};
+    use crate::cmd::measure::procfs::Counters;
+    use crate::cmd::measure::protocol::{Measured, Report};
+
+    fn machine() -> Machine {
+        Machine {
+            release: "6.18.44-test".into(),
+            online_cpus: 2,
+            hz: Some(250),
+            hz_source: Some("a config".into()),
+            slice_ns: Some(1_400_000),
+        }
+    }
+
+    /// A case's real simulation beside a made-up measurement: every task got 90 % of its
+    /// simulated CPU time in half as many round trips, and others took a tenth of the CPUs.
+    fn output(case: &Case) -> Output {
+        let mut s: schedlab::Scenario = serde_json::from_str(case.scenario).unwrap();
+        let model = kernel::model(&machine(), s.cpus).unwrap();
+        s.policy.id = model.policy.clone();
+        s.policy.tunables = model.tunables.clone();
+        let sim = schedlab::run_result(&s, schedlab::RunOptions::default()).unwrap();
+        let reports = sim
+            .tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Report {
+                name: t.name.clone(),
+                pid: 100 + i as u32,
+                counters: Counters {
+                    cpu_ns: t.cpu_ns / 10 * 9,
+                    migrations: Some(3),
+                    ..Counters::default()
+                },
+                switches: t.switches,
+                wakeups: t.wakeups / 2,
+                received: t.cpu_ns / 200_000,
+                latencies: vec![5_000; (t.wakeups / 2) as usize],
+                draws_match: true,
+                ..Report::default()
+            })
+            .collect();
+        let m = Measured {
+            reports,
+            wall_ns: s.duration.0,
+            other_cpu_ns: Some(s.duration.0 * s.cpus as u64 / 10),
+            steal_ns: Some(0),
+        };
+        let measured = report::measured_result("6.18.44-test", s.cpus, s.seed, &m);
+        let comparison = report::compare(&sim, &measured);
+        Output {
+            kernel: report::Kernel {
+                model,
+                machine_cpus: 2,
+            },
+            scenario: s,
+            simulated: sim,
+            measured,
+            comparison,
+        }
+    }
+
+    #[test]
+    fn the_document_shows_every_case_and_explains_from_the_numbers() {
+        let runs: Vec<(&Case, Output, Option<f64>)> =
+            CASES.iter().map(|c| (c, output(c), None)).collect();
+        assert!((noise(&runs[0].1) - 0.1).abs() < 1e-9);
+        let d = render(&machine(), &runs);
+        for c in CASES {
+            assert!(d.contains(&format!("## {}", c.title)), "{}", c.title);
+        }
+        assert!(d.contains("| 6.18.44-test | 2 |"), "{d}");
+        assert!(d.contains("| nice-hogs | hog-n0 | 3.448 s | 3.103 s | -10.0 % |"), "{d}");
+        assert!(d.contains("0 of 11 CPU times and 11 of 11 CPU shares agree within 5 %"), "{d}");
+        // Ping-pong: 90 % of the CPU in half the round trips is 360 us a round trip.
+        assert!(d.contains("For real each round trip took 360.0 us"), "{d}");
+        assert!(d.contains("Ping blocked in 12499 of its receives"), "{d}");
+        assert!(d.contains("## Left out"));
+        assert!(d.contains("cpu.weight"));
+    }
+}

@@ -6,8 +6,7 @@ use schedlab::result::{Latency, RunResult};
 use serde::Serialize;
 
 use super::kernel::Model;
-use super::protocol::Report;
-use super::supervise::Measured;
+use super::protocol::{Measured, Report};
 
 /// `schedlab measure --json`: the simulated run (the result contract, as `run --json`), the
 /// measured one (the contract's task fields; a real run has no trace hash or segments), the

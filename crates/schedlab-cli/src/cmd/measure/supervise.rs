@@ -25,7 +25,7 @@ use schedlab::Scenario;
 
 use super::plan::Plan;
 use super::procfs;
-use super::protocol::{channel_path, Report, Spec};
+use super::protocol::{channel_path, Measured, Report, Spec};
 use super::worker::mono_ns;
 
 /// Time the task processes get to start and report ready.
@@ -83,19 +83,6 @@ impl Drop for Group {
         while rustix::process::wait(WaitOptions::empty()).is_ok() {}
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// What the task processes measured.
-#[derive(Clone, Debug)]
-pub struct Measured {
-    /// Scenario tasks in scenario order, then forked ones by the time they were forked.
-    pub reports: Vec<Report>,
-    /// From the start to the last task's end.
-    pub wall_ns: u64,
-    /// CPU time that other processes (and this one, supervising) used on the scenario's CPUs
-    /// meanwhile, and the time the hypervisor stole from them, from /proc/stat.
-    pub other_cpu_ns: Option<u64>,
-    pub steal_ns: Option<u64>,
 }
 
 /// Runs `plan`'s tasks as processes for at most `limit` of wall-clock time.
