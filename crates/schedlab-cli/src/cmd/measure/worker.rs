@@ -93,7 +93,11 @@ pub fn main() -> anyhow::Result<()> {
     }
     let json = serde_json::to_string(&report)?;
     std::fs::write(Report::path(&spec.dir, pid), json).context("writing the task's report")?;
-    result
+    if result.is_err() {
+        // The report holds the error; the measurement names it, once.
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Result<()> {
