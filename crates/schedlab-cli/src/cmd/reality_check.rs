@@ -20,10 +20,15 @@ pub struct Args {
     /// Print the document instead of writing it
     #[arg(long)]
     stdout: bool,
+
+    /// A sentence on the conditions of the measurement (what else the machine ran, ...),
+    /// printed under the machine's description
+    #[arg(long, value_name = "TEXT")]
+    note: Option<String>,
 }
 
 pub fn execute(args: Args) -> anyhow::Result<()> {
-    let doc = super::measure::reality::document(|line| eprintln!("{line}"))?;
+    let doc = super::measure::reality::document(args.note.as_deref(), |line| eprintln!("{line}"))?;
     if args.stdout {
         return crate::output::print(&doc);
     }

@@ -244,7 +244,7 @@ fn explain_pingpong(o: &Output) -> String {
 
 /// Builds the document, measuring every case (a noisy one twice). `progress` hears what runs.
 #[cfg(target_os = "linux")]
-pub fn document(mut progress: impl FnMut(&str)) -> anyhow::Result<String> {
+pub fn document(note: Option<&str>, mut progress: impl FnMut(&str)) -> anyhow::Result<String> {
     let machine = super::machine();
     let mut runs = Vec::new();
     for case in CASES {
@@ -266,11 +266,11 @@ pub fn document(mut progress: impl FnMut(&str)) -> anyhow::Result<String> {
         }
         runs.push((case, chosen, repeated));
     }
-    Ok(render(&machine, &runs))
+    Ok(render(&machine, note, &runs))
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn document(_progress: impl FnMut(&str)) -> anyhow::Result<String> {
+pub fn document(_note: Option<&str>, _progress: impl FnMut(&str)) -> anyhow::Result<String> {
     anyhow::bail!("the reality check measures a Linux kernel; this is {}", std::env::consts::OS)
 }
 
@@ -305,7 +305,11 @@ fn pair(o: &Output, task: &str, metric: &str) -> String {
     }
 }
 
-fn render(machine: &super::kernel::Machine, runs: &[(&Case, Output, Option<f64>)]) -> String {
+fn render(
+    machine: &super::kernel::Machine,
+    note: Option<&str>,
+    runs: &[(&Case, Output, Option<f64>)],
+) -> String {
     let mut d = String::new();
     d.push_str("# Reality check: the model against the running kernel\n\n");
     d.push_str(
@@ -341,6 +345,9 @@ fn render(machine: &super::kernel::Machine, runs: &[(&Case, Output, Option<f64>)
             d.push_str(&format!("- {n}\n"));
         }
         d.push('\n');
+    }
+    if let Some(n) = note {
+        d.push_str(&format!("Conditions: {n}\n\n"));
     }
     let noises: Vec<f64> = runs.iter().map(|(_, o, _)| noise(o) * 100.0).collect();
     let lo = noises.iter().copied().fold(f64::INFINITY, f64::min);
@@ -523,7 +530,8 @@ mod tests {
         let runs: Vec<(&Case, Output, Option<f64>)> =
             CASES.iter().map(|c| (c, output(c), None)).collect();
         assert!((noise(&runs[0].1) - 0.1).abs() < 1e-9);
-        let d = render(&machine(), &runs);
+        let d = render(&machine(), Some("a quiet test."), &runs);
+        assert!(d.contains("Conditions: a quiet test."));
         for c in CASES {
             assert!(d.contains(&format!("## {}", c.title)), "{}", c.title);
         }

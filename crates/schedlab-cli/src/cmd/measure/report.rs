@@ -82,6 +82,8 @@ pub struct MeasuredTask {
     pub parent: Option<String>,
     pub voluntary_switches: u64,
     pub involuntary_switches: u64,
+    /// Times given a CPU, from schedstat (`pcount`).
+    pub timeslices: u64,
     pub messages_sent: u64,
     pub messages_received: u64,
     /// False when its random durations could not be the simulation's draws.
@@ -152,6 +154,7 @@ fn task(r: &Report, total_cpu: u64) -> MeasuredTask {
         parent: r.parent.clone(),
         voluntary_switches: r.counters.voluntary,
         involuntary_switches: r.counters.involuntary,
+        timeslices: r.counters.slices,
         messages_sent: r.sent,
         messages_received: r.received,
         draws_match: r.draws_match,

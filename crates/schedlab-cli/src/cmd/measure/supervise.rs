@@ -211,8 +211,8 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         .map(|(n, p, _, _)| (p.as_raw_nonzero().get(), n.clone()))
         .collect();
     drop(started);
+    std::thread::sleep(Duration::from_nanos(start.saturating_sub(mono_ns())));
     let ticks_before = procfs::read_stat(scenario.cpus);
-    let mut end = start;
     loop {
         if stop.load(Ordering::SeqCst) {
             bail!("interrupted: every task process was killed");
@@ -222,7 +222,6 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         }
         match rustix::process::wait(WaitOptions::NOHANG) {
             Ok(Some((pid, status))) => {
-                end = mono_ns();
                 if status.exit_status() != Some(0) {
                     let name = names
                         .get(&pid.as_raw_nonzero().get())
@@ -239,7 +238,6 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         }
     }
     let ticks_after = procfs::read_stat(scenario.cpus);
-    let end = end.max(start).min(deadline.max(end));
     let mut reports = read_reports(&dir)?;
     order(&mut reports, plan);
     let ours: u64 = reports.iter().map(|r| r.counters.cpu_ns).sum();
@@ -258,10 +256,15 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
     };
     drop(group);
     Ok(Measured {
-        reports,
-        wall_ns: end.saturating_sub(start),
+        // The last program's end, or the deadline if one ran into it.
+        wall_ns: reports
+            .iter()
+            .map(|r| r.exit_ns.unwrap_or(scenario.duration.0))
+            .max()
+            .unwrap_or(0),
         other_cpu_ns,
         steal_ns,
+        reports,
     })
 }
 

@@ -130,13 +130,13 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
             spec.spare_stream
         }
     };
-    let (clock, base, arrived) = match spec.clock {
+    let (clock, base) = match spec.clock {
         Some(clock) => {
             let base = procfs::read_self().context("reading /proc/self")?;
             let now = mono_ns();
             report.arrival_ns = spec.forked_at_ns.unwrap_or(now).saturating_sub(clock.start_ns);
             report.response_ns = Some(now.saturating_sub(spec.forked_at_ns.unwrap_or(now)));
-            (clock, base, now)
+            (clock, base)
         }
         None => {
             println!("ready");
@@ -157,7 +157,7 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
             let now = mono_ns();
             report.arrival_ns = spec.arrival_ns;
             report.response_ns = Some(now.saturating_sub(at));
-            (clock, base, now)
+            (clock, base)
         }
     };
     let mut task = Task {
@@ -174,7 +174,6 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
         received: 0,
         exe: std::env::current_exe().context("finding the schedlab binary")?,
     };
-    let _ = arrived;
     let flow = task.steps(&spec.program.0)?;
     let end = mono_ns();
     let counters = base.delta(&procfs::read_self().context("reading /proc/self")?);
