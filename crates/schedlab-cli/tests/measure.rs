@@ -147,6 +147,9 @@ fn hogs_share_one_cpu_by_weight_and_nothing_is_left_behind() {
     assert_ne!(policy, "rr");
     assert_eq!(v["simulated"]["policy"], policy);
     assert_eq!(v["simulated"]["trace_hash"].as_str().unwrap().len(), 16);
+    // The simulated side is the result contract itself.
+    let sim: schedlab::RunResult = serde_json::from_value(v["simulated"].clone()).unwrap();
+    assert_eq!(sim.tasks.len(), 2);
     let tasks = v["measured"]["tasks"].as_array().unwrap();
     let names: Vec<&str> = tasks.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["hog-n0", "hog-n5"]);
