@@ -217,9 +217,24 @@ fn a_task_that_dies_fails_the_measurement_and_the_rest_are_killed() {
     let path = file("long-error.json", LONG);
     let tag = tag();
     let child = spawn(&tag, &["measure", &path]);
+    // A scenario task's process (the measurement's child), not a forked one.
+    let ppid = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("PPid:"))
+                    .and_then(|v| v.trim().parse::<u32>().ok())
+            })
+    };
     let pids = workers(&tag, &child);
+    let victim = pids
+        .iter()
+        .copied()
+        .find(|&p| ppid(p) == Some(child.id()))
+        .expect("a scenario task's process");
     let status = Command::new("kill")
-        .args(["-KILL", &pids[0].to_string()])
+        .args(["-KILL", &victim.to_string()])
         .status()
         .unwrap();
     assert!(status.success());
