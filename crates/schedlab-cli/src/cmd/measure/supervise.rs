@@ -26,7 +26,7 @@ use schedlab::Scenario;
 use super::plan::Plan;
 use super::procfs;
 use super::protocol::{channel_path, Measured, Report, Spec};
-use super::worker::mono_ns;
+use super::worker::{mono_ns, timespec};
 
 /// Time the task processes get to start and report ready.
 const SETUP_LIMIT_NS: u64 = 10_000_000_000;
@@ -164,7 +164,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
         let left = ready_by.saturating_sub(now).min(cap.saturating_sub(now));
         let mut fds = [PollFd::new(out.get_ref(), PollFlags::IN)];
         let ready = loop {
-            match poll(&mut fds, Some(&ts(left))) {
+            match poll(&mut fds, Some(&timespec(left))) {
                 Ok(n) => break n > 0,
                 Err(rustix::io::Errno::INTR) => {
                     if stop.load(Ordering::SeqCst) {
@@ -282,13 +282,6 @@ fn describe(status: rustix::process::WaitStatus) -> String {
         (_, Some(sig)) => format!("it was killed by signal {sig}"),
         (Some(code), _) => format!("it exited with status {code}"),
         _ => "it stopped".to_string(),
-    }
-}
-
-fn ts(ns: u64) -> rustix::time::Timespec {
-    rustix::time::Timespec {
-        tv_sec: (ns / 1_000_000_000) as i64,
-        tv_nsec: (ns % 1_000_000_000) as _,
     }
 }
 

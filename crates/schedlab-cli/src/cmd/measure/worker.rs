@@ -24,6 +24,7 @@ use schedlab::engine::rng::Rng;
 use super::procfs;
 use super::protocol::{channel_path, spawn_counter, Clock, Report, Spec, MAX_PROCESSES};
 
+/// Now on CLOCK_MONOTONIC, the clock every task process shares.
 pub fn mono_ns() -> u64 {
     ns_of(clock_gettime(ClockId::Monotonic))
 }
@@ -36,7 +37,8 @@ fn ns_of(t: Timespec) -> u64 {
     (t.tv_sec.max(0) as u64) * 1_000_000_000 + t.tv_nsec.max(0) as u64
 }
 
-fn timespec(ns: u64) -> Timespec {
+/// `ns` as a `Timespec` (a duration, or an instant of CLOCK_MONOTONIC).
+pub fn timespec(ns: u64) -> Timespec {
     Timespec {
         tv_sec: (ns / 1_000_000_000) as i64,
         tv_nsec: (ns % 1_000_000_000) as _,
