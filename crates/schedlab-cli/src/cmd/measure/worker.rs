@@ -125,6 +125,7 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
                 .with_context(|| format!("opening channel {:?}", spec.channels[i]))?,
         );
     }
+    let exe = std::env::current_exe().context("finding the schedlab binary")?;
     let stream = match spec.streams.get(&spec.name) {
         Some(&s) => s,
         None => {
@@ -174,7 +175,7 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
         latencies: Vec::new(),
         sent: 0,
         received: 0,
-        exe: std::env::current_exe().context("finding the schedlab binary")?,
+        exe,
     };
     let flow = task.steps(&spec.program.0)?;
     let end = mono_ns();
