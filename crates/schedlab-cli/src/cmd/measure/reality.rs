@@ -123,11 +123,20 @@ fn explain_nice(o: &Output) -> String {
          `sum_exec_runtime`, the model's accounting). "
     );
     e.push_str(&noise_sentence(o));
-    e.push_str(
-        " With autogroup on, the four hogs are one task group (their session) that competes as \
-         one entity with other sessions' groups, so what the others take comes out of all four \
-         in proportion: the absolute CPU times shrink, the ratios inside the group do not. ",
-    );
+    if autogroup() == Some(true) {
+        e.push_str(
+            " With autogroup on, the four hogs are one task group (their session) that competes \
+             as one entity with other sessions' groups, so what the others take comes out of the \
+             group as a whole",
+        );
+        e.push_str(if gap < 1.0 {
+            ": the absolute CPU times shrink, the shares inside the group keep their ratio. "
+        } else {
+            ". "
+        });
+    } else {
+        e.push(' ');
+    }
     e.push_str(&format!(
         "Switches: {sim_sw} in the model, {real_sw} in the kernel. The model notices a used-up \
          request only at a tick (HZ 250) or an event on the CPU, as the kernel does without \
@@ -335,9 +344,11 @@ fn render(
         machine
             .slice_ns
             .map_or("unknown".into(), |s| format!("{} us", s / 1000)),
-        std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
-            .map(|t| if t.trim() == "1" { "on" } else { "off" }.to_string())
-            .unwrap_or_else(|_| "unknown".into()),
+        match autogroup() {
+            Some(true) => "on",
+            Some(false) => "off",
+            None => "unknown",
+        },
         model.map_or("-".into(), |k| format!("`{}` ({})", k.model.policy, k.model.why)),
     ));
     if let Some(k) = model {
@@ -451,6 +462,12 @@ fn render(
          `cpu.weight` per group and `sched_setaffinity` per pinned task.\n",
     );
     d
+}
+
+/// Whether the kernel groups tasks by session (`sched_autogroup_enabled`).
+fn autogroup() -> Option<bool> {
+    let t = std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").ok()?;
+    Some(t.trim() == "1")
 }
 
 fn cpu_model() -> Option<String> {
