@@ -151,28 +151,32 @@ fn explain_three(o: &Output) -> String {
     let sim_mig: u64 = o.simulated.tasks.iter().map(|t| t.migrations).sum();
     let real_mig: Option<u64> = o.measured.tasks.iter().map(|t| t.migrations).sum();
     let third = 1_000_000 / 3;
-    let fair = o
-        .measured
-        .tasks
-        .iter()
-        .all(|t| t.share_ppm.abs_diff(third) <= 50_000);
-    let mut e = format!(
-        "Shares: {s} simulated, {m} measured. The model leaves one hog alone on a CPU: its \
-         balancer (see `eevdf.rs`) pulls to an idle CPU, or at a busy CPU's tick from a queue \
-         two tasks longer, and two against one is never that ({sim_mig} migrations in all). "
-    );
-    let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
-    if fair {
+    let even = |p: u64| p.abs_diff(third) <= 50_000;
+    let sim_even = o.simulated.tasks.iter().all(|t| even(t.share_ppm));
+    let real_even = o.measured.tasks.iter().all(|t| even(t.share_ppm));
+    let mut e = format!("Shares: {s} simulated, {m} measured. ");
+    if sim_even {
         e.push_str(&format!(
-            "The kernel migrated the hogs {moved} times and gave each about a third: its load \
-             balancer moves tasks between the two CPUs where the model's does not. "
+            "The model evens them out with {sim_mig} migrations in all. "
         ));
     } else {
         e.push_str(&format!(
-            "The kernel migrated the hogs {moved} times and did not even out their shares \
-             either. "
+            "The model leaves one hog alone on a CPU ({sim_mig} migrations in all): its \
+             balancer (see the policy's file) pulls to an idle CPU, or at a busy CPU's tick \
+             from a queue two tasks longer, and two against one is never that. "
         ));
     }
+    let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
+    e.push_str(&match (real_even, sim_even) {
+        (true, false) => format!(
+            "The kernel migrated the hogs {moved} times and gave each about a third: its load \
+             balancer moves tasks between the two CPUs where the model's does not. "
+        ),
+        (true, true) => format!("So does the kernel, migrating them {moved} times. "),
+        (false, _) => format!(
+            "The kernel migrated the hogs {moved} times without evening out their shares. "
+        ),
+    });
     e.push_str(&noise_sentence(o));
     if noise(o) > NOISY {
         e.push_str(
