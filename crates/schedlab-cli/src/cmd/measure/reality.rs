@@ -233,23 +233,41 @@ fn explain_pingpong(o: &Output) -> String {
          receives and switches are free, the scenario's `costs` being zero): {sim_rounds} round \
          trips, in which ping blocked {} times. For real each round trip took {} of CPU time: \
          the rest is the system calls (`write`, `read`, `poll`), the wake-ups and the context \
-         switches, which the kernel charges to the tasks. So {} round trips went through, and \
-         the two still split their CPU time evenly ({} / {}), one of them always running. Ping \
-         blocked in {} of its receives: in the others the woken pong preempted ping at its \
-         `write`, answered, and ping found the answer waiting. ",
+         switches, which the kernel charges to the tasks. So {} round trips went through",
         sp.wakeups,
         report::duration(per_round),
         rp.messages_received,
-        pct(rp.share_ppm),
-        pct(rq.share_ppm),
-        rp.wakeups,
     );
+    if rp.share_ppm.abs_diff(rq.share_ppm) <= 20_000 {
+        e.push_str(&format!(
+            ", and the two still split their CPU time evenly ({} / {}), one of them always \
+             running. ",
+            pct(rp.share_ppm),
+            pct(rq.share_ppm)
+        ));
+    } else {
+        e.push_str(&format!(
+            ", with CPU shares of {} / {}. ",
+            pct(rp.share_ppm),
+            pct(rq.share_ppm)
+        ));
+    }
+    if rp.wakeups < rp.messages_received {
+        e.push_str(&format!(
+            "Ping blocked in {} of its {} receives: in the others the woken pong preempted \
+             ping right after its `write` (one CPU), answered, and ping found the answer \
+             waiting. ",
+            rp.wakeups, rp.messages_received
+        ));
+    } else {
+        e.push_str("Ping blocked in every receive, as in the model. ");
+    }
     e.push_str(&noise_sentence(o));
     e.push_str(&format!(
-        " Latency runs from the sender's timestamp to the receiver's return from `read`: 0 in \
-         the model (the receiver runs at the instant the sender blocks), p50 {} for real (the \
-         pipe write, the wake-up, the sender's way to blocking, the switch), with a tail from \
-         the other processes.",
+        " Latency runs from the sender's timestamp to the receiver's return from `read`: p50 {} \
+         in the model, {} for real (the pipe write, the wake-up, the sender's way to blocking, \
+         the switch, none of which the model charges), with a tail from the other processes.",
+        report::duration(sp.wakeup_latency_ns.p50),
         report::duration(rp.wakeup_latency_ns.p50)
     ));
     e
@@ -561,7 +579,7 @@ mod tests {
         assert!(d.contains("0 of 11 CPU times and 11 of 11 CPU shares agree within 5 %"), "{d}");
         // Ping-pong: 90 % of the CPU in half the round trips is 360 us a round trip.
         assert!(d.contains("For real each round trip took 360.0 us"), "{d}");
-        assert!(d.contains("Ping blocked in 12499 of its receives"), "{d}");
+        assert!(d.contains("Ping blocked in 12499 of its 12500 receives"), "{d}");
         assert!(d.contains("## Left out"));
         assert!(d.contains("cpu.weight"));
     }
