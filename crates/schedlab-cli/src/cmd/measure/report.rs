@@ -286,12 +286,19 @@ pub fn error(e: Option<f64>) -> String {
 pub fn text(o: &Output) -> String {
     let mut t = String::new();
     let k = &o.kernel;
-    t.push_str(&format!(
-        "kernel {} ({} CPUs online), modelled by {} ({})\n",
-        k.model.release, k.machine_cpus, k.model.policy, k.model.why
-    ));
-    for n in &k.model.notes {
-        t.push_str(&format!("  {n}\n"));
+    if o.simulated.policy == k.model.policy && o.scenario.policy.tunables == k.model.tunables {
+        t.push_str(&format!(
+            "kernel {} ({} CPUs online), modelled by {} ({})\n",
+            k.model.release, k.machine_cpus, k.model.policy, k.model.why
+        ));
+        for n in &k.model.notes {
+            t.push_str(&format!("  {n}\n"));
+        }
+    } else {
+        t.push_str(&format!(
+            "kernel {} ({} CPUs online), simulated with {} as chosen (the kernel's model is {})\n",
+            k.model.release, k.machine_cpus, o.simulated.policy, k.model.policy
+        ));
     }
     let s = &o.measured.summary;
     t.push_str(&format!(
