@@ -115,6 +115,11 @@ fn workers(tag: &str, child: &Child) -> Vec<u32> {
     }
 }
 
+fn signal(pid: u32, sig: rustix::process::Signal) {
+    let pid = rustix::process::Pid::from_raw(pid as i32).unwrap();
+    rustix::process::kill_process(pid, sig).unwrap();
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -201,11 +206,7 @@ fn ctrl_c_kills_every_process() {
     let child = spawn(&tag, &["measure", &path]);
     let pids = workers(&tag, &child);
     assert!(!pids.is_empty());
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    signal(child.id(), rustix::process::Signal::INT);
     let out = wait_output(child, Duration::from_secs(15));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
@@ -233,11 +234,7 @@ fn a_task_that_dies_fails_the_measurement_and_the_rest_are_killed() {
         .copied()
         .find(|&p| ppid(p) == Some(child.id()))
         .expect("a scenario task's process");
-    let status = Command::new("kill")
-        .args(["-KILL", &victim.to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    signal(victim, rustix::process::Signal::KILL);
     let out = wait_output(child, Duration::from_secs(15));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
