@@ -80,16 +80,24 @@ pub fn model(machine: &Machine, scenario_cpus: u32) -> Result<Model, String> {
     let mut tunables = BTreeMap::new();
     let mut notes = Vec::new();
     let mut set = |key: &str, value: i64, note: String| {
-        if let Some(spec) = info.tunables.iter().find(|t| t.key == key) {
-            if (spec.min..=spec.max).contains(&value) {
-                tunables.insert(key.to_string(), value);
-                notes.push(note);
-            } else {
-                notes.push(format!(
-                    "{key} would be {value}, outside the model's range {}..={}: left at {}",
-                    spec.min, spec.max, spec.default
-                ));
-            }
+        let Some(spec) = info.tunables.iter().find(|t| t.key == key) else {
+            return;
+        };
+        if !(spec.min..=spec.max).contains(&value) {
+            notes.push(format!(
+                "{key} would be {value}, outside the model's range {}..={}: left at {}",
+                spec.min, spec.max, spec.default
+            ));
+            return;
+        }
+        // A value must sit on the tunable's steps: the nearest one.
+        let step = spec.step.max(1);
+        let snapped = (spec.min + (value - spec.min + step / 2) / step * step).min(spec.max);
+        tunables.insert(key.to_string(), snapped);
+        if snapped == value {
+            notes.push(note);
+        } else {
+            notes.push(format!("{note}, rounded to {snapped} (steps of {step})"));
         }
     };
     if let (Some(hz), Some(src)) = (machine.hz, &machine.hz_source) {
@@ -208,6 +216,10 @@ mod tests {
         // One CPU in the model: no scaling, so the model needs the kernel's scaled slice.
         assert_eq!(one.tunables["base_slice"], 1_400);
         assert_eq!(model(&m, 2).unwrap().tunables["base_slice"], 700);
+        // 1400 / 3 for 4 CPUs is off the 50 us steps: the nearest step, said so.
+        let four = model(&m, 4).unwrap();
+        assert_eq!(four.tunables["base_slice"], 450);
+        assert!(four.notes.iter().any(|n| n.contains("rounded to 450")), "{:?}", four.notes);
         let old = Machine {
             release: "6.1.0".into(),
             online_cpus: 4,
@@ -250,10 +262,10 @@ mod tests {
                 &t,
                 schedlab::engine::Machine { cpus: cpus as u16 },
             );
-            // Exact where the factors divide, else within the microsecond the tunable rounds to.
+            // Exact where the factors divide, else within half a step (50 us) of the tunable.
             let factor = sysctl_factor(cpus, 1);
             assert!(
-                c.sysctl_sched_base_slice.abs_diff(1_400_000) < 1_000 * factor,
+                c.sysctl_sched_base_slice.abs_diff(1_400_000) <= 25_000 * factor,
                 "{cpus} CPUs: {}",
                 c.sysctl_sched_base_slice
             );
