@@ -36,8 +36,11 @@ fn file(name: &str, text: &str) -> String {
 }
 
 fn command(tag: &str, args: &[&str]) -> Command {
+    // A measurement killed outright cannot remove its directory: keep those under target/.
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("measure-runs");
+    std::fs::create_dir_all(&tmp).unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_schedlab"));
-    c.args(args).env(TAG_VAR, tag);
+    c.args(args).env(TAG_VAR, tag).env("TMPDIR", tmp);
     c
 }
 
@@ -242,6 +245,19 @@ fn a_task_that_dies_fails_the_measurement_and_the_rest_are_killed() {
         "{}",
         stderr(&out)
     );
+    assert_none_left(&tag);
+}
+
+#[test]
+fn a_measurement_killed_outright_leaves_nothing_behind() {
+    let path = file("long-sigkill.json", LONG);
+    let tag = tag();
+    let mut child = spawn(&tag, &["measure", &path]);
+    let pids = workers(&tag, &child);
+    assert!(pids.len() >= 3, "{pids:?}");
+    // No handler, no guard: the task processes end by themselves, forked ones included.
+    child.kill().unwrap();
+    child.wait().unwrap();
     assert_none_left(&tag);
 }
 

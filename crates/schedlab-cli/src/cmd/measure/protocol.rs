@@ -33,6 +33,8 @@ pub struct Spec {
     pub dir: PathBuf,
     /// The process group every task process joins.
     pub pgid: i32,
+    /// The measuring process: a task process ends when it does, however it ended.
+    pub supervisor: i32,
     /// The scenario's seed and each task's random stream, as the simulation numbered them
     /// (a task's creation number), so random durations are the simulation's own draws.
     pub seed: u64,

@@ -140,6 +140,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
             channels: plan.channels.clone(),
             dir: dir.clone(),
             pgid: pgid.as_raw_nonzero().get(),
+            supervisor: me.as_raw_nonzero().get(),
             seed: scenario.seed,
             streams: plan.streams.clone(),
             spare_stream: plan.spare_stream,

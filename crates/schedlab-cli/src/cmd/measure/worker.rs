@@ -102,13 +102,31 @@ pub fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Ends this process as soon as the measuring process is gone, even if it was killed before
+/// it could kill its tasks: a thread blocked on the measuring process's pidfd (no CPU time, and
+/// not the main thread whose counters are read).
+fn exit_with(supervisor: i32) -> anyhow::Result<()> {
+    let pid = Pid::from_raw(supervisor).context("the measuring process's pid")?;
+    let fd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
+        .context("pidfd_open of the measuring process")?;
+    std::thread::spawn(move || loop {
+        if let Ok(n) = poll(&mut [PollFd::new(&fd, PollFlags::IN)], None) {
+            if n > 0 {
+                std::process::exit(1);
+            }
+        }
+    });
+    Ok(())
+}
+
 fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Result<()> {
     if spec.parent.is_none() {
-        // A scenario task dies with the measurement; forked ones may outlive their parent (as
-        // in the model) and end at the deadline.
+        // Redundant with the watch below, and immediate.
         rustix::process::set_parent_process_death_signal(Some(Signal::KILL))
             .context("prctl(PR_SET_PDEATHSIG)")?;
     }
+    // Forked tasks may outlive their parent task (as in the model), not the measurement.
+    exit_with(spec.supervisor)?;
     pin(spec.cpus)?;
     set_nice(spec.nice)?;
     // The default 50 us of timer slack would add to every sleep's wake-up latency.
