@@ -4,8 +4,8 @@
 //! their child subreaper, so every descendant, orphaned forks included, is reaped here. A
 //! [`Group`] guard kills the group and reaps it on every way out: success, error, timeout, and
 //! Ctrl-C or SIGTERM, which only set a flag that the loop below polls (a second one exits at
-//! once; the tasks then end by themselves at the deadline, scenario tasks at once through their
-//! parent-death signal).
+//! once). Should this process end without its guard (SIGKILL, a second Ctrl-C), every task
+//! process ends too: each watches this process's pidfd (see `worker::exit_with`).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
