@@ -332,11 +332,8 @@ fn run_case(case: &Case) -> anyhow::Result<Output> {
     super::measure(&mut s, false, limit)
 }
 
-/// Share of the scenario's CPU capacity that other processes and the hypervisor took.
 fn noise(o: &Output) -> f64 {
-    let s = &o.measured.summary;
-    let capacity = s.end_ns.max(1) as f64 * o.measured.cpus as f64;
-    (s.other_cpu_ns.unwrap_or(0) + s.steal_ns.unwrap_or(0)) as f64 / capacity
+    o.noise()
 }
 
 fn cell<'a>(o: &'a Output, task: &str, metric: &str) -> Option<&'a report::Row> {

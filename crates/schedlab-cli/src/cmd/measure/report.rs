@@ -21,6 +21,16 @@ pub struct Output {
     pub comparison: Vec<Row>,
 }
 
+impl Output {
+    /// Share of the scenario's CPU capacity that other processes and the hypervisor took
+    /// while it ran (0 when unknown).
+    pub fn noise(&self) -> f64 {
+        let s = &self.measured.summary;
+        let capacity = s.end_ns.max(1) as f64 * self.measured.cpus.max(1) as f64;
+        (s.other_cpu_ns.unwrap_or(0) + s.steal_ns.unwrap_or(0)) as f64 / capacity
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Kernel {
     #[serde(flatten)]
@@ -308,9 +318,11 @@ pub fn text(o: &Output) -> String {
     ));
     if let (Some(other), Some(steal)) = (s.other_cpu_ns, s.steal_ns) {
         t.push_str(&format!(
-            "; meanwhile other processes used {} of CPU there and the hypervisor stole {}",
+            "; meanwhile other processes used {} of CPU there and the hypervisor stole {} \
+             ({:.0} % of those CPUs: the noise)",
             duration(other),
-            duration(steal)
+            duration(steal),
+            o.noise() * 100.0
         ));
     }
     t.push('\n');
