@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use schedlab::engine::program::Program;
 use serde::{Deserialize, Serialize};
 
-/// Processes one measurement may create in all (scenario tasks and forks): a fork bomb stops
-/// there with an error.
+/// Scenario tasks one measurement starts, and forks its tasks may make in all: a fork bomb
+/// stops there with an error.
 pub const MAX_PROCESSES: u64 = 512;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
