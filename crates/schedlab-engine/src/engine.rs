@@ -59,7 +59,7 @@ pub enum RunError {
         time: Nanos,
         limit: u64,
     },
-    #[error("the run needed more than {limit} units of scheduling work (the work limit: the number of runnable tasks summed over every scheduling decision); use fewer tasks or a shorter duration")]
+    #[error("the run needed more than {limit} units of scheduling work (the work limit: the number of runnable tasks summed over every enqueue, dequeue and pick); use fewer tasks or a shorter duration")]
     WorkLimit { limit: u64 },
     #[error("the run recorded more than {limit} bytes (the memory budget for its trace, marks, wake-up latencies and tasks) at {time}; shorten the duration, use fewer tasks or fewer marks")]
     MemoryBudget { limit: u64, time: Nanos },
@@ -504,6 +504,7 @@ impl Engine {
         }
         self.apply_out();
         self.reschedule()?;
+        self.check_work()?;
         if let Some(b) = self.bug.take() {
             return Err(RunError::PolicyBug(b));
         }
@@ -643,6 +644,7 @@ impl Engine {
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
         let target = self.valid_cpu(target)?;
         self.info[id.index()].cpu = target;
+        self.charge_scan();
         hook!(self.enqueue(target, id, Enqueue::New));
         hook!(self.wakeup_preempt(target, id));
         self.kick_if_idle(target);
@@ -723,6 +725,7 @@ impl Engine {
             self.info[t.index()].cpu
         };
         self.info[t.index()].cpu = target;
+        self.charge_scan();
         hook!(self.enqueue(target, t, Enqueue::Wakeup { waker, sync }));
         hook!(self.wakeup_preempt(target, t));
         self.kick_if_idle(target);
@@ -1064,6 +1067,7 @@ impl Engine {
                 } else {
                     Dequeue::Sleep
                 };
+                self.charge_scan();
                 hook!(self.dequeue(cpu, p, why));
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
@@ -1122,9 +1126,24 @@ impl Engine {
         Ok(())
     }
 
-    fn pick(&mut self, cpu: CpuId) -> Result<Option<TaskId>, RunError> {
-        // What a pick that scans the runnable tasks costs, whatever the policy does.
+    /// Charges the work budget for a run-queue operation (an enqueue, a dequeue or a pick):
+    /// what it costs a policy that scans the runnable tasks, whatever the policy does. Checked
+    /// at every pick and at the end of every event.
+    fn charge_scan(&mut self) {
         self.work = self.work.saturating_add(self.runnable + 1);
+    }
+
+    fn check_work(&self) -> Result<(), RunError> {
+        if self.work > self.opts.max_work {
+            return Err(RunError::WorkLimit {
+                limit: self.opts.max_work,
+            });
+        }
+        Ok(())
+    }
+
+    fn pick(&mut self, cpu: CpuId) -> Result<Option<TaskId>, RunError> {
+        self.charge_scan();
         if self.work > self.opts.max_work {
             return Err(RunError::WorkLimit {
                 limit: self.opts.max_work,

@@ -46,10 +46,10 @@ pub mod limits {
     pub const MAX_DISKS: usize = 64;
     /// Default event budget of one run.
     pub const DEFAULT_MAX_EVENTS: u64 = 200_000_000;
-    /// Default work budget of one run: the sum, over every scheduling decision, of the number
-    /// of runnable tasks at that moment. It is what a policy that scans its run queue to pick
-    /// (sjf, stcf, stride, lottery, linux-2.4's goodness loop) pays, counted by the engine
-    /// without knowing the policy, so thousands of runnable tasks end with
+    /// Default work budget of one run: the sum, over every run-queue operation (enqueue,
+    /// dequeue, pick), of the number of runnable tasks at that moment. It is what a policy that
+    /// scans its run queue (sjf, stcf, stride, lottery, linux-2.4's goodness loop) pays,
+    /// counted by the engine without knowing the policy, so thousands of runnable tasks end with
     /// [`crate::RunError::WorkLimit`] in seconds instead of running for hours. The presets and
     /// the corpus stay far below it (at most a few hundred million).
     pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
