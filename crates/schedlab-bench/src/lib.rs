@@ -191,6 +191,7 @@ pub fn run(i: usize) -> Option<Outcome> {
         RunOptions {
             detail: case.detail,
             max_events: u64::MAX,
+            ..RunOptions::default()
         },
     )
     .unwrap_or_else(|e| panic!("bench case {} failed: {e}", case.name));

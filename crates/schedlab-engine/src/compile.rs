@@ -45,31 +45,53 @@ pub(crate) struct Compiled {
     pub ops: Vec<Op>,
     /// Entry point of each scenario task's program, in scenario order.
     pub task_entries: Vec<u32>,
-    pub channels: Vec<String>,
-    pub streams: Vec<String>,
-    pub labels: Vec<String>,
+    /// Channels: the scenario's declared ones first, in order (so `channels[i]` of the
+    /// scenario has id `i`), then the ones only steps name.
+    pub channels: Names,
+    pub streams: Names,
+    pub labels: Names,
     named: BTreeMap<String, u32>,
-    disks: Vec<String>,
+    disks: Names,
 }
 
-fn intern(table: &mut Vec<String>, name: &str) -> u32 {
-    match table.iter().position(|n| n == name) {
-        Some(i) => i as u32,
-        None => {
-            table.push(name.to_owned());
-            (table.len() - 1) as u32
+/// An interning table: names in first-seen order (the ids) with an ordered index, so interning
+/// is logarithmic (a linear search made compiling quadratic in distinct names).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    pub list: Vec<String>,
+    index: BTreeMap<String, u32>,
+}
+
+impl Names {
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
         }
+        let i = self.list.len() as u32;
+        self.list.push(name.to_owned());
+        self.index.insert(name.to_owned(), i);
+        i
+    }
+
+    fn get(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
     }
 }
 
 impl Compiled {
     /// Compiles a validated scenario.
     pub fn new(s: &Scenario) -> Compiled {
-        let mut c = Compiled {
-            disks: s.disks.iter().map(|d| d.name.clone()).collect(),
-            channels: s.channels.iter().map(|ch| ch.name.clone()).collect(),
-            ..Compiled::default()
-        };
+        let mut c = Compiled::default();
+        for d in &s.disks {
+            c.disks.intern(&d.name);
+        }
+        for ch in &s.channels {
+            c.channels.intern(&ch.name);
+        }
         let mut fixups = Vec::new();
         for (name, prog) in &s.programs {
             let entry = c.emit_program(&prog.0, &mut fixups);
@@ -82,7 +104,9 @@ impl Compiled {
         // Forks of named programs are resolved last, so programs may fork each other (or
         // themselves: a fork bomb).
         for (at, name) in fixups {
-            let target = c.named[&name];
+            // `Engine::new` validates first, so the program exists; entry 0 (a valid entry)
+            // keeps this total without a panic path.
+            let target = c.named.get(&name).copied().unwrap_or(0);
             if let Op::Fork { entry, .. } = &mut c.ops[at] {
                 *entry = target;
             }
@@ -127,10 +151,10 @@ impl Compiled {
                 Step::Sleep(d) => out.push(Op::Sleep(d.clone())),
                 Step::Io(io) => {
                     let disk = match &io.disk {
-                        Some(n) => self.disks.iter().position(|d| d == n).unwrap_or(0) as u32,
+                        Some(n) => self.disks.get(n).unwrap_or(0),
                         None => 0,
                     };
-                    let stream = io.stream.as_ref().map(|n| intern(&mut self.streams, n));
+                    let stream = io.stream.as_ref().map(|n| self.streams.intern(n));
                     out.push(Op::Io {
                         disk,
                         bytes: io.bytes,
@@ -138,8 +162,8 @@ impl Compiled {
                         hit_percent: io.hit_percent,
                     });
                 }
-                Step::Send(c) => out.push(Op::Send(intern(&mut self.channels, c))),
-                Step::Recv(c) => out.push(Op::Recv(intern(&mut self.channels, c))),
+                Step::Send(c) => out.push(Op::Send(self.channels.intern(c))),
+                Step::Recv(c) => out.push(Op::Recv(self.channels.intern(c))),
                 Step::Fork(f) => {
                     let default_name = match &f.program {
                         ProgramRef::Named(n) => {
@@ -159,7 +183,7 @@ impl Compiled {
                 }
                 Step::Wait(w) => out.push(Op::Wait(*w)),
                 Step::Nice(n) => out.push(Op::Nice(*n)),
-                Step::Mark(l) => out.push(Op::Mark(intern(&mut self.labels, l))),
+                Step::Mark(l) => out.push(Op::Mark(self.labels.intern(l))),
                 Step::Yield => out.push(Op::Yield),
                 Step::Exit => out.push(Op::Exit),
                 Step::Repeat { count, body } => {

@@ -25,6 +25,12 @@ pub struct RunOptions {
     pub detail: Detail,
     /// Event budget; reaching it stops the run with [`RunError::EventLimit`].
     pub max_events: u64,
+    /// Work budget (see [`limits::DEFAULT_MAX_WORK`]); reaching it stops the run with
+    /// [`RunError::WorkLimit`].
+    pub max_work: u64,
+    /// Record budget in bytes (see [`limits::MAX_RECORD_BYTES`]); reaching it stops the run
+    /// with [`RunError::MemoryBudget`].
+    pub max_record_bytes: u64,
 }
 
 impl Default for RunOptions {
@@ -32,6 +38,8 @@ impl Default for RunOptions {
         RunOptions {
             detail: Detail::Full,
             max_events: limits::DEFAULT_MAX_EVENTS,
+            max_work: limits::DEFAULT_MAX_WORK,
+            max_record_bytes: limits::MAX_RECORD_BYTES,
         }
     }
 }
@@ -51,6 +59,12 @@ pub enum RunError {
         time: Nanos,
         limit: u64,
     },
+    #[error("the run needed more than {limit} units of scheduling work (the work limit: the number of runnable tasks summed over every enqueue, dequeue and pick); use fewer tasks or a shorter duration")]
+    WorkLimit { limit: u64 },
+    #[error("the run recorded more than {limit} bytes (the memory budget for its trace, marks, wake-up latencies and tasks) at {time}; shorten the duration, use fewer tasks or fewer marks")]
+    MemoryBudget { limit: u64, time: Nanos },
+    #[error("the run executed more than {limit} mark steps (the mark limit) at {time}")]
+    MarkLimit { limit: usize, time: Nanos },
     #[error("policy bug: {0}")]
     PolicyBug(String),
 }
@@ -214,6 +228,12 @@ pub struct Engine {
     out: Out,
 
     live: usize,
+    /// Tasks that are runnable or running, for the work budget.
+    runnable: u64,
+    /// Scheduling work so far: the runnable count summed over every pick.
+    work: u64,
+    /// Bytes recorded outside the trace: tasks and their latency samples.
+    stats_bytes: u64,
     pending_arrivals: usize,
     /// A policy bug found where the error could not be returned at once.
     bug: Option<String>,
@@ -254,11 +274,10 @@ impl Engine {
             .map(|hz| 1_000_000_000 / hz.max(1) as u64)
             .unwrap_or(0);
         let idle_ticks = policy.idle_ticks() && tick_ns > 0;
-        let mut channels: Vec<Channel> = code.channels.iter().map(|_| Channel::default()).collect();
-        for c in &scenario.channels {
-            if let Some(i) = code.channels.iter().position(|n| n == &c.name) {
-                channels[i].capacity = c.capacity;
-            }
+        // The declared channels are the first ids, in order.
+        let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
+        for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
+            ch.capacity = c.capacity;
         }
         let disks = scenario
             .disks
@@ -292,7 +311,7 @@ impl Engine {
         }
         arrivals.sort_by_key(|a| a.at);
         let mut trace = Trace::new(opts.detail, cpus);
-        trace.mark_labels = code.labels.clone();
+        trace.mark_labels = code.labels.list.clone();
         let mut e = Engine {
             policy,
             code,
@@ -325,6 +344,9 @@ impl Engine {
                 rng: Rng::new(scenario.seed, u64::MAX),
             },
             live: 0,
+            runnable: 0,
+            work: 0,
+            stats_bytes: 0,
             bug: None,
             finished: false,
             trace,
@@ -452,6 +474,9 @@ impl Engine {
                 limit: self.opts.max_events,
             });
         }
+        if self.processed % limits::BUDGET_CHECK_EVENTS == 0 {
+            self.check_record_budget()?;
+        }
         self.now = q.time();
         match q.ev {
             Ev::Arrive(i) => self.arrive(i as usize)?,
@@ -479,6 +504,7 @@ impl Engine {
         }
         self.apply_out();
         self.reschedule()?;
+        self.check_work()?;
         if let Some(b) = self.bug.take() {
             return Err(RunError::PolicyBug(b));
         }
@@ -511,6 +537,21 @@ impl Engine {
     pub fn run(mut self) -> Result<RunOutput, RunError> {
         while self.step()? {}
         Ok(self.into_output())
+    }
+
+    /// Bytes the run has recorded: the trace plus tasks and their latency samples.
+    pub fn recorded_bytes(&self) -> u64 {
+        self.trace.recorded_bytes() + self.stats_bytes
+    }
+
+    fn check_record_budget(&self) -> Result<(), RunError> {
+        if self.recorded_bytes() > self.opts.max_record_bytes {
+            return Err(RunError::MemoryBudget {
+                limit: self.opts.max_record_bytes,
+                time: self.now,
+            });
+        }
+        Ok(())
     }
 
     fn finish_at(&mut self, end: Nanos) {
@@ -571,6 +612,10 @@ impl Engine {
             });
         }
         let id = TaskId(self.info.len() as u32);
+        self.stats_bytes += (std::mem::size_of::<TaskInfo>()
+            + std::mem::size_of::<Exec>()
+            + std::mem::size_of::<Option<TaskId>>()
+            + name.len()) as u64;
         let mut x = self.new_exec(entry, id.0 as u64);
         x.stats.arrival = self.now;
         self.info.push(TaskInfo {
@@ -583,7 +628,8 @@ impl Engine {
             parent,
             cpu,
             last_ran: None,
-            state: TaskState::Runnable,
+            // record_state below makes it Runnable (and counts it).
+            state: TaskState::New,
             arrival: self.now,
             cpu_time: Nanos::ZERO,
             burst_left: None,
@@ -598,6 +644,7 @@ impl Engine {
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
         let target = self.valid_cpu(target)?;
         self.info[id.index()].cpu = target;
+        self.charge_scan();
         hook!(self.enqueue(target, id, Enqueue::New));
         hook!(self.wakeup_preempt(target, id));
         self.kick_if_idle(target);
@@ -641,7 +688,8 @@ impl Engine {
     /// Sets a task's state and hashes the change. Going on CPU and being preempted off it are
     /// not logged in the trace: its segments show them.
     fn record_state(&mut self, t: TaskId, state: TaskState) {
-        self.info[t.index()].state = state;
+        let was = std::mem::replace(&mut self.info[t.index()].state, state);
+        self.runnable = self.runnable + state.is_runnable() as u64 - was.is_runnable() as u64;
         self.hasher.u64(self.now.0);
         self.hasher.u64(((t.0 as u64) << 8) | state.code() as u64);
     }
@@ -677,6 +725,7 @@ impl Engine {
             self.info[t.index()].cpu
         };
         self.info[t.index()].cpu = target;
+        self.charge_scan();
         hook!(self.enqueue(target, t, Enqueue::Wakeup { waker, sync }));
         hook!(self.wakeup_preempt(target, t));
         self.kick_if_idle(target);
@@ -796,19 +845,23 @@ impl Engine {
         let op = self.code.ops[self.exec[ti].pc as usize].clone();
         match op {
             Op::Run(_) => {
-                let left = self.info[ti].burst_left.unwrap_or(Nanos::ZERO) + self.exec[ti].overhead;
+                let left = self.info[ti]
+                    .burst_left
+                    .unwrap_or(Nanos::ZERO)
+                    .saturating_add(self.exec[ti].overhead);
                 if left == Nanos::ZERO {
                     self.exec[ti].at_run = false;
                     self.info[ti].burst_left = None;
                     self.complete_step(t);
                 } else {
-                    self.push(self.now + left, Ev::BurstEnd(cpu));
+                    // Saturating: a burst that ends past any run's end never ends.
+                    self.push(self.now.saturating_add(left), Ev::BurstEnd(cpu));
                 }
             }
             Op::Sleep(d) => {
                 let dur = self.exec[ti].rng.sample(&d);
                 self.block(cpu, t, TaskState::Sleeping);
-                self.push(self.now + dur, Ev::Wake(t));
+                self.push(self.now.saturating_add(dur), Ev::Wake(t));
             }
             Op::Io {
                 disk,
@@ -879,7 +932,7 @@ impl Engine {
                 } else {
                     name
                 };
-                let child_name = format!("{base}.{n}");
+                let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
                 let cap = parent.cpu_rate_cap;
                 self.complete_step(t);
@@ -922,6 +975,12 @@ impl Engine {
                 }
             }
             Op::Mark(label) => {
+                if self.trace.marks.len() >= limits::MAX_MARKS {
+                    return Err(RunError::MarkLimit {
+                        limit: limits::MAX_MARKS,
+                        time: self.now,
+                    });
+                }
                 self.trace.marks.push(Mark {
                     time: self.now,
                     task: t,
@@ -1008,6 +1067,7 @@ impl Engine {
                 } else {
                     Dequeue::Sleep
                 };
+                self.charge_scan();
                 hook!(self.dequeue(cpu, p, why));
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
@@ -1023,11 +1083,11 @@ impl Engine {
         // Putting prev away may have woken someone onto this very CPU (a parent reaping prev)
         // and kicked it: this pick serves that kick.
         self.out.resched[ci] = false;
-        let mut next = self.pick(cpu);
+        let mut next = self.pick(cpu)?;
         if next.is_none() {
             hook!(self.balance(cpu));
             self.apply_out();
-            next = self.pick(cpu);
+            next = self.pick(cpu)?;
         }
         if let Some(n) = next {
             let s = self.info[n.index()].state;
@@ -1066,7 +1126,29 @@ impl Engine {
         Ok(())
     }
 
-    fn pick(&mut self, cpu: CpuId) -> Option<TaskId> {
+    /// Charges the work budget for a run-queue operation (an enqueue, a dequeue or a pick):
+    /// what it costs a policy that scans the runnable tasks, whatever the policy does. Checked
+    /// at every pick and at the end of every event.
+    fn charge_scan(&mut self) {
+        self.work = self.work.saturating_add(self.runnable + 1);
+    }
+
+    fn check_work(&self) -> Result<(), RunError> {
+        if self.work > self.opts.max_work {
+            return Err(RunError::WorkLimit {
+                limit: self.opts.max_work,
+            });
+        }
+        Ok(())
+    }
+
+    fn pick(&mut self, cpu: CpuId) -> Result<Option<TaskId>, RunError> {
+        self.charge_scan();
+        if self.work > self.opts.max_work {
+            return Err(RunError::WorkLimit {
+                limit: self.opts.max_work,
+            });
+        }
         let cx = Cx {
             now: self.now,
             tick_ns: self.tick_ns,
@@ -1074,7 +1156,7 @@ impl Engine {
             curr: &self.curr,
             out: &mut self.out,
         };
-        self.policy.pick_next(&cx, cpu)
+        Ok(self.policy.pick_next(&cx, cpu))
     }
 
     fn switch_in(&mut self, cpu: CpuId, n: TaskId) {
@@ -1087,7 +1169,7 @@ impl Engine {
         let x = &mut self.exec[ni];
         x.stats.wait += now.saturating_sub(x.runnable_since);
         if let Some(w) = x.woke_at.take() {
-            x.stats.latencies.push((now - w).0);
+            self.stats_bytes += x.stats.latencies.push((now - w).0);
         }
         if x.stats.first_run.is_none() {
             x.stats.first_run = Some(now);
@@ -1095,13 +1177,13 @@ impl Engine {
         x.stats.switches += 1;
         self.context_switches += 1;
         if c.last != Some(n) {
-            x.overhead += self.costs.context_switch;
+            x.overhead = x.overhead.saturating_add(self.costs.context_switch);
         }
         c.last = Some(n);
         let info = &mut self.info[ni];
         if let Some(last) = info.last_ran {
             if last != cpu {
-                x.overhead += self.costs.migration;
+                x.overhead = x.overhead.saturating_add(self.costs.migration);
                 x.stats.migrations += 1;
                 self.migrations += 1;
                 if self.opts.detail == Detail::Full {
@@ -1192,7 +1274,7 @@ impl Engine {
         // Index loops rather than draining: the buffers keep their capacity across events.
         for i in 0..self.out.timers.len() {
             let (cpu, delay) = self.out.timers[i];
-            self.push(self.now + delay, Ev::Timer(cpu));
+            self.push(self.now.saturating_add(delay), Ev::Timer(cpu));
         }
         self.out.timers.clear();
         for i in 0..self.out.migrations.len() {
@@ -1239,12 +1321,13 @@ impl Engine {
         } else {
             disk.seek
         };
-        let transfer = Nanos(((bytes as u128 * 1_000_000_000u128) / disk.bandwidth as u128) as u64);
+        let transfer = (bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
+        let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
         disk.last_stream = Some(stream);
         disk.busy = Some(t);
-        let service = position + transfer;
-        disk.busy_time += service;
-        self.push(self.now + service, Ev::DiskDone(d as u32));
+        let service = position.saturating_add(transfer);
+        disk.busy_time = disk.busy_time.saturating_add(service);
+        self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
     }
 
     fn disk_done(&mut self, d: usize) {
@@ -1267,6 +1350,7 @@ impl Engine {
     pub fn channel_counts(&self) -> Vec<(String, u64, u64, u64)> {
         self.code
             .channels
+            .list
             .iter()
             .zip(&self.channels)
             .map(|(n, c)| (n.clone(), c.sent, c.received, c.queued))
@@ -1281,6 +1365,7 @@ impl Engine {
         }
         let end = self.now;
         self.flush_notes();
+        let recorded_bytes = self.recorded_bytes();
         self.trace.shrink();
         let trace = std::mem::take(&mut self.trace);
 
@@ -1303,11 +1388,23 @@ impl Engine {
             hash: self.hasher.finish(),
             end,
             events: self.processed,
+            work: self.work,
+            recorded_bytes,
             trace,
             metrics,
             tasks: self.info,
         }
     }
+}
+
+/// A forked child's name: `base.n`, with `base` cut to [`limits::MAX_NAME_BYTES`] (at a
+/// character boundary) so names cannot grow along a chain of forks.
+fn child_name(base: &str, n: u32) -> String {
+    let mut end = base.len().min(limits::MAX_NAME_BYTES);
+    while !base.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}.{n}", &base[..end])
 }
 
 /// Everything a finished run produced.
@@ -1318,6 +1415,10 @@ pub struct RunOutput {
     pub end: Nanos,
     /// Events processed.
     pub events: u64,
+    /// Scheduling work done (see [`limits::DEFAULT_MAX_WORK`]).
+    pub work: u64,
+    /// Bytes recorded (see [`limits::MAX_RECORD_BYTES`]).
+    pub recorded_bytes: u64,
     pub trace: Trace,
     pub metrics: Metrics,
     pub tasks: Vec<TaskInfo>,

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::latency::Latencies;
 use crate::policy::TaskInfo;
 use crate::time::Nanos;
 
@@ -31,8 +32,8 @@ pub struct TaskStats {
     pub switches: u64,
     pub migrations: u64,
     pub wakeups: u64,
-    /// Every wake-up latency in ns (wake to next run), in order.
-    pub latencies: Vec<u64>,
+    /// Wake-up latencies in ns (wake to next run), in bounded memory.
+    pub latencies: Latencies,
 }
 
 /// Nearest-rank percentiles.
@@ -111,7 +112,8 @@ pub struct RunMetrics {
 pub struct Metrics {
     pub run: RunMetrics,
     pub tasks: Vec<TaskMetrics>,
-    /// The raw latencies per task, for histograms (not serialized).
+    /// The latencies per task kept exactly, for histograms (not serialized): all of them, or
+    /// the first `limits::MAX_EXACT_LATENCIES` of a task with more.
     #[serde(skip)]
     pub latencies: Vec<Vec<u64>>,
 }
@@ -141,13 +143,8 @@ impl Metrics {
         let mut tasks = Vec::with_capacity(info.len());
         let mut latencies = Vec::with_capacity(info.len());
         for (t, s) in info.iter().zip(stats) {
-            let mut l = s.latencies.clone();
-            let mean = if l.is_empty() {
-                0
-            } else {
-                (l.iter().map(|&x| x as u128).sum::<u128>() / l.len() as u128) as u64
-            };
-            let p = Percentiles::of(&mut l);
+            let mean = s.latencies.mean();
+            let p = s.latencies.percentiles();
             tasks.push(TaskMetrics {
                 id: t.id.0,
                 name: t.name.clone(),
@@ -169,7 +166,7 @@ impl Metrics {
                 },
                 entitlement_ppm: weight(t) * 1_000_000 / total_w,
             });
-            latencies.push(s.latencies);
+            latencies.push(s.latencies.into_exact());
         }
         // Jain's index over x_i = cpu_i / w_i.
         let xs: Vec<f64> = info

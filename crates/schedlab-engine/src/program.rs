@@ -50,7 +50,7 @@ impl Dur {
     pub fn nominal(&self) -> Nanos {
         match *self {
             Dur::Fixed(n) => n,
-            Dur::Uniform { min, max } => Nanos((min.0 + max.0) / 2),
+            Dur::Uniform { min, max } => Nanos(((min.0 as u128 + max.0 as u128) / 2) as u64),
             Dur::Exponential { mean, .. } | Dur::Lognormal { mean, .. } => mean,
         }
     }

@@ -14,25 +14,86 @@ use crate::time::Nanos;
 /// The scenario format version this build writes.
 pub const SCENARIO_VERSION: u32 = 1;
 
-/// Explicit resource limits. A scenario beyond them is refused with a message naming the limit;
-/// a run that reaches the event or task limit stops with an error instead of hanging.
+/// Explicit resource limits: the bounds on time, memory and work of anything a scenario (or a
+/// share link) can ask for. A scenario beyond a structural limit is refused by validation with
+/// a message naming the field and the limit; a run that reaches a budget (events, work, trace
+/// bytes, marks, tasks) stops with a [`crate::RunError`] naming it instead of hanging or
+/// running out of memory. Counts are summed in `u64` so validation is the same on wasm32,
+/// whose `usize` has 32 bits. The README's limits table lists these values.
 pub mod limits {
     use crate::time::Nanos;
     pub const MAX_CPUS: u32 = 16;
     /// Tasks declared in a scenario (after `count` expansion).
-    pub const MAX_TASKS: usize = 5_000;
+    pub const MAX_TASKS: u64 = 5_000;
     /// Tasks alive at once, forks included.
     pub const MAX_LIVE_TASKS: usize = 20_000;
     /// Tasks created over a whole run, forks included.
     pub const MAX_TOTAL_TASKS: usize = 1_000_000;
     /// Simulated time: 24 hours.
     pub const MAX_DURATION: Nanos = Nanos::from_secs(24 * 3600);
+    /// Any duration inside a program: a fixed `run` or `sleep`, and a distribution's `mean`,
+    /// `min` and `max`. A sum of such steps may lie past the end of a run; it never wraps.
+    pub const MAX_STEP_TIME: Nanos = MAX_DURATION;
+    /// `costs.context_switch` and `costs.migration`.
+    pub const MAX_COST: Nanos = Nanos::from_secs(1);
+    /// A disk's `seek` (positioning time).
+    pub const MAX_SEEK: Nanos = Nanos::from_secs(10);
+    /// A disk's `bandwidth` in bytes per second (1 TiB/s).
+    pub const MAX_BANDWIDTH: u64 = 1 << 40;
+    /// Bytes of one `read` or `write` (1 GiB).
+    pub const MAX_IO_BYTES: u64 = 1 << 30;
+    /// Disks of a scenario.
+    pub const MAX_DISKS: usize = 64;
     /// Default event budget of one run.
     pub const DEFAULT_MAX_EVENTS: u64 = 200_000_000;
+    /// Default work budget of one run: the sum, over every run-queue operation (enqueue,
+    /// dequeue, pick), of the number of runnable tasks at that moment. It is what a policy that
+    /// scans its run queue (sjf, stcf, stride, lottery, linux-2.4's goodness loop) pays,
+    /// counted by the engine without knowing the policy, so thousands of runnable tasks end with
+    /// [`crate::RunError::WorkLimit`] in seconds instead of running for hours. The presets and
+    /// the corpus stay far below it (at most a few hundred million).
+    pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
+    /// Bytes a run may record: the trace's logs (segments, states, notes), migrations, the
+    /// observed metric, marks, the wake-up latency samples kept and the tasks themselves. The
+    /// largest preset records about 180 MB (irman under eevdf, with every note). Reaching it stops the run
+    /// with [`crate::RunError::MemoryBudget`] (checked every [`BUDGET_CHECK_EVENTS`] events).
+    pub const MAX_RECORD_BYTES: u64 = 512 << 20;
+    /// How often (in events) the record budget is checked.
+    pub const BUDGET_CHECK_EVENTS: u64 = 1024;
+    /// `mark` steps executed in one run.
+    pub const MAX_MARKS: usize = 2_000_000;
+    /// Wake-up latencies kept exactly per task; past this a task's latencies go into a
+    /// log-linear histogram (see `latency::Latencies`) whose percentiles are within 1/128 of the
+    /// exact values. Above what the presets need (at most about 330,000 wake-ups of one task, in
+    /// irman), so their results are exact.
+    pub const MAX_EXACT_LATENCIES: usize = 1_000_000;
+    /// Bytes of a task, channel, disk, stream, program, fork or mark name, and of the scenario's
+    /// `name`: `count` expansion and forks copy names, so they must be short.
+    pub const MAX_NAME_BYTES: usize = 256;
+    /// Bytes of the scenario's `description`.
+    pub const MAX_DESCRIPTION_BYTES: usize = 4096;
     pub const MAX_CHANNEL_CAPACITY: u64 = 1 << 20;
     pub const MAX_NESTING: usize = 16;
+    /// Steps of one program.
     pub const MAX_STEPS: usize = 100_000;
+    /// Steps of all programs of a scenario together.
+    pub const MAX_TOTAL_STEPS: usize = 1_000_000;
 }
+
+/// Deserializes a duration field, naming the field and its maximum when it is too large.
+macro_rules! bounded_nanos {
+    ($fn:ident, $field:literal, $max:expr) => {
+        fn $fn<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Nanos, D::Error> {
+            let s = String::deserialize(d)?;
+            Nanos::parse_field(&s, $field, $max).map_err(serde::de::Error::custom)
+        }
+    };
+}
+bounded_nanos!(de_duration, "duration", limits::MAX_DURATION);
+bounded_nanos!(de_arrival, "arrival", limits::MAX_DURATION);
+bounded_nanos!(de_seek, "seek", limits::MAX_SEEK);
+bounded_nanos!(de_context_switch, "context_switch", limits::MAX_COST);
+bounded_nanos!(de_migration, "migration", limits::MAX_COST);
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +105,7 @@ pub struct Scenario {
     pub description: String,
     pub cpus: u32,
     /// Simulated-time limit; the run ends earlier when every task has exited.
+    #[serde(deserialize_with = "de_duration")]
     pub duration: Nanos,
     #[serde(default)]
     pub seed: u64,
@@ -82,7 +144,11 @@ pub struct TaskSpec {
     pub name: String,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub nice: i32,
-    #[serde(default, skip_serializing_if = "is_zero_nanos")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_zero_nanos",
+        deserialize_with = "de_arrival"
+    )]
     pub arrival: Nanos,
     /// Explicit CPU shares (entitlement); policies that use shares derive them from nice if absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -121,7 +187,7 @@ pub struct RtSpec {
 pub struct DiskSpec {
     pub name: String,
     /// Positioning time (seek + rotation) for a request that does not continue the last stream.
-    #[serde(default = "default_seek")]
+    #[serde(default = "default_seek", deserialize_with = "de_seek")]
     pub seek: Nanos,
     /// Transfer rate in bytes per second.
     #[serde(default = "default_bandwidth")]
@@ -148,10 +214,10 @@ pub struct ChannelSpec {
 #[serde(deny_unknown_fields)]
 pub struct Costs {
     /// CPU time spent by each context switch, charged to the incoming task.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_context_switch")]
     pub context_switch: Nanos,
     /// Extra CPU time for a task that runs on a different CPU than last time.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_migration")]
     pub migration: Nanos,
 }
 
@@ -197,12 +263,12 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("a scenario always serializes")
     }
 
-    /// Number of tasks after `count` expansion.
-    pub fn task_count(&self) -> usize {
+    /// Number of tasks after `count` expansion, in 64 bits (a 32-bit `usize` could wrap).
+    pub fn task_count(&self) -> u64 {
         self.tasks
             .iter()
-            .map(|t| t.count.unwrap_or(1) as usize)
-            .sum()
+            .map(|t| u64::from(t.count.unwrap_or(1)))
+            .fold(0, u64::saturating_add)
     }
 
     /// Checks every field and returns every problem found.
@@ -210,6 +276,8 @@ impl Scenario {
         let mut v = Validator {
             problems: Vec::new(),
             scenario: self,
+            disk_names: self.disks.iter().map(|d| d.name.as_str()).collect(),
+            total_steps: 0,
         };
         v.scenario();
         if v.problems.is_empty() {
@@ -223,6 +291,9 @@ impl Scenario {
 struct Validator<'a> {
     problems: Vec<Problem>,
     scenario: &'a Scenario,
+    disk_names: BTreeSet<&'a str>,
+    /// Steps of every program so far, against [`limits::MAX_TOTAL_STEPS`].
+    total_steps: usize,
 }
 
 impl Validator<'_> {
@@ -254,6 +325,23 @@ impl Validator<'_> {
                 ),
             );
         }
+        self.short("name", &s.name);
+        if s.description.len() > limits::MAX_DESCRIPTION_BYTES {
+            self.err(
+                "description",
+                format!(
+                    "{} bytes is longer than the limit of {} bytes",
+                    s.description.len(),
+                    limits::MAX_DESCRIPTION_BYTES
+                ),
+            );
+        }
+        self.time(
+            "costs.context_switch",
+            s.costs.context_switch,
+            limits::MAX_COST,
+        );
+        self.time("costs.migration", s.costs.migration, limits::MAX_COST);
         if s.duration == Nanos::ZERO || s.duration > limits::MAX_DURATION {
             self.err(
                 "duration",
@@ -280,27 +368,43 @@ impl Validator<'_> {
                 ),
             );
         }
+        if s.disks.len() > limits::MAX_DISKS {
+            self.err(
+                "disks",
+                format!(
+                    "{} disks is more than the limit of {}",
+                    s.disks.len(),
+                    limits::MAX_DISKS
+                ),
+            );
+        }
         let mut names = BTreeSet::new();
         for (i, d) in s.disks.iter().enumerate() {
-            if d.name.is_empty() || !names.insert(d.name.as_str()) {
+            if self.name(&format!("disks[{i}].name"), &d.name) && !names.insert(d.name.as_str()) {
                 self.err(
                     format!("disks[{i}].name"),
-                    format!("{:?} is empty or not unique", d.name),
+                    format!("{:?} is not unique", d.name),
                 );
             }
-            if d.bandwidth == 0 {
+            self.time(&format!("disks[{i}].seek"), d.seek, limits::MAX_SEEK);
+            if !(1..=limits::MAX_BANDWIDTH).contains(&d.bandwidth) {
                 self.err(
                     format!("disks[{i}].bandwidth"),
-                    "must be at least 1 byte per second",
+                    format!(
+                        "{} is outside the allowed range 1..={} bytes per second",
+                        d.bandwidth,
+                        limits::MAX_BANDWIDTH
+                    ),
                 );
             }
         }
         let mut chans = BTreeSet::new();
         for (i, c) in s.channels.iter().enumerate() {
-            if c.name.is_empty() || !chans.insert(c.name.as_str()) {
+            if self.name(&format!("channels[{i}].name"), &c.name) && !chans.insert(c.name.as_str())
+            {
                 self.err(
                     format!("channels[{i}].name"),
-                    format!("{:?} is empty or not unique", c.name),
+                    format!("{:?} is not unique", c.name),
                 );
             }
             if let Some(cap) = c.capacity {
@@ -318,9 +422,7 @@ impl Validator<'_> {
         let mut task_names = BTreeSet::new();
         for (i, t) in s.tasks.iter().enumerate() {
             let p = format!("tasks[{i}]");
-            if t.name.is_empty() {
-                self.err(format!("{p}.name"), "must not be empty");
-            } else if !task_names.insert(t.name.as_str()) {
+            if self.name(&format!("{p}.name"), &t.name) && !task_names.insert(t.name.as_str()) {
                 self.err(
                     format!("{p}.name"),
                     format!("{:?} is used by another task", t.name),
@@ -368,8 +470,65 @@ impl Validator<'_> {
             self.steps(&format!("{p}.program"), &t.program.0, 0, &mut steps);
         }
         for (name, prog) in &s.programs {
+            if name.len() > limits::MAX_NAME_BYTES {
+                // The name itself is too long to repeat in the path.
+                self.err(
+                    "programs",
+                    format!(
+                        "a program name of {} bytes is longer than the limit of {} bytes",
+                        name.len(),
+                        limits::MAX_NAME_BYTES
+                    ),
+                );
+                continue;
+            }
             let mut steps = 0;
             self.steps(&format!("programs.{name}"), &prog.0, 0, &mut steps);
+        }
+        if self.total_steps > limits::MAX_TOTAL_STEPS {
+            self.err(
+                "tasks",
+                format!(
+                    "{} program steps in all is more than the limit of {}",
+                    self.total_steps,
+                    limits::MAX_TOTAL_STEPS
+                ),
+            );
+        }
+    }
+
+    /// Checks a name: not empty, at most [`limits::MAX_NAME_BYTES`]. True when it is fine.
+    fn name(&mut self, path: &str, name: &str) -> bool {
+        if name.is_empty() {
+            self.err(path, "must not be empty");
+            return false;
+        }
+        self.short(path, name)
+    }
+
+    /// Checks a text that may be empty (a mark label, the scenario's name) against
+    /// [`limits::MAX_NAME_BYTES`].
+    fn short(&mut self, path: &str, name: &str) -> bool {
+        if name.len() > limits::MAX_NAME_BYTES {
+            self.err(
+                path,
+                format!(
+                    "{} bytes is longer than the limit of {} bytes",
+                    name.len(),
+                    limits::MAX_NAME_BYTES
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn time(&mut self, path: &str, n: Nanos, max: Nanos) {
+        if n > max {
+            self.err(
+                path,
+                format!("{n} is outside the allowed range 0ns..={max}"),
+            );
         }
     }
 
@@ -380,8 +539,12 @@ impl Validator<'_> {
     }
 
     fn dur(&mut self, path: &str, d: &Dur) {
+        let lim = limits::MAX_STEP_TIME;
+        if let Dur::Exponential { mean, .. } | Dur::Lognormal { mean, .. } = *d {
+            self.time(&format!("{path}.mean"), mean, lim);
+        }
         let (min, max) = match *d {
-            Dur::Fixed(_) => return,
+            Dur::Fixed(n) => return self.time(path, n, lim),
             Dur::Uniform { min, max } => (min, max),
             Dur::Exponential { mean, min, max } => {
                 if mean == Nanos::ZERO {
@@ -402,6 +565,12 @@ impl Validator<'_> {
                 (min, max)
             }
         };
+        self.time(&format!("{path}.min"), min, lim);
+        // An absent `max` of a distribution is `Nanos::MAX`: unbounded but clipped by the end
+        // of the run, and added with saturation by the engine.
+        if max != Nanos::MAX || matches!(d, Dur::Uniform { .. }) {
+            self.time(&format!("{path}.max"), max, lim);
+        }
         if min > max {
             self.err(path, format!("min {min} is greater than max {max}"));
         }
@@ -417,37 +586,60 @@ impl Validator<'_> {
         }
         for (i, st) in steps.iter().enumerate() {
             *count += 1;
+            self.total_steps += 1;
             if *count == limits::MAX_STEPS + 1 {
                 self.err(path, format!("more than {} steps", limits::MAX_STEPS));
             }
             let p = format!("{path}[{i}]");
             match st {
-                Step::Run(d) | Step::Sleep(d) => self.dur(&p, d),
+                Step::Run(d) => self.dur(&format!("{p}.run"), d),
+                Step::Sleep(d) => self.dur(&format!("{p}.sleep"), d),
                 Step::Io(io) => {
-                    let s = self.scenario;
                     match &io.disk {
-                        None if s.disks.is_empty() => {
+                        None if self.disk_names.is_empty() => {
                             self.err(&p, "a read or write needs a disk: add one to \"disks\"")
                         }
-                        Some(d) if !s.disks.iter().any(|x| &x.name == d) => self.err(
+                        Some(d) if !self.name(&format!("{p}.disk"), d) => {}
+                        Some(d) if !self.disk_names.contains(d.as_str()) => self.err(
                             format!("{p}.disk"),
                             format!("no disk named {d:?} in \"disks\""),
                         ),
                         _ => {}
                     }
-                }
-                Step::Send(c) | Step::Recv(c) => {
-                    if c.is_empty() {
-                        self.err(&p, "channel name must not be empty");
+                    if let Some(st) = &io.stream {
+                        self.name(&format!("{p}.stream"), st);
+                    }
+                    if io.bytes > limits::MAX_IO_BYTES {
+                        self.err(
+                            format!("{p}.bytes"),
+                            format!(
+                                "{} is outside the allowed range 0..={}",
+                                io.bytes,
+                                limits::MAX_IO_BYTES
+                            ),
+                        );
                     }
                 }
+                Step::Send(c) => {
+                    self.name(&format!("{p}.send"), c);
+                }
+                Step::Recv(c) => {
+                    self.name(&format!("{p}.recv"), c);
+                }
+                Step::Mark(l) => {
+                    self.short(&format!("{p}.mark"), l);
+                }
                 Step::Fork(f) => {
+                    if let Some(n) = &f.name {
+                        self.name(&format!("{p}.fork.name"), n);
+                    }
                     if let Some(n) = f.nice {
                         self.nice(&format!("{p}.fork.nice"), n);
                     }
                     match &f.program {
                         ProgramRef::Named(n) => {
-                            if !self.scenario.programs.contains_key(n) {
+                            if !self.name(&format!("{p}.fork.program"), n) {
+                            } else if !self.scenario.programs.contains_key(n) {
                                 self.err(
                                     format!("{p}.fork.program"),
                                     format!("no program named {n:?} in \"programs\""),
@@ -469,7 +661,7 @@ impl Validator<'_> {
                     }
                     self.steps(&format!("{p}.body"), body, depth + 1, count);
                 }
-                Step::Wait(_) | Step::Mark(_) | Step::Yield | Step::Exit => {}
+                Step::Wait(_) | Step::Yield | Step::Exit => {}
             }
         }
     }

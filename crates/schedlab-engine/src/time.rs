@@ -34,17 +34,48 @@ impl Nanos {
     pub fn saturating_add(self, rhs: Nanos) -> Nanos {
         Nanos(self.0.saturating_add(rhs.0))
     }
+    pub fn checked_add(self, rhs: Nanos) -> Option<Nanos> {
+        self.0.checked_add(rhs.0).map(Nanos)
+    }
+    pub fn checked_sub(self, rhs: Nanos) -> Option<Nanos> {
+        self.0.checked_sub(rhs.0).map(Nanos)
+    }
+    /// Parses a duration for the field `field`, whose maximum is `max`; the error names both:
+    /// `duration: "18446744073.9s" is more than the maximum, 86400s`.
+    pub fn parse_field(text: &str, field: &str, max: Nanos) -> Result<Nanos, String> {
+        let over = || format!("{field}: {text:?} is more than the maximum, {max}");
+        match Nanos::parse_exact(text) {
+            Ok(n) if n > max => Err(over()),
+            Ok(n) => Ok(n),
+            Err(ParseError::TooLarge) => Err(over()),
+            Err(ParseError::Bad(e)) => Err(format!("{field}: {e}")),
+        }
+    }
     /// Parses `"10ms"`, `"2.5s"`, `"300us"`, `"40ns"`, `"0"`.
     ///
     /// Decimal fractions are parsed digit by digit into integers, never through `f64`.
     pub fn parse(text: &str) -> Result<Nanos, String> {
+        Nanos::parse_exact(text).map_err(|e| match e {
+            ParseError::TooLarge => format!(
+                "duration {text:?} is too large: the largest time is {}",
+                Nanos::MAX
+            ),
+            ParseError::Bad(e) => e,
+        })
+    }
+
+    fn parse_exact(text: &str) -> Result<Nanos, ParseError> {
         let t = text.trim();
         if t == "0" {
             return Ok(Nanos::ZERO);
         }
         let split = t
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(|| format!("duration {text:?} has no unit (use ns, us, ms or s)"))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "duration {text:?} has no unit (use ns, us, ms or s)"
+                ))
+            })?;
         let (num, unit) = t.split_at(split);
         let scale: u64 = match unit.trim() {
             "ns" => 1,
@@ -52,9 +83,9 @@ impl Nanos {
             "ms" => 1_000_000,
             "s" => 1_000_000_000,
             other => {
-                return Err(format!(
+                return Err(bad(format!(
                     "duration {text:?} has unknown unit {other:?} (use ns, us, ms or s)"
-                ))
+                )))
             }
         };
         let (int_part, frac_part) = match num.split_once('.') {
@@ -62,31 +93,39 @@ impl Nanos {
             None => (num, ""),
         };
         if int_part.is_empty() && frac_part.is_empty() {
-            return Err(format!("duration {text:?} has no number"));
+            return Err(bad(format!("duration {text:?} has no number")));
         }
-        let bad = || format!("duration {text:?} is not a number with a unit");
+        let nan = || bad(format!("duration {text:?} is not a number with a unit"));
         let int: u64 = if int_part.is_empty() {
             0
         } else {
-            int_part.parse().map_err(|_| bad())?
+            // Only digits are left: a parse error is an overflow.
+            int_part.parse().map_err(|_| ParseError::TooLarge)?
         };
-        let mut total = int
-            .checked_mul(scale)
-            .ok_or_else(|| format!("duration {text:?} is too large"))?;
+        let mut total = int.checked_mul(scale).ok_or(ParseError::TooLarge)?;
         let mut place = scale;
         for c in frac_part.chars() {
-            let d = c.to_digit(10).ok_or_else(bad)? as u64;
+            let d = c.to_digit(10).ok_or_else(nan)? as u64;
             place /= 10;
             if place == 0 {
                 if d != 0 {
-                    return Err(format!("duration {text:?} is finer than a nanosecond"));
+                    return Err(bad(format!("duration {text:?} is finer than a nanosecond")));
                 }
                 continue;
             }
-            total += d * place;
+            total = total.checked_add(d * place).ok_or(ParseError::TooLarge)?;
         }
         Ok(Nanos(total))
     }
+}
+
+enum ParseError {
+    TooLarge,
+    Bad(String),
+}
+
+fn bad(e: String) -> ParseError {
+    ParseError::Bad(e)
 }
 
 impl fmt::Display for Nanos {
@@ -105,27 +144,47 @@ impl fmt::Display for Nanos {
     }
 }
 
+// The operators are checked in every build, release and wasm included: a wrap would move
+// simulated time backwards and give a wrong trace silently. Values a scenario controls are
+// bounded by `scenario::limits`, and the engine adds them with `saturating_add` where a sum may
+// lie past the end of any run, so these panics mark a bug, not bad input.
 impl Add for Nanos {
     type Output = Nanos;
+    #[track_caller]
     fn add(self, rhs: Nanos) -> Nanos {
-        Nanos(self.0 + rhs.0)
+        match self.0.checked_add(rhs.0) {
+            Some(v) => Nanos(v),
+            None => overflow("+", self, rhs),
+        }
     }
 }
 impl AddAssign for Nanos {
+    #[track_caller]
     fn add_assign(&mut self, rhs: Nanos) {
-        self.0 += rhs.0;
+        *self = *self + rhs;
     }
 }
 impl Sub for Nanos {
     type Output = Nanos;
+    #[track_caller]
     fn sub(self, rhs: Nanos) -> Nanos {
-        Nanos(self.0 - rhs.0)
+        match self.0.checked_sub(rhs.0) {
+            Some(v) => Nanos(v),
+            None => overflow("-", self, rhs),
+        }
     }
 }
 impl SubAssign for Nanos {
+    #[track_caller]
     fn sub_assign(&mut self, rhs: Nanos) {
-        self.0 -= rhs.0;
+        *self = *self - rhs;
     }
+}
+
+#[cold]
+#[track_caller]
+fn overflow(op: &str, a: Nanos, b: Nanos) -> ! {
+    panic!("time arithmetic overflow: {}ns {op} {}ns", a.0, b.0)
 }
 
 /// Human-friendly rendering with a decimal point, for tables: `1.234 ms`.
@@ -179,6 +238,37 @@ mod tests {
         assert!(Nanos::parse("99999999999999s")
             .unwrap_err()
             .contains("too large"));
+    }
+
+    #[test]
+    fn a_fraction_that_overflows_is_an_error_not_a_wrap() {
+        // 18446744073 s fits in u64 nanoseconds; .9 s more does not (it used to wrap to ~190 ms).
+        let e = Nanos::parse("18446744073.9s").unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        assert!(e.contains(&Nanos::MAX.to_string()), "{e}");
+        assert_eq!(
+            Nanos::parse("18446744073.709551615s"),
+            Ok(Nanos::MAX),
+            "the largest value still parses"
+        );
+        let e =
+            Nanos::parse_field("18446744073.9s", "duration", Nanos::from_secs(86400)).unwrap_err();
+        assert!(e.starts_with("duration: "), "{e}");
+        let e = Nanos::parse_field("25h", "duration", Nanos::from_secs(86400)).unwrap_err();
+        assert!(e.contains("unknown unit"), "{e}");
+        let e = Nanos::parse_field("86401s", "duration", Nanos::from_secs(86400)).unwrap_err();
+        assert_eq!(e, "duration: \"86401s\" is more than the maximum, 86400s");
+    }
+
+    #[test]
+    fn arithmetic_is_checked() {
+        assert_eq!(Nanos::MAX.checked_add(Nanos(1)), None);
+        assert_eq!(Nanos(1).checked_sub(Nanos(2)), None);
+        assert_eq!(Nanos::MAX.saturating_add(Nanos(1)), Nanos::MAX);
+        let r = std::panic::catch_unwind(|| Nanos::MAX + Nanos(1));
+        assert!(r.is_err(), "an overflowing + must not wrap");
+        let r = std::panic::catch_unwind(|| Nanos(1) - Nanos(2));
+        assert!(r.is_err(), "time must not move backwards through -");
     }
 
     #[test]

@@ -184,6 +184,17 @@ impl Trace {
         lane.count += 1;
     }
 
+    /// Bytes recorded so far (payload, not allocator slack), for the run's record budget.
+    pub fn recorded_bytes(&self) -> u64 {
+        let logs: usize = self.lanes.iter().map(|l| l.log.bytes.len()).sum::<usize>()
+            + self.states.bytes.len()
+            + self.notes.bytes.len();
+        (logs
+            + self.migrations.len() * std::mem::size_of::<Migration>()
+            + self.observed.len() * std::mem::size_of::<(Nanos, TaskId, i64)>()
+            + self.marks.len() * std::mem::size_of::<Mark>()) as u64
+    }
+
     /// Releases spare capacity once a run is over.
     pub(crate) fn shrink(&mut self) {
         for l in &mut self.lanes {

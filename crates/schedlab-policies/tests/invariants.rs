@@ -223,6 +223,7 @@ fn simulate(s: &Scenario, detail: Detail) -> Result<Run, TestCaseError> {
         RunOptions {
             detail,
             max_events: 2_000_000,
+            ..RunOptions::default()
         },
     )
     .map_err(|e| TestCaseError::fail(format!("could not build: {e}")))?;

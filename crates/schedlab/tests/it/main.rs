@@ -3,6 +3,7 @@
 
 mod corpus;
 mod docs;
+mod limits;
 mod link;
 mod result_contract;
 mod sweep;
