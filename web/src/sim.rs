@@ -171,10 +171,10 @@ fn outcome(
     out: &schedlab::RunOutput,
     report: Option<ReportView>,
 ) -> RunOutcome {
-    let mut result = RunResult::new(scenario, out);
-    result.segments = Vec::new();
     RunOutcome {
-        result,
+        // Both bounded (view::TASK_LIMIT and the trace limits), so a run of a million tasks
+        // is a reply of megabytes the page can parse, not hundreds.
+        result: RunResult::for_page(scenario, out),
         data: schedlab::view::RunData::from_run(scenario, out),
         report,
     }
