@@ -88,7 +88,22 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             value: point.value,
             metric: schedlab::sweep::run_point(&point).map_err(|e| e.to_string()),
         },
-        Request::Crash { id } => panic!("crash requested by the page (request {id})"),
+        Request::Crash { id, out_of_memory } => {
+            if out_of_memory {
+                exhaust_memory();
+            }
+            panic!("crash requested by the page (request {id})")
+        }
+    }
+}
+
+/// Reserves ever more memory, never touching it, until an allocation fails: the allocator then
+/// aborts (in wasm a trap, `RuntimeError: unreachable`), as a run too large for the page would.
+fn exhaust_memory() -> ! {
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    loop {
+        held.push(Vec::with_capacity(1 << 30));
+        std::hint::black_box(&held);
     }
 }
 
