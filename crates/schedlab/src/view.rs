@@ -85,7 +85,8 @@ pub struct RunData {
 pub struct Omitted {
     pub tasks: u64,
     pub cpu_ns: u64,
-    /// Their share of all CPU time together, in parts per million.
+    /// Their share of all CPU time together, in parts per million (of the summed CPU time, as
+    /// a task's own share).
     pub share_ppm: u64,
     pub wakeups: u64,
     /// How many of them exited before the run ended.
@@ -473,14 +474,23 @@ impl RunData {
                 exited: omitted_exits,
                 ..Omitted::default()
             };
-            for (i, t) in out.tasks.iter().enumerate().skip(ntasks) {
+            let mut total_cpu = 0u128;
+            for (i, t) in out.tasks.iter().enumerate() {
+                total_cpu += u128::from(t.cpu_time.0);
+                if i < ntasks {
+                    continue;
+                }
                 o.tasks += 1;
                 o.cpu_ns = o.cpu_ns.saturating_add(t.cpu_time.0);
-                if let Some(tm) = m.tasks.get(i) {
-                    o.share_ppm = o.share_ppm.saturating_add(tm.share_ppm);
-                    o.wakeups = o.wakeups.saturating_add(tm.wakeups);
-                }
+                o.wakeups = o
+                    .wakeups
+                    .saturating_add(m.tasks.get(i).map_or(0, |x| x.wakeups));
             }
+            // From their CPU time, as each task's share is: a sum of rounded shares would
+            // round a million tiny tasks to nothing.
+            o.share_ppm = (u128::from(o.cpu_ns) * 1_000_000)
+                .checked_div(total_cpu)
+                .map_or(0, |ppm| ppm as u64);
             o
         });
 

@@ -55,8 +55,11 @@ fn the_page_reply_lists_at_most_task_limit_tasks_and_sums_up_the_rest() {
     assert_eq!(data.task_count(), children + 1);
     let cpu = |ts: &[schedlab::result::TaskResult]| ts.iter().map(|t| t.cpu_ns).sum::<u64>();
     assert_eq!(cpu(&result.tasks) + omitted.cpu_ns, cpu(&full.tasks));
-    let share: u64 = full.tasks[TASK_LIMIT..].iter().map(|t| t.share_ppm).sum();
-    assert_eq!(omitted.share_ppm, share);
+    // Their share together, from their CPU time (not a sum of each one's rounded share).
+    let share = u128::from(omitted.cpu_ns) * 1_000_000 / u128::from(cpu(&full.tasks));
+    assert_eq!(u128::from(omitted.share_ppm), share);
+    let rounded: u64 = full.tasks[TASK_LIMIT..].iter().map(|t| t.share_ppm).sum();
+    assert!(omitted.share_ppm >= rounded && omitted.share_ppm > 0);
     assert_eq!(omitted.exited, omitted.tasks, "every child exited");
     // Their segments are still drawn in the CPU lanes, named by id.
     let late = TASK_LIMIT as u32 + 10;
