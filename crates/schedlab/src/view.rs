@@ -658,7 +658,9 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
     let w = width as f64;
     let first = spans.end.partition_point(|&e| e <= window.start);
     let mut column: Option<u32> = None;
-    let mut pool: Vec<(u32, u64)> = Vec::new();
+    // Time per key in the current column. A map, not a list: in a run of many short tasks a
+    // column can pool hundreds of different keys.
+    let mut pool: BTreeMap<u32, u64> = BTreeMap::new();
     for i in first..spans.len() {
         if spans.start[i] >= window.end {
             break;
@@ -683,10 +685,7 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
                 flush(&mut out, column.take(), &mut pool);
                 column = Some(c);
             }
-            match pool.iter_mut().find(|p| p.0 == key) {
-                Some(p) => p.1 += b - a,
-                None => pool.push((key, b - a)),
-            }
+            *pool.entry(key).or_insert(0) += b - a;
         }
     }
     flush(&mut out, column, &mut pool);
@@ -694,12 +693,12 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
 }
 
 /// Emits the pooled column as one bar of its dominant key.
-fn flush(out: &mut Vec<Rect>, column: Option<u32>, pool: &mut Vec<(u32, u64)>) {
+fn flush(out: &mut Vec<Rect>, column: Option<u32>, pool: &mut BTreeMap<u32, u64>) {
     let Some(c) = column else { return };
     let best = pool
         .iter()
-        .max_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)))
-        .map(|p| p.0);
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
+        .map(|(&key, _)| key);
     pool.clear();
     if let Some(key) = best {
         let x0 = out
