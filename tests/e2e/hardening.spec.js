@@ -1,7 +1,7 @@
 // What a link can make the page do, and what the page does about it: a strict
 // Content-Security-Policy, a long run that shows its elapsed time and can be cancelled, and
 // worker failures (a budget exceeded, memory exhausted) told in sentences, the work kept.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, artifacts, cli } from "./fixtures.js";
 
@@ -153,4 +153,33 @@ test("a worker that runs out of memory is explained, replaced, and the page keep
   await page.getByTestId("seed-input").press("Enter");
   await expect(status).toHaveText(HASH, { timeout: 20_000 });
   await expect(status).not.toHaveText(new RegExp(`${first}$`));
+});
+
+test("a run of more tasks than the page lists sums up the rest in one row", async ({ app }) => {
+  const { page } = app;
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  // 5,300 tasks forked one after another: 301 past the 5,000 the reply lists.
+  const forks = {
+    version: 1,
+    cpus: 2,
+    duration: "60s",
+    seed: 7,
+    policy: { id: "rr" },
+    programs: { child: [{ run: "10us" }] },
+    tasks: [{ name: "parent", program: [{ repeat: 5300, body: [{ fork: { program: "child", name: "child" } }, { wait: "any" }] }] }],
+  };
+  const url = link("forks", forks);
+  await page.goto(app.site.url + url);
+  await expect(status).toHaveText(/ · 5301 tasks · trace hash [0-9a-f]{16}$/, { timeout: 30_000 });
+  const hash = (await status.textContent()).match(HASH)[1];
+  expect(JSON.parse(cli("run", "--link", url, "--json")).trace_hash).toEqual(hash);
+  const omitted = page.getByTestId("stats-omitted");
+  await expect(omitted).toContainText("and 301 more tasks (past the 5000 the page lists; 301 exited)");
+  // The CSV holds the listed tasks and says so; the CLI's holds every one.
+  await expect(page.getByTestId("export-csv")).toHaveAttribute("title", /first 5000 tasks .* all 5301/);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+  const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+  expect(csv.length).toEqual(5001);
+  expect(app.consoleErrors).toEqual([]);
 });
