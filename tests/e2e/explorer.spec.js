@@ -194,7 +194,7 @@ test("a crashed worker is reported and replaced; the page keeps working", async 
   // Inside the worker, hand it the request that panics on purpose (see web/src/protocol.rs).
   const worker = page.workers()[0];
   await worker.evaluate(() => self.onmessage({ data: JSON.stringify({ kind: "crash", id: 0 }) }));
-  await expect(page.getByTestId("error-banner")).toContainText("crashed");
+  await expect(page.getByTestId("error-banner")).toContainText("The simulator stopped on an internal error (crash requested by the page");
   await slide(page, "prio_bonus_ratio", 3);
   await doneHash(page, { not: first });
 });

@@ -176,6 +176,18 @@ pub fn App() -> Html {
         }
     });
 
+    // Cancel: end the worker now; the reducer keeps the scenario and the last good run.
+    let on_cancel = {
+        let state = state.clone();
+        let runner = runner.clone();
+        Callback::from(move |elapsed_ms: f64| {
+            runner.cancel();
+            state.dispatch(Action::WorkerStopped {
+                elapsed_ms,
+                timed_out: false,
+            });
+        })
+    };
     let banner = state.banner().map(AttrValue::from);
     let on_dismiss = {
         let state = state.clone();
@@ -199,7 +211,7 @@ pub fn App() -> Html {
                     </aside>
                     <section class="results" aria-label="Results">
                         <div class="results-bar">
-                            <RunStatusLine />
+                            <RunStatusLine oncancel={on_cancel} />
                             <CompareToggle />
                             <ShareBox />
                             <ExportBar />

@@ -50,9 +50,15 @@ pub enum Request {
         id: u64,
         point: schedlab::sweep::Point,
     },
-    /// Panics on purpose. It exists so the browser tests can check that the page survives a
-    /// crashed worker; nothing in the page sends it.
-    Crash { id: u64 },
+    /// Crashes the worker on purpose: a panic, or with `out_of_memory` an allocation that
+    /// fails (the wasm trap a scenario too large for the page ends with). It exists so the
+    /// browser tests can check that the page survives a crashed worker and says why (no
+    /// scenario within the engine's limits crashes it); nothing in the page sends it.
+    Crash {
+        id: u64,
+        #[serde(default)]
+        out_of_memory: bool,
+    },
 }
 
 impl Request {
@@ -62,7 +68,7 @@ impl Request {
             | Request::ContestRow { id, .. }
             | Request::Inspect { id, .. }
             | Request::SweepPoint { id, .. }
-            | Request::Crash { id } => *id,
+            | Request::Crash { id, .. } => *id,
         }
     }
 }
@@ -182,6 +188,41 @@ impl From<&ContestCells> for schedlab::workloads::contest::ContestRun {
             lcpu_pct_x10: c.lcpu_pct_x10,
             trace_hash: c.trace_hash.clone(),
         }
+    }
+}
+
+/// How long one request may keep the worker busy before the page stops it (terminates the
+/// worker and starts a fresh one): a backstop for a tab left alone; the user can cancel sooner.
+pub const REQUEST_TIME_LIMIT_MS: f64 = 120_000.0;
+
+/// The most memory a WebAssembly (wasm32) worker can have; browsers may allow less.
+pub const WASM_MEMORY_LIMIT: &str = "4 GiB";
+
+/// What a crashed worker's message (a panic's text, or what the JavaScript bootstrap caught:
+/// `RuntimeError: unreachable` for a wasm trap) means for the user, as a sentence.
+pub fn explain_crash(raw: &str) -> String {
+    let lower = raw.to_ascii_lowercase();
+    let memory = [
+        "unreachable",
+        "memory allocation",
+        "capacity overflow",
+        "out of memory",
+        "could not allocate",
+        "array buffer allocation failed",
+    ];
+    if memory.iter().any(|m| lower.contains(m)) {
+        format!(
+            "This scenario needed more memory than the page allows (a WebAssembly worker has at \
+             most {WASM_MEMORY_LIMIT}, often less); reduce the tasks or the duration, or run it \
+             with the command line ({raw})."
+        )
+    } else if lower.contains("could not load") || lower.contains("failed to load") {
+        format!("The simulator could not be loaded ({raw}); reload the page.")
+    } else {
+        format!(
+            "The simulator stopped on an internal error ({raw}); please report it with the \
+             share link."
+        )
     }
 }
 

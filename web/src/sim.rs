@@ -88,7 +88,22 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             value: point.value,
             metric: schedlab::sweep::run_point(&point).map_err(|e| e.to_string()),
         },
-        Request::Crash { id } => panic!("crash requested by the page (request {id})"),
+        Request::Crash { id, out_of_memory } => {
+            if out_of_memory {
+                exhaust_memory();
+            }
+            panic!("crash requested by the page (request {id})")
+        }
+    }
+}
+
+/// Reserves ever more memory, never touching it, until an allocation fails: the allocator then
+/// aborts (in wasm a trap, `RuntimeError: unreachable`), as a run too large for the page would.
+fn exhaust_memory() -> ! {
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    loop {
+        held.push(Vec::with_capacity(1 << 30));
+        std::hint::black_box(&held);
     }
 }
 
@@ -171,10 +186,10 @@ fn outcome(
     out: &schedlab::RunOutput,
     report: Option<ReportView>,
 ) -> RunOutcome {
-    let mut result = RunResult::new(scenario, out);
-    result.segments = Vec::new();
     RunOutcome {
-        result,
+        // Both bounded (view::TASK_LIMIT and the trace limits), so a run of a million tasks
+        // is a reply of megabytes the page can parse, not hundreds.
+        result: RunResult::for_page(scenario, out),
         data: schedlab::view::RunData::from_run(scenario, out),
         report,
     }

@@ -65,6 +65,9 @@ pub enum RunStatus {
     },
     /// The run could not complete (e.g. an engine limit); the last good result stays.
     Failed(String),
+    /// The user cancelled the run, or it took longer than the page allows, and the worker was
+    /// restarted; the last good result stays.
+    Stopped(String),
     /// The draft has problems and was not run.
     Invalid,
 }
@@ -226,6 +229,12 @@ pub enum Action {
     Worker(Response),
     /// The worker crashed and was replaced.
     WorkerCrashed(String),
+    /// The worker was ended and replaced while busy: the user pressed Cancel after `elapsed_ms`,
+    /// or (`timed_out`) a request reached `protocol::REQUEST_TIME_LIMIT_MS`.
+    WorkerStopped {
+        elapsed_ms: f64,
+        timed_out: bool,
+    },
     Shared(String),
     /// Sets the time cursor (ns) on the run on screen, or removes it.
     SetCursor(Option<u64>),
@@ -670,6 +679,7 @@ impl Reducible for AppState {
             action,
             Action::Worker(_)
                 | Action::WorkerCrashed(_)
+                | Action::WorkerStopped { .. }
                 | Action::Shared(_)
                 | Action::SetCursor(_)
                 | Action::RunSweep(_)
@@ -860,13 +870,40 @@ impl Reducible for AppState {
             Action::Worker(response) => s.apply_reply(response),
             Action::WorkerCrashed(message) => {
                 s.notice = Some(format!(
-                    "The simulator crashed ({message}). It was restarted and the last good run is shown; change something to run again."
+                    "{} The simulator was restarted; your scenario and the last good run are kept. Change something to run again.",
+                    crate::protocol::explain_crash(&message)
                 ));
                 if s.status == RunStatus::Running {
                     s.status = RunStatus::Failed("the simulator crashed".into());
                 }
                 s.inspector.pending = false;
                 s.halt_sweep("the simulator crashed");
+            }
+            Action::WorkerStopped {
+                elapsed_ms,
+                timed_out,
+            } => {
+                let seconds = elapsed_ms / 1000.0;
+                if timed_out {
+                    let limit = crate::protocol::REQUEST_TIME_LIMIT_MS / 1000.0;
+                    s.notice = Some(format!(
+                        "This scenario took longer than {limit:.0} s to simulate, the page's limit, so it was stopped. Shorten the duration or use fewer tasks, or run it with the command line (schedlab run). Your scenario and the last good run are kept."
+                    ));
+                    if s.status == RunStatus::Running {
+                        s.status = RunStatus::Stopped(format!(
+                            "took longer than {limit:.0} s, the page's limit"
+                        ));
+                    }
+                    s.halt_sweep("a point took longer than the page's time limit");
+                } else {
+                    s.notice = Some(format!(
+                        "Run cancelled after {seconds:.1} s. Your scenario and the last good run are kept; change something to run again."
+                    ));
+                    if s.status == RunStatus::Running {
+                        s.status = RunStatus::Stopped(format!("cancelled after {seconds:.1} s"));
+                    }
+                }
+                s.inspector.pending = false;
             }
             Action::Shared(url) => s.share_url = url,
             Action::SetCursor(at) => {

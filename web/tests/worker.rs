@@ -8,7 +8,7 @@ use schedlab::link::{LinkState, ViewState};
 use schedlab::Scenario;
 use schedlab_web::protocol::{Request, Response};
 use schedlab_web::sim;
-use schedlab_web::state::{Action, AppState, SweepForm};
+use schedlab_web::state::{Action, AppState, RunStatus, SweepForm};
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -356,4 +356,124 @@ fn a_pinned_run_stays_as_a_through_later_runs_until_unpinned() {
     let state = state.reduce(Action::TogglePin);
     assert!(state.pinned.is_none());
     assert!(Rc::ptr_eq(state.shown.as_ref().unwrap(), &b));
+}
+
+#[test]
+fn a_crashed_worker_becomes_a_sentence_and_the_work_is_kept() {
+    use schedlab_web::protocol::explain_crash;
+    // A wasm trap with no panic before it: an allocation that failed.
+    let oom = explain_crash("RuntimeError: unreachable");
+    assert!(
+        oom.contains("needed more memory than the page allows"),
+        "{oom}"
+    );
+    assert!(oom.contains("4 GiB") && oom.contains("reduce the tasks or the duration"));
+    assert!(explain_crash("capacity overflow").contains("more memory"));
+    assert!(explain_crash("the simulator could not load: 404").contains("reload the page"));
+    let bug = explain_crash("index out of bounds: the len is 3 but the index is 7");
+    assert!(bug.contains("internal error (index out of bounds"), "{bug}");
+
+    let shown = shown_with_cursor(None);
+    let edited = shown
+        .clone()
+        .reduce(Action::SetTunable("quantum".into(), 8));
+    assert_eq!(edited.status, RunStatus::Running);
+    let crashed = edited
+        .clone()
+        .reduce(Action::WorkerCrashed("RuntimeError: unreachable".into()));
+    let banner = crashed.banner().unwrap();
+    assert!(
+        banner.starts_with("This scenario needed more memory"),
+        "{banner}"
+    );
+    assert!(banner.contains("your scenario and the last good run are kept"));
+    assert_eq!(crashed.draft, edited.draft);
+    assert!(Rc::ptr_eq(
+        crashed.shown.as_ref().unwrap(),
+        shown.shown.as_ref().unwrap()
+    ));
+    assert_eq!(
+        crashed.status,
+        RunStatus::Failed("the simulator crashed".into())
+    );
+}
+
+#[test]
+fn cancel_and_the_time_limit_stop_the_run_and_keep_the_work() {
+    let shown = shown_with_cursor(None);
+    let edited = shown
+        .clone()
+        .reduce(Action::SetTunable("quantum".into(), 8));
+
+    let cancelled = edited.clone().reduce(Action::WorkerStopped {
+        elapsed_ms: 3_250.0,
+        timed_out: false,
+    });
+    assert_eq!(
+        cancelled.status,
+        RunStatus::Stopped("cancelled after 3.2 s".into())
+    );
+    assert!(cancelled
+        .banner()
+        .unwrap()
+        .starts_with("Run cancelled after 3.2 s. Your scenario and the last good run are kept"));
+    assert_eq!(cancelled.draft, edited.draft);
+    assert!(Rc::ptr_eq(
+        cancelled.shown.as_ref().unwrap(),
+        shown.shown.as_ref().unwrap()
+    ));
+    // The next edit runs again.
+    let again = cancelled.reduce(Action::SetTunable("quantum".into(), 6));
+    assert_eq!(again.status, RunStatus::Running);
+    assert_eq!(again.requests().len(), 1);
+
+    let timed_out = edited.clone().reduce(Action::WorkerStopped {
+        elapsed_ms: 120_004.0,
+        timed_out: true,
+    });
+    let banner = timed_out.banner().unwrap();
+    assert!(
+        banner.starts_with("This scenario took longer than 120 s to simulate, the page's limit"),
+        "{banner}"
+    );
+    assert_eq!(
+        timed_out.status,
+        RunStatus::Stopped("took longer than 120 s, the page's limit".into())
+    );
+    assert_eq!(timed_out.draft, edited.draft);
+
+    // Stopping when no run is going (a contest row or a sweep point was slow) leaves a finished
+    // run's status alone.
+    let done = shown.reduce(Action::WorkerStopped {
+        elapsed_ms: 500.0,
+        timed_out: false,
+    });
+    assert!(matches!(done.status, RunStatus::Done { .. }));
+}
+
+#[test]
+fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
+    use schedlab::view::TASK_LIMIT;
+    let children = TASK_LIMIT + 300;
+    let scenario: Scenario = serde_json::from_str(&format!(
+        r#"{{"version":1,"cpus":2,"duration":"60s","seed":7,"policy":{{"id":"rr"}},
+        "programs":{{"child":[{{"run":"10us"}}]}},
+        "tasks":[{{"name":"parent","program":[{{"repeat":{children},"body":[
+          {{"fork":{{"program":"child","name":"child"}}}},{{"wait":"any"}}]}}]}}]}}"#
+    ))
+    .unwrap();
+    let state = Rc::new(AppState::from_link(LinkState {
+        scenario,
+        view: ViewState::default(),
+    }));
+    let run = state.requests().remove(0);
+    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
+    let state = state.reduce(Action::Worker(serde_json::from_str(&reply).unwrap()));
+    let shown = state.shown.as_ref().unwrap();
+    assert_eq!(shown.outcome.result.tasks.len(), TASK_LIMIT);
+    assert_eq!(shown.data.tasks.len(), TASK_LIMIT);
+    assert_eq!(shown.data.task_count(), children as u64 + 1);
+    assert_eq!(shown.data.omitted.as_ref().unwrap().tasks, 301);
+    // Per listed task well under a kilobyte, whatever the run created.
+    assert!(reply.len() < TASK_LIMIT * 1_000, "{} bytes", reply.len());
 }

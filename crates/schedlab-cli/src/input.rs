@@ -180,17 +180,45 @@ impl ScenarioArgs {
 }
 
 fn read_scenario(path: &str) -> anyhow::Result<Scenario> {
-    let text = if path == "-" {
-        let mut t = String::new();
-        std::io::stdin()
-            .read_to_string(&mut t)
-            .context("reading the scenario from standard input")?;
-        t
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?
-    };
+    let text = read_text(path)?;
     // Structure only; the full check runs after the overrides (a `--cpus 4` may fix `cpus`).
     serde_json::from_str(&text).map_err(|e| invalid(format!("{path}: not a valid scenario: {e}")))
+}
+
+/// Largest scenario file the CLI reads: 4 MiB, the most a page link may hold
+/// (`schedlab::link::MAX_DECOMPRESSED_BYTES`), so a file and a link have the same limit.
+pub const MAX_INPUT_BYTES: usize = schedlab::link::MAX_DECOMPRESSED_BYTES;
+
+/// The text of a scenario file (`-`: standard input), read with the [`MAX_INPUT_BYTES`] limit
+/// so `/dev/zero` or a huge file ends at once. Too large or not UTF-8 is invalid input (exit
+/// status 2); a file that cannot be opened or read is an I/O failure (1).
+pub fn read_text(path: &str) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES as u64 + 1;
+    if path == "-" {
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .context("reading the scenario from standard input")?;
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+            .with_context(|| format!("reading {path}"))?;
+    }
+    let name = if path == "-" { "standard input" } else { path };
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(invalid(format!(
+            "{name}: larger than {} MiB, the limit for a scenario (the same as a page link's)",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        invalid(format!(
+            "{name}: not a text file (byte {} is not UTF-8); a scenario is JSON text",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// `KEY=VALUE` for `policy`, checked against its tunable specs so the message names the flag,

@@ -2,11 +2,13 @@
 //! `cmd/` (see `cmd/mod.rs` for how to add one).
 //!
 //! Exit codes: 0 success, 1 a failure while running (I/O, a run that hit a limit), 2 invalid
-//! input (a bad scenario, link, `--set` or other flag; clap's own usage errors are 2 as well).
+//! input (a bad scenario, link, `--set` or other flag, a scenario file over 4 MiB or not UTF-8;
+//! clap's own usage errors are 2 as well), 3 `--timeout` reached.
 
 mod cmd;
 mod input;
 mod output;
+mod timeout;
 
 use std::process::ExitCode;
 
@@ -17,21 +19,32 @@ use clap::Parser;
     name = "schedlab",
     version = schedlab::VERSION,
     about = schedlab::DESCRIPTION,
-    after_help = "Exit status: 0 on success, 1 when a run or I/O fails, 2 on invalid input.",
+    after_help = "Exit status: 0 on success, 1 when a run or I/O fails, 2 on invalid input, \
+                  3 when --timeout ends the command.",
     propagate_version = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: cmd::Command,
+
+    /// Stop with exit status 3 if the command has not finished its work after this much
+    /// wall-clock time, e.g. 30s (for run, contest, sweep and seeds above all)
+    #[arg(long, global = true, value_name = "DURATION")]
+    timeout: Option<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.execute() {
+    let result = match &cli.timeout {
+        Some(t) => timeout::arm(t),
+        None => Ok(()),
+    }
+    .and_then(|()| cli.command.execute());
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            output::eprint(&format!("error: {e:#}\n"));
             if e.downcast_ref::<input::InvalidInput>().is_some() {
                 ExitCode::from(2)
             } else {

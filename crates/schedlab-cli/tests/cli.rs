@@ -348,3 +348,194 @@ fn inspect_at_prints_who_runs_and_who_waits() {
         stderr(&o)
     );
 }
+
+/// A scenario whose run takes seconds of wall-clock time: 5,000 CPU hogs switched every
+/// millisecond on 16 CPUs for an hour of simulated time.
+const SLOW: &str = r#"{"version":1,"cpus":16,"duration":"3600s","seed":1,
+  "policy":{"id":"rr","tunables":{"quantum":1}},
+  "tasks":[{"name":"hog","count":5000,"program":[{"run":"3600s"}]}]}"#;
+
+#[test]
+fn scenario_files_are_read_with_a_size_limit() {
+    let started = std::time::Instant::now();
+    let o = schedlab(&["run", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 4 MiB"), "{}", stderr(&o));
+    // Read 4 MiB and stopped; a limitless read would run out of memory instead.
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    // Just over the limit from standard input as well.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let big = vec![b' '; (4 << 20) + 1];
+    // The CLI may stop reading (and close the pipe) once it is past the limit.
+    child.stdin.take().unwrap().write_all(&big).ok();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("standard input: larger than 4 MiB"));
+}
+
+#[test]
+fn binary_and_non_utf8_files_are_invalid_input() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("binary.json");
+    std::fs::write(&path, [0x7b, 0xff, 0xfe, 0x00, 0x01, 0x80]).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [vec!["run", path], vec!["share", path]] {
+        let o = schedlab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not a text file (byte 1 is not UTF-8)"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = schedlab(&[
+        "sweep",
+        path,
+        "--policy",
+        "rr",
+        "--vary",
+        "quantum=1..3",
+        "--metric",
+        "makespan_ms",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Valid UTF-8 but binary (NULs): not JSON, so invalid input too.
+    let nul = file("nul.json", "\0\0\0\0");
+    let o = schedlab(&["run", &nul]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a valid scenario"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn timeout_ends_a_long_run_with_exit_status_3_and_writes_nothing() {
+    let path = file("slow.json", SLOW);
+    let csv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/slow.csv");
+    std::fs::remove_file(&csv).ok();
+    let started = std::time::Instant::now();
+    let o = schedlab(&[
+        "run",
+        &path,
+        "--timeout",
+        "300ms",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("stopped after 300ms (--timeout, wall-clock time)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    assert!(!csv.exists());
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    // The same for a sweep, with the flag before the subcommand.
+    let o = schedlab(&[
+        "--timeout",
+        "300ms",
+        "sweep",
+        &path,
+        "--vary",
+        "quantum=1..5",
+        "--metric",
+        "makespan_ms",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+
+    // A run that finishes in time is untouched.
+    let quick = file("quick.json", DESIGN_EXAMPLE);
+    let plain = schedlab(&["run", &quick]);
+    let timed = schedlab(&["run", &quick, "--timeout", "60s"]);
+    ok(&timed);
+    assert_eq!(stdout(&plain), stdout(&timed));
+
+    for bad in ["soon", "0ms", "500us"] {
+        let o = schedlab(&["run", &quick, "--timeout", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--timeout"), "{}", stderr(&o));
+    }
+}
+
+/// A task name full of terminal controls: ESC sequences (clear screen, window title), the
+/// one-byte C1 CSI, BEL, CR, DEL and a right-to-left override.
+const HOSTILE: &str = "x\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\r\u{7f}\u{202e}gpj.exe";
+
+fn hostile_scenario(name: &str) -> String {
+    serde_json::json!({
+        "version": 1, "cpus": 1, "duration": "10ms", "seed": 1, "policy": { "id": "rr" },
+        "tasks": [ { "name": name, "program": [ { "run": "1ms" } ] },
+                   { "name": "=cmd|' /C calc'!A0", "program": [ { "run": "1ms" } ] } ]
+    })
+    .to_string()
+}
+
+/// Whether `text` holds a character a terminal could act on (newline and tab aside).
+fn has_controls(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c)
+    })
+}
+
+#[test]
+fn terminal_output_escapes_control_characters_in_names() {
+    let path = file("hostile.json", &hostile_scenario(HOSTILE));
+    let o = schedlab(&["run", &path, "--gantt", "--width", "60"]);
+    ok(&o);
+    let out = stdout(&o);
+    assert!(!has_controls(&out), "{out:?}");
+    assert!(out.contains("x\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{9b}31m\\u{d}\\u{7f}\\u{202e}gpj.exe"));
+
+    // JSON stays valid and carries the exact name, every control written as an escape.
+    let o = schedlab(&["run", &path, "--json", "--gantt"]);
+    ok(&o);
+    assert!(!has_controls(&stdout(&o)) && !has_controls(&stderr(&o)));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["tasks"][0]["name"], HOSTILE);
+
+    // Errors that quote user text: a duplicate name, and a bad --set on the link.
+    let twice = serde_json::json!({
+        "version": 1, "cpus": 1, "duration": "10ms", "seed": 1, "policy": { "id": "rr" },
+        "tasks": [ { "name": HOSTILE, "program": [ { "run": "1ms" } ] },
+                   { "name": HOSTILE, "program": [ { "run": "1ms" } ] } ]
+    });
+    let path = file("hostile-twice.json", &twice.to_string());
+    let o = schedlab(&["run", &path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!has_controls(&stderr(&o)), "{:?}", stderr(&o));
+    let o = schedlab(&["run", &path, "--set", "\u{1b}[2J=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!has_controls(&stderr(&o)), "{:?}", stderr(&o));
+}
+
+#[test]
+fn csv_export_neutralises_formulas() {
+    let path = file("formula.json", &hostile_scenario(HOSTILE));
+    let csv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/formula.csv");
+    ok(&schedlab(&["run", &path, "--csv", csv.to_str().unwrap()]));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text:?}");
+    // Control characters replaced, so the row is one line and one cell.
+    assert!(
+        lines[1].starts_with("0,x\u{fffd}[2J\u{fffd}]0;owned\u{fffd}\u{fffd}31m\u{fffd}\u{fffd}")
+    );
+    assert!(!text.chars().any(|c| c.is_control() && c != '\n'));
+    assert!(
+        lines[2].starts_with("1,'=cmd|' /C calc'!A0,0,"),
+        "{}",
+        lines[2]
+    );
+}

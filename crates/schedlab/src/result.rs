@@ -114,6 +114,18 @@ impl RunResult {
     /// The result of `out`, a run of `scenario`. The tunables listed are the scenario's over
     /// the policy's declared defaults.
     pub fn new(scenario: &Scenario, out: &RunOutput) -> RunResult {
+        RunResult::build(scenario, out, usize::MAX, true)
+    }
+
+    /// The result as the page's worker sends it: without segments (the charts read
+    /// [`crate::view::RunData`]'s, far more compact) and with the tasks
+    /// [`crate::view::RunData`] lists, at most [`crate::view::TASK_LIMIT`] (the first ones);
+    /// `RunData::omitted` sums up the rest. The summary covers the whole run.
+    pub fn for_page(scenario: &Scenario, out: &RunOutput) -> RunResult {
+        RunResult::build(scenario, out, crate::view::TASK_LIMIT, false)
+    }
+
+    fn build(scenario: &Scenario, out: &RunOutput, task_limit: usize, segments: bool) -> RunResult {
         let m = &out.metrics;
         let name_of = |id: u32| -> String {
             out.tasks
@@ -155,6 +167,7 @@ impl RunResult {
             tasks: m
                 .tasks
                 .iter()
+                .take(task_limit)
                 .map(|t| TaskResult {
                     name: t.name.clone(),
                     cpu_ns: t.cpu_ns,
@@ -176,6 +189,7 @@ impl RunResult {
             segments: out
                 .trace
                 .segments()
+                .take(if segments { usize::MAX } else { 0 })
                 .map(|(cpu, s)| SegmentResult {
                     cpu: cpu.0,
                     task: name_of(s.task.0),
@@ -208,7 +222,7 @@ impl RunResult {
             let l = t.wakeup_latency_ns;
             let fields = [
                 t.id.to_string(),
-                csv_field(&t.name),
+                csv_text(&t.name),
                 t.nice.to_string(),
                 t.arrival_ns.to_string(),
                 t.cpu_ns.to_string(),
@@ -233,12 +247,27 @@ impl RunResult {
     }
 }
 
-/// RFC 4180 quoting: fields with a comma, quote or line break are quoted, quotes doubled.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// A text cell (a task name) as CSV, safe to open in a spreadsheet:
+///
+/// 1. every control character (C0 including NUL, tab, CR and LF; DEL; C1) becomes U+FFFD
+///    (`�`), so no cell holds a line break, a NUL or a terminal escape;
+/// 2. a cell starting with `=`, `+`, `-` or `@` (what spreadsheets read as a formula, e.g.
+///    `=cmd|' /C calc'!A0`) gets a leading apostrophe `'`, which shows it as text;
+/// 3. RFC 4180 quoting: fields with a comma or quote are quoted, quotes doubled.
+///
+/// Numeric columns are written by this code, never from user text, and are left as numbers.
+pub fn csv_text(s: &str) -> String {
+    let mut cell: String = s
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    if cell.starts_with(['=', '+', '-', '@']) {
+        cell.insert(0, '\'');
+    }
+    if cell.contains([',', '"']) {
+        format!("\"{}\"", cell.replace('"', "\"\""))
     } else {
-        s.to_string()
+        cell
     }
 }
 
@@ -248,8 +277,28 @@ mod tests {
 
     #[test]
     fn csv_quotes_only_what_needs_it() {
-        assert_eq!(csv_field("editor"), "editor");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_text("editor"), "editor");
+        assert_eq!(csv_text("a,b"), "\"a,b\"");
+        assert_eq!(csv_text("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_text("a-b=c"), "a-b=c");
+    }
+
+    #[test]
+    fn csv_neutralises_formulas_and_control_characters() {
+        assert_eq!(csv_text("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+        assert_eq!(csv_text("+1+1"), "'+1+1");
+        assert_eq!(csv_text("-2+3"), "'-2+3");
+        assert_eq!(csv_text("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(
+            csv_text("=HYPERLINK(\"x\",\"y\")"),
+            "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\""
+        );
+        // A leading tab or CR (which some spreadsheets skip before a formula) is no longer one.
+        assert_eq!(csv_text("\t=1+1"), "\u{fffd}=1+1");
+        assert_eq!(csv_text("\r=1"), "\u{fffd}=1");
+        assert_eq!(
+            csv_text("a\0b\nc\u{1b}[2J\u{9b}"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}[2J\u{fffd}"
+        );
     }
 }

@@ -21,7 +21,17 @@
 //!   [`RunData::notes_truncated`]; their rendered texts are stored once each;
 //! - at most [`OBSERVED_LIMIT`] observed points (the first ones), the rest counted in
 //!   [`Observed::truncated`];
-//! - per task, a fixed overhead of about a hundred bytes (name, numbers, empty arrays).
+//! - at most [`TASK_LIMIT`] tasks are listed (the first ones created, so task ids still index
+//!   [`RunData::tasks`], [`RunData::task_lanes`] and [`RunData::latency`]), each with a fixed
+//!   overhead of about a hundred bytes (name, numbers, empty arrays); the rest are summed up in
+//!   [`RunData::omitted`] (how many, their CPU time, share and wake-ups). Their segments stay in
+//!   the CPU lanes, named by id. A run that forks a million short tasks thus gives a reply of a
+//!   few megabytes instead of hundreds (the `million_tasks_reply_stays_small` test);
+//!   [`crate::result::RunResult::for_page`] keeps the same tasks of the per-task table.
+//!
+//! The reply is therefore bounded whatever the scenario: about 33 bytes per segment up to
+//! [`SEGMENT_LIMIT`] (13 MB), under 700 bytes per listed task including its row of the per-task
+//! table (3.5 MB), plus notes and observed points within their limits: under 25 MB of JSON.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +45,9 @@ pub const SEGMENT_LIMIT: usize = 400_000;
 pub const NOTE_LIMIT: usize = 20_000;
 /// Observed-metric points kept in a [`RunData`].
 pub const OBSERVED_LIMIT: usize = 200_000;
+/// Tasks listed in a [`RunData`] (and in the page's per-task table): as many as a scenario may
+/// declare (`scenario::limits::MAX_TASKS`), so only tasks forked at run time are ever left out.
+pub const TASK_LIMIT: usize = 5_000;
 /// Number of task colours: the page's palette has exactly this many entries.
 pub const PALETTE_LEN: u32 = 9;
 
@@ -62,6 +75,22 @@ pub struct RunData {
     pub observed: Option<Observed>,
     /// Wake-up latency histograms: counts per task over [`LATENCY_EDGES_NS`].
     pub latency: Vec<Vec<u32>>,
+    /// The tasks past [`TASK_LIMIT`], summed up; None when every task is listed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<Omitted>,
+}
+
+/// Tasks a [`RunData`] does not list (past [`TASK_LIMIT`]), summed up.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Omitted {
+    pub tasks: u64,
+    pub cpu_ns: u64,
+    /// Their share of all CPU time together, in parts per million (of the summed CPU time, as
+    /// a task's own share).
+    pub share_ppm: u64,
+    pub wakeups: u64,
+    /// How many of them exited before the run ended.
+    pub exited: u64,
 }
 
 /// One task as the charts show it.
@@ -305,10 +334,15 @@ impl RunData {
     /// The snapshot of `out`, a run of `scenario`. Cheap relative to the run itself: one pass
     /// over the trace.
     pub fn from_run(scenario: &Scenario, out: &RunOutput) -> RunData {
-        RunData::build(scenario, out, SEGMENT_LIMIT)
+        RunData::build(scenario, out, SEGMENT_LIMIT, TASK_LIMIT)
     }
 
-    fn build(scenario: &Scenario, out: &RunOutput, segment_limit: usize) -> RunData {
+    fn build(
+        scenario: &Scenario,
+        out: &RunOutput,
+        segment_limit: usize,
+        task_limit: usize,
+    ) -> RunData {
         let trace = &out.trace;
         let shown_until = cut_time(out, segment_limit);
         // Whether an instant is past what the snapshot shows. Without a cut, what happens at the
@@ -316,7 +350,8 @@ impl RunData {
         let cut = shown_until < out.end.0;
         let beyond = |t: u64| t > shown_until || (cut && t == shown_until);
         let cpus = trace.cpus();
-        let ntasks = out.tasks.len();
+        // Only the listed tasks get lanes and histograms; see TASK_LIMIT.
+        let ntasks = out.tasks.len().min(task_limit);
 
         let mut cpu_lanes = vec![Spans::default(); cpus];
         // Each task's segments, for its lane: (start, end), sorted below.
@@ -339,8 +374,10 @@ impl RunData {
         // Logged state changes per task: (time, state it enters; None = exited).
         let mut changes: Vec<Vec<(u64, Option<SpanState>)>> = vec![Vec::new(); ntasks];
         let mut exits: Vec<Option<u64>> = vec![None; ntasks];
+        let mut omitted_exits = 0u64;
         for c in trace.states() {
             let Some(ch) = changes.get_mut(c.task.index()) else {
+                omitted_exits += u64::from(c.state == TaskState::Exited);
                 continue;
             };
             if c.state == TaskState::Exited {
@@ -363,6 +400,7 @@ impl RunData {
         let tasks = out
             .tasks
             .iter()
+            .take(ntasks)
             .enumerate()
             .map(|(i, t)| {
                 let tm = m.tasks.get(i);
@@ -431,6 +469,31 @@ impl RunData {
             .map(|i| latency_bins(m.latencies.get(i).map_or(&[][..], |l| &l[..])))
             .collect();
 
+        let omitted = (out.tasks.len() > ntasks).then(|| {
+            let mut o = Omitted {
+                exited: omitted_exits,
+                ..Omitted::default()
+            };
+            let mut total_cpu = 0u128;
+            for (i, t) in out.tasks.iter().enumerate() {
+                total_cpu += u128::from(t.cpu_time.0);
+                if i < ntasks {
+                    continue;
+                }
+                o.tasks += 1;
+                o.cpu_ns = o.cpu_ns.saturating_add(t.cpu_time.0);
+                o.wakeups = o
+                    .wakeups
+                    .saturating_add(m.tasks.get(i).map_or(0, |x| x.wakeups));
+            }
+            // From their CPU time, as each task's share is: a sum of rounded shares would
+            // round a million tiny tasks to nothing.
+            o.share_ppm = (u128::from(o.cpu_ns) * 1_000_000)
+                .checked_div(total_cpu)
+                .map_or(0, |ppm| ppm as u64);
+            o
+        });
+
         RunData {
             policy: scenario.policy.id.clone(),
             hash: hash_hex(out.hash),
@@ -444,7 +507,13 @@ impl RunData {
             notes_truncated,
             observed,
             latency,
+            omitted,
         }
+    }
+
+    /// How many tasks the run had: those listed and those [`RunData::omitted`].
+    pub fn task_count(&self) -> u64 {
+        self.tasks.len() as u64 + self.omitted.as_ref().map_or(0, |o| o.tasks)
     }
 }
 
@@ -589,7 +658,9 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
     let w = width as f64;
     let first = spans.end.partition_point(|&e| e <= window.start);
     let mut column: Option<u32> = None;
-    let mut pool: Vec<(u32, u64)> = Vec::new();
+    // Time per key in the current column. A map, not a list: in a run of many short tasks a
+    // column can pool hundreds of different keys.
+    let mut pool: BTreeMap<u32, u64> = BTreeMap::new();
     for i in first..spans.len() {
         if spans.start[i] >= window.end {
             break;
@@ -614,10 +685,7 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
                 flush(&mut out, column.take(), &mut pool);
                 column = Some(c);
             }
-            match pool.iter_mut().find(|p| p.0 == key) {
-                Some(p) => p.1 += b - a,
-                None => pool.push((key, b - a)),
-            }
+            *pool.entry(key).or_insert(0) += b - a;
         }
     }
     flush(&mut out, column, &mut pool);
@@ -625,12 +693,12 @@ pub fn lod(spans: &Spans, window: Window, width: u32) -> Vec<Rect> {
 }
 
 /// Emits the pooled column as one bar of its dominant key.
-fn flush(out: &mut Vec<Rect>, column: Option<u32>, pool: &mut Vec<(u32, u64)>) {
+fn flush(out: &mut Vec<Rect>, column: Option<u32>, pool: &mut BTreeMap<u32, u64>) {
     let Some(c) = column else { return };
     let best = pool
         .iter()
-        .max_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)))
-        .map(|p| p.0);
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
+        .map(|(&key, _)| key);
     pool.clear();
     if let Some(key) = best {
         let x0 = out
@@ -1517,6 +1585,7 @@ mod tests {
                 latency_bins(&[500, 1_500, 1_999]),
                 latency_bins(&[3_000_000, 7_000_000_000, 0]),
             ],
+            omitted: None,
         }
     }
 
@@ -1707,7 +1776,7 @@ mod tests {
         .unwrap();
         let out = crate::run(&scenario, Default::default()).unwrap();
         assert!(out.trace.segment_count() > 20);
-        let d = RunData::build(&scenario, &out, 20);
+        let d = RunData::build(&scenario, &out, 20, TASK_LIMIT);
         let kept: usize = d.cpu_lanes.iter().map(Spans::len).sum();
         assert!((1..=20).contains(&kept), "{kept}");
         assert!(d.shown_until_ns < d.end_ns);
@@ -1721,6 +1790,58 @@ mod tests {
         assert!(d.notes.time.iter().all(|&t| t < d.shown_until_ns));
         // Metrics-based data still covers the whole run.
         assert_eq!(d.tasks[0].wakeups, out.metrics.tasks[0].wakeups);
+    }
+
+    /// A run that forks a million tasks (the engine's limit on tasks per run): the page's reply
+    /// before and after the task limit, and how long decoding it takes (what the page's main
+    /// thread does with it). Slow, so only with `SCHEDLAB_SLOW=1`.
+    #[test]
+    fn million_tasks_reply_stays_small() {
+        if std::env::var_os("SCHEDLAB_SLOW").is_none_or(|v| v != "1") {
+            return;
+        }
+        let children = schedlab_engine::scenario::limits::MAX_TOTAL_TASKS - 1;
+        let json = format!(
+            r#"{{"version":1,"cpus":2,"duration":"600s","seed":7,"policy":{{"id":"cfs"}},
+            "programs":{{"child":[{{"run":"10us"}}]}},
+            "tasks":[{{"name":"parent","program":[{{"repeat":{children},"body":[
+              {{"fork":{{"program":"child","name":"child"}}}},{{"run":"1us"}},{{"wait":"any"}}]}}]}}]}}"#
+        );
+        let scenario: Scenario = serde_json::from_str(&json).unwrap();
+        let started = std::time::Instant::now();
+        let out = crate::run(&scenario, Default::default()).unwrap();
+        eprintln!("{} tasks run in {:?}", out.tasks.len(), started.elapsed());
+        assert_eq!(out.tasks.len(), children + 1);
+        let measure = |what: &str, data: &RunData, result: &crate::RunResult| {
+            let bytes =
+                serde_json::to_vec(data).unwrap().len() + serde_json::to_vec(result).unwrap().len();
+            let text = format!(
+                "[{},{}]",
+                serde_json::to_string(data).unwrap(),
+                serde_json::to_string(result).unwrap()
+            );
+            let started = std::time::Instant::now();
+            let back: (RunData, crate::RunResult) = serde_json::from_str(&text).unwrap();
+            eprintln!(
+                "{what}: {bytes} bytes, decoded in {:?} ({} tasks listed)",
+                started.elapsed(),
+                back.0.tasks.len()
+            );
+            bytes
+        };
+        let mut before = crate::RunResult::new(&scenario, &out);
+        before.segments.clear();
+        let unbounded = RunData::build(&scenario, &out, SEGMENT_LIMIT, usize::MAX);
+        let before = measure("before (every task)", &unbounded, &before);
+        let after = measure(
+            "after (TASK_LIMIT)",
+            &RunData::from_run(&scenario, &out),
+            &crate::RunResult::for_page(&scenario, &out),
+        );
+        assert!(
+            after < 25_000_000 && after * 10 < before,
+            "{after} vs {before}"
+        );
     }
 
     #[test]

@@ -42,6 +42,15 @@ pub fn ExportBar() -> Html {
         "schedlab-{}-{}",
         shown.scenario.policy.id, shown.outcome.result.trace_hash
     );
+    // The page holds at most view::TASK_LIMIT tasks of a run; the CLI writes every one.
+    let csv_title = match &shown.data.omitted {
+        None => "Per-task metrics of this run as CSV (as schedlab run --csv writes them)".to_owned(),
+        Some(_) => format!(
+            "Per-task metrics of the first {} tasks of this run as CSV; schedlab run --csv writes all {} of them",
+            shown.data.tasks.len(),
+            shown.data.task_count()
+        ),
+    };
     let on_csv = {
         let shown = shown.clone();
         let name = format!("{stem}.csv");
@@ -58,8 +67,7 @@ pub fn ExportBar() -> Html {
     html! {
         <div class="export-bar" role="group" aria-label="Export the run on screen">
             <span class="muted">{ "Export" }</span>
-            <button type="button" data-testid="export-csv" onclick={on_csv}
-                title="Per-task metrics of this run as CSV (as schedlab run --csv writes them)">
+            <button type="button" data-testid="export-csv" onclick={on_csv} title={csv_title}>
                 { "CSV" }
             </button>
             <button type="button" data-testid="export-perfetto" onclick={on_perfetto}

@@ -1,18 +1,72 @@
+use std::cell::Cell;
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::state::{AppContext, RunStatus};
 
-/// Whether a run is going, how long the last one took, and its trace hash (always last, so
-/// the text ends with the hash once a run is done).
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Cancel pressed while a run is going, with the seconds it had been going (ms).
+    pub oncancel: Callback<f64>,
+}
+
+/// How often the elapsed time of a run in progress is redrawn.
+const TICK: std::time::Duration = std::time::Duration::from_millis(100);
+/// The elapsed time and Cancel show once a run has taken this long (ms): most runs end sooner,
+/// and the line does not flicker while a slider is dragged.
+const SHOW_AFTER_MS: f64 = 400.0;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// Whether a run is going (with its elapsed time and a Cancel button), how long the last one
+/// took, and its trace hash (always last, so the text ends with the hash once a run is done).
 #[component]
-pub fn RunStatusLine() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+pub fn RunStatusLine(props: &Props) -> Html {
+    let state = use_context::<AppContext>();
+    let running = state
+        .as_ref()
+        .is_some_and(|s| s.status == RunStatus::Running);
+    let generation = state.as_ref().map_or(0, |s| s.generation);
+    // When the run of this generation started (the page asked for it), while it runs.
+    let started = use_mut_ref(|| None::<f64>);
+    {
+        let started = started.clone();
+        use_effect_with((running, generation), move |(running, _)| {
+            *started.borrow_mut() = running.then(now_ms);
+        });
+    }
+    // Redraw the elapsed time while running.
+    let redraw = use_force_update();
+    use_effect_with(running, move |&running| {
+        let alive = Rc::new(Cell::new(running));
+        if running {
+            let alive = alive.clone();
+            yew::platform::spawn_local(async move {
+                while alive.get() {
+                    yew::platform::time::sleep(TICK).await;
+                    if alive.get() {
+                        redraw.force_update();
+                    }
+                }
+            });
+        }
+        move || alive.set(false)
+    });
+    let Some(state) = state else {
         return html! {};
     };
+    let elapsed_ms = started.borrow().map(|t| (now_ms() - t).max(0.0));
+    let slow = running && elapsed_ms.is_some_and(|e| e >= SHOW_AFTER_MS);
     let tasks = state
         .shown
         .as_ref()
-        .map(|s| s.outcome.result.tasks.len())
+        .map(|s| s.data.task_count())
         .unwrap_or(0);
     let (class, text) = match &state.status {
         RunStatus::Running => ("running", "Running…".to_string()),
@@ -21,15 +75,38 @@ pub fn RunStatusLine() -> Html {
             format!("Done in {wall_ms:.0} ms · {tasks} tasks · trace hash {hash}"),
         ),
         RunStatus::Failed(message) => ("failed", format!("Run failed: {message}")),
+        RunStatus::Stopped(message) => ("stopped", format!("Stopped: {message}")),
         RunStatus::Invalid => (
             "invalid",
             "Not run: the scenario has problems (see the marked fields)".to_string(),
         ),
     };
+    let on_cancel = {
+        let oncancel = props.oncancel.clone();
+        let started = started.clone();
+        Callback::from(move |_: MouseEvent| {
+            let elapsed = started.borrow().map_or(0.0, |t| (now_ms() - t).max(0.0));
+            oncancel.emit(elapsed);
+        })
+    };
     html! {
-        <p class={classes!("run-status", class)} data-testid="run-status" role="status" aria-live="polite">
-            <span class="run-status-dot" aria-hidden="true"></span>
-            { text }
-        </p>
+        <div class="run-status-line">
+            <p class={classes!("run-status", class)} data-testid="run-status" role="status" aria-live="polite">
+                <span class="run-status-dot" aria-hidden="true"></span>
+                { text }
+                if slow {
+                    // Not announced: a screen reader would read it ten times a second.
+                    <span class="run-elapsed" data-testid="run-elapsed" aria-hidden="true">
+                        { format!(" {:.1} s", elapsed_ms.unwrap_or(0.0) / 1000.0) }
+                    </span>
+                }
+            </p>
+            if slow {
+                <button type="button" class="run-cancel" data-testid="run-cancel" onclick={on_cancel}
+                    title="Stop this run now: the simulator is restarted, your scenario and the last good run stay">
+                    { "Cancel" }
+                </button>
+            }
+        </div>
     }
 }

@@ -80,6 +80,8 @@ pub fn StatsTable() -> Html {
     });
     let total = tasks.len();
     tasks.truncate(MAX_ROWS);
+    // Tasks past view::TASK_LIMIT never reach the page (a bounded reply); one row sums them up.
+    let omitted = shown.data.omitted.clone();
     html! {
         <section class="panel stats-panel" aria-labelledby="stats-heading">
             <h2 id="stats-heading">
@@ -129,6 +131,17 @@ pub fn StatsTable() -> Html {
                                 <td class="num" data-col="turnaround">{ t.turnaround_ns.map(ns).unwrap_or_else(|| "—".into()) }</td>
                             </tr>
                         }) }
+                        if let Some(o) = omitted {
+                            <tr class="omitted" data-testid="stats-omitted">
+                                <th scope="row" class="muted">
+                                    { format!("and {} more tasks", o.tasks) }
+                                    <span class="muted">{ format!(" (past the {} the page lists; {} exited)", schedlab::view::TASK_LIMIT, o.exited) }</span>
+                                </th>
+                                <td class="num" data-col="cpu">{ ns(o.cpu_ns) }</td>
+                                <td class="num" data-col="share">{ format!("{:.1} %", o.share_ppm as f64 / 10_000.0) }</td>
+                                <td colspan="6" class="muted">{ format!("{} wake-ups in all; every task is in the CLI's output", o.wakeups) }</td>
+                            </tr>
+                        }
                     </tbody>
                 </table>
             </div>

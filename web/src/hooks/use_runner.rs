@@ -6,6 +6,9 @@
 //!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
 //!   next.
 //! - A worker that panics is replaced, and the page is told (`Action::WorkerCrashed`).
+//! - [`Runner::cancel`] (the run status's Cancel button) ends the worker whatever it is doing
+//!   and starts a fresh one; what was queued for the run goes too. A request still in flight
+//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`Action::WorkerStopped`).
 //! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
 //!   after a queued run (whose result it would be asked again for) and before contest rows,
 //!   and a new generation drops it (the reducer asks again once that run is shown or fails).
@@ -23,7 +26,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
-use crate::protocol::{Request, Response};
+use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
 use crate::state::{Action, AppState};
 
 /// A run in flight longer than this is cancelled when a newer one is waiting.
@@ -50,6 +53,9 @@ struct Inner {
     on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
     /// When the request in flight was sent (ms), if one is.
     busy_since: Option<f64>,
+    /// Requests sent so far: the time limit's check knows by it whether the request it
+    /// watches is still the one in flight.
+    sent: u64,
     queue: VecDeque<Request>,
     /// The inspection to make next, if any.
     inspect: Option<Request>,
@@ -77,6 +83,7 @@ impl Runner {
                 on_message: None,
                 on_error: None,
                 busy_since: None,
+                sent: 0,
                 queue: VecDeque::new(),
                 inspect: None,
                 sweep: VecDeque::new(),
@@ -121,9 +128,18 @@ impl Runner {
         inner.pump();
     }
 
-    /// Sends a request that crashes the worker (for the tests of crash recovery).
-    pub fn crash(&self) {
-        self.submit(vec![Request::Crash { id: 0 }]);
+    /// Ends the worker now (terminates it; a fresh one starts with the next request) and
+    /// drops the run, contest rows and inspection still queued. A sweep goes on: its point in
+    /// flight is queued again. The reducer is told by the caller (`Action::WorkerStopped`).
+    pub fn cancel(&self) {
+        let mut inner = self.inner.borrow_mut();
+        inner.restart();
+        inner.queue.clear();
+        inner.inspect = None;
+        if let Some(point) = inner.sweep_in_flight.take() {
+            inner.sweep.push_front(point);
+        }
+        inner.pump();
     }
 }
 
@@ -220,7 +236,36 @@ impl Inner {
         };
         if worker.post_message(&JsValue::from_str(&json)).is_ok() {
             self.busy_since = Some(now_ms());
+            self.sent += 1;
+            self.watch(self.sent);
         }
+    }
+
+    /// Ends request number `sent` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
+    fn watch(&self, sent: u64) {
+        let this = self.this.clone();
+        yew::platform::spawn_local(async move {
+            let limit = std::time::Duration::from_millis(REQUEST_TIME_LIMIT_MS as u64);
+            yew::platform::time::sleep(limit).await;
+            let Some(inner) = this.upgrade() else { return };
+            let (dispatch, elapsed_ms) = {
+                let mut inner = inner.borrow_mut();
+                let Some(since) = inner.busy_since.filter(|_| inner.sent == sent) else {
+                    return;
+                };
+                inner.restart();
+                // Like a crash: what is queued may be as slow; the user's next edit runs.
+                inner.queue.clear();
+                inner.inspect = None;
+                inner.sweep.clear();
+                inner.sweep_in_flight = None;
+                (inner.dispatch.clone(), now_ms() - since)
+            };
+            dispatch.emit(Action::WorkerStopped {
+                elapsed_ms,
+                timed_out: true,
+            });
+        });
     }
 
     fn on_message(this: &Rc<RefCell<Inner>>, event: MessageEvent) {

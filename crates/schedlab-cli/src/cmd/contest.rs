@@ -156,7 +156,7 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         .map_err(|p| invalid(format!("--param: {p}")))?;
     let table = contest::table(&configs, &loads, &params, args.cpus, args.runs)?;
     if args.json {
-        return crate::output::print(&(serde_json::to_string_pretty(&table)? + "\n"));
+        return crate::output::print_json(&(serde_json::to_string_pretty(&table)? + "\n"));
     }
     crate::output::print(&table.render())
 }

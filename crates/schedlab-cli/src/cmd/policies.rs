@@ -16,7 +16,7 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     if args.json {
         let mut text = serde_json::to_string_pretty(&catalog)?;
         text.push('\n');
-        return crate::output::print(&text);
+        return crate::output::print_json(&text);
     }
     let id_w = catalog.iter().map(|p| p.id.len()).max().unwrap_or(0);
     let key_w = catalog

@@ -14,7 +14,7 @@ pub struct Args {
 pub fn execute(args: Args) -> anyhow::Result<()> {
     if args.json {
         let infos: Vec<_> = PRESETS.iter().map(|p| p.info()).collect();
-        return crate::output::print(&(serde_json::to_string_pretty(&infos)? + "\n"));
+        return crate::output::print_json(&(serde_json::to_string_pretty(&infos)? + "\n"));
     }
     let mut out = String::new();
     for p in PRESETS {

@@ -80,22 +80,24 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         schedlab::SimError::Run(r) => anyhow::Error::new(r).context("the run stopped"),
     })?;
     let result = RunResult::new(scenario, &out);
-    if let Some(path) = &args.csv {
-        std::fs::write(path, result.tasks_csv())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(path) = &args.perfetto {
+    let csv = args.csv.as_ref().map(|path| (path, result.tasks_csv()));
+    let perfetto = args.perfetto.as_ref().map(|path| {
         let trace = schedlab::view::RunData::from_run(scenario, &out).chrome_trace();
-        std::fs::write(path, trace).with_context(|| format!("writing {}", path.display()))?;
+        (path, trace)
+    });
+    // Computed: from here on only writing, which --timeout no longer cuts short.
+    crate::timeout::disarm();
+    for (path, contents) in csv.iter().chain(&perfetto) {
+        std::fs::write(path, contents).with_context(|| format!("writing {}", path.display()))?;
     }
     let gantt = args
         .gantt
         .then(|| schedlab::text::gantt(&out, args.width.unwrap_or_else(crate::output::width)));
     if args.json {
         if let Some(g) = gantt {
-            eprint!("{g}");
+            crate::output::eprint(&g);
         }
-        return crate::output::print(&(result.to_json_pretty() + "\n"));
+        return crate::output::print_json(&(result.to_json_pretty() + "\n"));
     }
     let mut text = schedlab::text::task_table(&result);
     if let Some(g) = gantt {

@@ -20,6 +20,7 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<()> {
     let doc = schedlab::workloads::seeds::document().context("running the seed benchmarks")?;
+    crate::timeout::disarm();
     if args.stdout {
         return crate::output::print(&doc);
     }
@@ -27,6 +28,6 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     std::fs::write(&args.out, &doc).with_context(|| format!("writing {}", args.out.display()))?;
-    eprintln!("wrote {}", args.out.display());
+    crate::output::eprint(&format!("wrote {}\n", args.out.display()));
     Ok(())
 }

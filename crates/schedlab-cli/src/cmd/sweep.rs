@@ -100,7 +100,7 @@ fn parse_vary(s: &str) -> anyhow::Result<(String, Range)> {
 pub fn execute(args: Args) -> anyhow::Result<()> {
     let (key, range) = parse_vary(&args.vary)?;
     let file: Option<Scenario> = if std::path::Path::new(&args.target).exists() {
-        let text = std::fs::read_to_string(&args.target)?;
+        let text = crate::input::read_text(&args.target)?;
         Some(Scenario::from_json(&text).map_err(|e| invalid(format!("{}: {e}", args.target)))?)
     } else {
         None
@@ -175,7 +175,7 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     }
     if args.json {
         let j = serde_json::json!({ "target": args.target, "policy": policy, "vary": key, "metric": args.metric, "runs": args.runs, "points": points.iter().map(|p| serde_json::json!({"value": p.value, "metric": p.metric})).collect::<Vec<_>>() });
-        return crate::output::print(&(serde_json::to_string_pretty(&j)? + "\n"));
+        return crate::output::print_json(&(serde_json::to_string_pretty(&j)? + "\n"));
     }
     let mut out = format!(
         "{} under {policy}, {} over {key} ({} run(s) per point)\n{:>12}  {}\n",

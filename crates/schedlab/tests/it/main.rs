@@ -1,6 +1,7 @@
 //! The facade's black-box tests, one binary: the JSON result contract, share links, the generated
 //! docs and the scenario corpus run under every registered policy.
 
+mod bounds;
 mod corpus;
 mod docs;
 mod limits;

@@ -1,0 +1,185 @@
+// What a link can make the page do, and what the page does about it: a strict
+// Content-Security-Policy, a long run that shows its elapsed time and can be cancelled, and
+// worker failures (a budget exceeded, memory exhausted) told in sentences, the work kept.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test, expect, artifacts, cli } from "./fixtures.js";
+
+const HASH = /([0-9a-f]{16})$/;
+
+/** The page link (`#s=...`) that holds `scenario`, made by the CLI. */
+function link(name, scenario) {
+  const dir = join(artifacts, "scenarios");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(scenario));
+  return cli("share", path).trim();
+}
+
+/** Minutes of work for the simulator: 5,000 CPU hogs switched every millisecond on 16 CPUs. */
+const SLOW = {
+  version: 1,
+  cpus: 16,
+  duration: "3600s",
+  seed: 1,
+  policy: { id: "rr", tunables: { quantum: 1 } },
+  tasks: [{ name: "hog", count: 5000, program: [{ run: "3600s" }] }],
+};
+
+/** A fork bomb: the engine's limit on live tasks ends it. */
+const FORK_BOMB = {
+  version: 1,
+  cpus: 1,
+  duration: "10s",
+  seed: 1,
+  policy: { id: "rr" },
+  programs: { child: [{ sleep: "10s" }] },
+  tasks: [{ name: "bomb", program: [{ repeat: "forever", body: [{ fork: { program: "child", name: "child" } }] }] }],
+};
+
+test("a strict Content-Security-Policy: nothing violates it, an injected inline script does not run", async ({ app }) => {
+  const { page } = app;
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ]) {
+    expect(policy).toContain(directive);
+  }
+  await page.evaluate(() => {
+    window.violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.violations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  // Run, draw every chart, export everything: all within the policy.
+  await expect(page.getByTestId("run-status")).toHaveText(HASH, { timeout: 20_000 });
+  for (const testid of ["export-csv", "export-perfetto"]) {
+    await Promise.all([page.waitForEvent("download"), page.getByTestId(testid).click()]);
+  }
+  await page.getByTestId("gantt").click({ position: { x: 200, y: 40 } });
+  await expect(page.getByTestId("inspector")).toHaveAttribute("aria-busy", "false", { timeout: 20_000 });
+  expect(await page.evaluate(() => window.violations)).toEqual([]);
+  expect(app.consoleErrors).toEqual([]);
+  expect(app.failedRequests).toEqual([]);
+
+  // The policy is in force: an inline script a bug might let in never runs.
+  const ran = await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.injected = true;";
+    document.head.append(script);
+    return window.injected === true;
+  });
+  expect(ran).toBe(false);
+  await expect.poll(() => page.evaluate(() => window.violations.length)).toBeGreaterThan(0);
+  expect(await page.evaluate(() => window.violations[0])).toMatch(/^script-src/);
+});
+
+test("a long run shows its elapsed time and Cancel ends it; the scenario and last run stay", async ({ app }) => {
+  const { page } = app;
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  const statsBefore = await page.getByTestId("stats-table").locator("tbody tr").count();
+
+  await page.goto(app.site.url + link("slow", SLOW));
+  await expect(page.getByTestId("cpus-input")).toHaveValue("16");
+  const elapsed = page.getByTestId("run-elapsed");
+  await expect(elapsed).toHaveText(/^ ?\d+\.\d s$/, { timeout: 10_000 });
+  await expect(status).toContainText("Running…");
+  // The clock moves while the worker is busy.
+  const seconds = async () => Number((await elapsed.textContent()).trim().split(" ")[0]);
+  const first = await seconds();
+  await expect.poll(seconds, { timeout: 10_000 }).toBeGreaterThan(first + 0.5);
+
+  const workers = page.workers().length;
+  await page.getByTestId("run-cancel").click();
+  await expect(status).toHaveText(/^Stopped: cancelled after \d+\.\d s$/);
+  await expect(page.getByTestId("run-cancel")).toBeHidden();
+  await expect(page.getByTestId("error-banner")).toContainText(
+    /Run cancelled after \d+\.\d s\. Your scenario and the last good run are kept/,
+  );
+  // The busy worker was ended.
+  await expect.poll(() => page.workers().length).toBeLessThan(workers);
+  // What the user had is still there: the slow scenario in the form, the last run's table.
+  await expect(page.getByTestId("cpus-input")).toHaveValue("16");
+  await expect(page.getByTestId("stats-table").locator("tbody tr")).toHaveCount(statsBefore);
+
+  // A fresh worker runs the next edit.
+  await page.getByTestId("duration-input").fill("20ms");
+  await page.getByTestId("duration-input").press("Enter");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  await expect(status).toContainText("5000 tasks");
+  expect(app.consoleErrors).toEqual([]);
+});
+
+test("a run that exceeds a budget is told in a sentence and the last run stays", async ({ app }) => {
+  const { page } = app;
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  const first = (await status.textContent()).match(HASH)[1];
+  await page.goto(app.site.url + link("fork-bomb", FORK_BOMB));
+  // The engine's limit on live tasks, in its own words.
+  await expect(status).toHaveText(/^Run failed: the run stopped: more than \d+ tasks alive at once/, { timeout: 20_000 });
+  await expect(page.getByTestId("error-banner")).toContainText("The run failed, so the last good run is shown: the run stopped:");
+  // The fork bomb is in the form; the charts still show the run before it.
+  await expect(page.getByTestId("task-table").locator("tbody tr").first().locator("input").first()).toHaveValue("bomb");
+  await expect(page.getByTestId("stats-table").locator("tbody tr").first()).not.toHaveAttribute("data-task", "bomb");
+  await expect(page.getByTestId("gantt")).toBeVisible();
+  // Fixing the scenario runs again: the bomb becomes a CPU hog.
+  await page.getByTestId("task-table").locator("tbody tr").first().locator("select").selectOption("hog");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  await expect(status).not.toHaveText(new RegExp(`${first}$`));
+  expect(app.consoleErrors).toEqual([]);
+});
+
+test("a worker that runs out of memory is explained, replaced, and the page keeps working", async ({ app: { page } }) => {
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  const first = (await status.textContent()).match(HASH)[1];
+  // Inside the worker: the request that allocates until the allocator fails (a wasm trap,
+  // what a scenario too large for the page ends with; see web/src/protocol.rs).
+  const worker = page.workers()[0];
+  await worker.evaluate(() => self.onmessage({ data: JSON.stringify({ kind: "crash", id: 0, out_of_memory: true }) }));
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toContainText("This scenario needed more memory than the page allows (a WebAssembly worker has at most 4 GiB", {
+    timeout: 30_000,
+  });
+  await expect(banner).toContainText("your scenario and the last good run are kept");
+  await expect(status).toHaveText(new RegExp(`${first}$`));
+  // A new worker answers the next edit.
+  await page.getByTestId("seed-input").fill("7");
+  await page.getByTestId("seed-input").press("Enter");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  await expect(status).not.toHaveText(new RegExp(`${first}$`));
+});
+
+test("a run of more tasks than the page lists sums up the rest in one row", async ({ app }) => {
+  const { page } = app;
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  // 5,300 tasks forked one after another: 301 past the 5,000 the reply lists.
+  const forks = {
+    version: 1,
+    cpus: 2,
+    duration: "60s",
+    seed: 7,
+    policy: { id: "rr" },
+    programs: { child: [{ run: "10us" }] },
+    tasks: [{ name: "parent", program: [{ repeat: 5300, body: [{ fork: { program: "child", name: "child" } }, { wait: "any" }] }] }],
+  };
+  const url = link("forks", forks);
+  await page.goto(app.site.url + url);
+  await expect(status).toHaveText(/ · 5301 tasks · trace hash [0-9a-f]{16}$/, { timeout: 30_000 });
+  const hash = (await status.textContent()).match(HASH)[1];
+  expect(JSON.parse(cli("run", "--link", url, "--json")).trace_hash).toEqual(hash);
+  const omitted = page.getByTestId("stats-omitted");
+  await expect(omitted).toContainText("and 301 more tasks (past the 5000 the page lists; 301 exited)");
+  // The CSV holds the listed tasks and says so; the CLI's holds every one.
+  await expect(page.getByTestId("export-csv")).toHaveAttribute("title", /first 5000 tasks .* all 5301/);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+  const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+  expect(csv.length).toEqual(5001);
+  expect(app.consoleErrors).toEqual([]);
+});
