@@ -32,9 +32,12 @@
 //! earlier timeline insertion (the kernel's augmented-tree walk has no specified order); the
 //! running entity wins a tie against the timeline only when RUN_TO_PARITY protects it.
 //!
-//! Simplified: V and the eligibility sums are recomputed from the queue at each use instead of
-//! the kernel's incrementally maintained `avg_vruntime`/`avg_load` (same integers); the pick
-//! scans the queue instead of walking the `min_deadline`-augmented rbtree. No per-task slices
+//! V's sums `avg_vruntime`/`avg_load` are kept incrementally as the kernel keeps them (updated
+//! on insertion into and removal from the timeline and when min_vruntime moves), in 128-bit
+//! integers without the kernel's weight scaling, so they are the exact sums and eligibility is
+//! an O(1) test. Simplified: the pick scans the eligible prefix of the vruntime-ordered
+//! timeline (eligibility is `v_i ≤ V`, so the eligible entities come first) instead of walking
+//! the `min_deadline`-augmented rbtree: O(eligible) rather than O(log n). No per-task slices
 //! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no cgroups,
 //! no PELT. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
 //! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
@@ -215,6 +218,13 @@ struct EevdfRq {
     tasks_timeline: Timeline,
     min_vruntime: i64,
     curr: Option<TaskId>,
+    /// `cfs_rq->avg_vruntime`: Σ (v_i − min_vruntime)·w_i over the entities in the timeline
+    /// (not curr), kept as the kernel keeps it: `avg_vruntime_add`/`_sub` on insertion and
+    /// removal, `avg_vruntime_update` when min_vruntime moves. Exact (128 bits, weights not
+    /// scaled down), so it always equals the sum recomputed from the queue.
+    avg_vruntime: i128,
+    /// `cfs_rq->avg_load`: Σ w_i over the timeline.
+    avg_load: i128,
 }
 
 impl EevdfRq {
@@ -230,6 +240,7 @@ pub struct Eevdf {
 }
 
 impl Eevdf {
+    #[cfg(test)]
     fn queued(&self, cpu: usize) -> impl Iterator<Item = TaskId> + '_ {
         let rq = &self.rq[cpu];
         rq.tasks_timeline.iter().chain(rq.curr)
@@ -237,6 +248,19 @@ impl Eevdf {
 
     /// `cfs_rq->avg_vruntime` and `avg_load`, with curr added (as `avg_vruntime()` does).
     fn sums(&self, cpu: usize) -> (i128, i128) {
+        let rq = &self.rq[cpu];
+        let (mut avg, mut load) = (rq.avg_vruntime, rq.avg_load);
+        if let Some(c) = rq.curr {
+            let se = &self.se[c.index()];
+            avg += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+            load += se.weight as i128;
+        }
+        (avg, load)
+    }
+
+    /// The sums recomputed from the queue, for the tests that check the incremental ones.
+    #[cfg(test)]
+    fn sums_from_scratch(&self, cpu: usize) -> (i128, i128) {
         let min = self.rq[cpu].min_vruntime;
         let mut avg = 0i128;
         let mut load = 0i128;
@@ -256,7 +280,11 @@ impl Eevdf {
 
     /// `entity_eligible`: `Σ(v_j − min)·w_j ≥ (v_i − min)·Σw_j`.
     fn eligible(&self, cpu: usize, t: TaskId) -> bool {
-        let (avg, load) = self.sums(cpu);
+        self.eligible_by(cpu, self.sums(cpu), t)
+    }
+
+    /// `entity_eligible` with the sums already at hand.
+    fn eligible_by(&self, cpu: usize, (avg, load): (i128, i128), t: TaskId) -> bool {
         let key = (self.se[t.index()].vruntime - self.rq[cpu].min_vruntime) as i128;
         avg >= key * load
     }
@@ -276,21 +304,39 @@ impl Eevdf {
             };
         }
         let rq = &mut self.rq[cpu];
-        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+        let min = rq.min_vruntime.max(vruntime);
+        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
+        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
+        rq.min_vruntime = min;
     }
 
+    /// `__enqueue_entity` with `avg_vruntime_add`.
     fn enqueue_tree(&mut self, cpu: usize, t: TaskId) {
-        let v = self.se[t.index()].vruntime;
-        self.se[t.index()].seq = self.rq[cpu].tasks_timeline.insert(v, t);
+        let se = self.se[t.index()];
+        let rq = &mut self.rq[cpu];
+        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+        rq.avg_load += se.weight as i128;
+        self.se[t.index()].seq = rq.tasks_timeline.insert(se.vruntime, t);
     }
 
+    /// `__dequeue_entity` with `avg_vruntime_sub`.
     fn dequeue_tree(&mut self, cpu: usize, t: TaskId) {
         let se = self.se[t.index()];
-        self.rq[cpu].tasks_timeline.remove(se.vruntime, se.seq);
+        let rq = &mut self.rq[cpu];
+        if rq.tasks_timeline.remove(se.vruntime, se.seq).is_some() {
+            rq.avg_vruntime -= (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+            rq.avg_load -= se.weight as i128;
+        }
     }
 
     /// `pick_eevdf`. Returns the pick and how many entities were eligible.
     fn pick_eevdf(&self, cpu: usize) -> (Option<TaskId>, usize) {
+        #[cfg(test)]
+        assert_eq!(
+            self.sums(cpu),
+            self.sums_from_scratch(cpu),
+            "avg_vruntime drifted"
+        );
         let rq = &self.rq[cpu];
         let curr = rq.curr.filter(|&c| self.eligible(cpu, c));
         if let Some(c) = curr {
@@ -301,9 +347,11 @@ impl Eevdf {
         }
         let mut best: Option<TaskId> = None;
         let mut n = curr.is_some() as usize;
+        let sums = self.sums(cpu);
+        // Eligibility is `v_i ≤ V`: the eligible entities are a prefix of the timeline.
         for t in rq.tasks_timeline.iter() {
-            if !self.eligible(cpu, t) {
-                continue;
+            if !self.eligible_by(cpu, sums, t) {
+                break;
             }
             n += 1;
             let d = self.se[t.index()].deadline;
@@ -650,8 +698,15 @@ impl Policy for Eevdf {
             self.update_curr(cx, c);
         }
         let in_tree = on_rq && self.rq[c].curr != Some(task);
+        let old_weight = self.se[task.index()].weight;
+        if in_tree {
+            // The entity stays in the timeline: its term of avg_vruntime changes weight.
+            let rq = &mut self.rq[c];
+            let key = (self.se[task.index()].vruntime - rq.min_vruntime) as i128;
+            rq.avg_vruntime += key * (weight as i128 - old_weight as i128);
+            rq.avg_load += weight as i128 - old_weight as i128;
+        }
         let se = &mut self.se[task.index()];
-        let old_weight = se.weight;
         se.weight = weight;
         if !on_rq {
             se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
@@ -796,6 +851,28 @@ mod tests {
         assert_eq!(clamp_lag(5_000_000, 2_250_000, 1_000_000, 1024), 4_500_000);
         // nice 5: 4 ms·1024/335 = 12_226_865.6 -> 12_226_865 of virtual time.
         assert_eq!(clamp_lag(-20_000_000, 750_000, 4_000_000, 335), -12_226_865);
+    }
+
+    /// The incremental avg_vruntime/avg_load equal the sums recomputed from the queue at every
+    /// pick (`pick_eevdf` asserts it in unit tests) through sleeps, wake-ups, forks, yields,
+    /// nice changes and migrations on two CPUs.
+    #[test]
+    fn incremental_sums_stay_exact() {
+        let json = r#"{"version":1,"cpus":2,"duration":"300ms","seed":3,
+            "policy":{"id":"eevdf"},
+            "tasks":[
+              {"name":"hog","count":3,"program":[{"run":"200ms"}]},
+              {"name":"io","count":2,"program":[{"repeat":40,"body":[
+                 {"run":{"exponential":{"mean":"700us"}}},{"sleep":{"uniform":{"min":"1ms","max":"4ms"}}}]}]},
+              {"name":"y","program":[{"repeat":200,"body":[{"run":"50us"},"yield"]},
+                 {"nice":7},{"run":"20ms"},{"nice":-3},{"run":"20ms"}]},
+              {"name":"f","nice":4,"program":[{"repeat":5,"body":[
+                 {"fork":{"program":[{"run":"3ms"},{"sleep":"2ms"},{"run":"1ms"}]}},
+                 {"sleep":"5ms"}]},{"wait":"all"}]}
+            ]}"#;
+        let s = schedlab_engine::Scenario::from_json(json).expect("valid scenario");
+        let out = crate::run(&s, schedlab_engine::RunOptions::default()).expect("runs");
+        assert!(out.events > 500, "{} events", out.events);
     }
 
     /// §6.2 Placement: lag·(W + w)/W.

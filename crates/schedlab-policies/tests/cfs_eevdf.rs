@@ -314,3 +314,39 @@ fn runs_are_deterministic() {
     }
     assert_ne!(hashes[0], hashes[1]);
 }
+
+#[test]
+fn eevdf_five_thousand_yielders_take_o1_eligibility_tests() {
+    // Issue 15's reproducer: 5,000 tasks that run 1 µs and yield. With V recomputed from the
+    // queue for every eligibility test a pick cost O(n²); with avg_vruntime kept incrementally
+    // it is a scan of the eligible prefix. 20 ms of CPU at 1 µs a turn: 20,000 turns, so
+    // every task runs about four times, in deadline order (nobody runs twice before everyone
+    // has run once: yield pushes the deadline one slice on, placing each new task at V).
+    let json = with_duration(
+        scenario(
+            1,
+            EEVDF,
+            r#"[{"name":"y","count":5000,"program":[{"repeat":"forever","body":[{"run":"1us"},"yield"]}]}]"#,
+        ),
+        "20ms",
+    );
+    let s = Scenario::from_json(&json).unwrap();
+    let out = schedlab_policies::run(
+        &s,
+        RunOptions {
+            detail: Detail::Summary,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    let cpu: Vec<u64> = out.metrics.tasks.iter().map(|t| t.cpu_ns).collect();
+    assert_eq!(cpu.len(), 5000);
+    assert_eq!(
+        (cpu.iter().min(), cpu.iter().max()),
+        (Some(&4_000), Some(&4_000)),
+        "each task runs 4 turns of 1 µs"
+    );
+    // A switch at every turn; each turn is a burst end and a yield's reschedule.
+    assert_eq!(out.metrics.run.context_switches, 20_001);
+    assert!(out.events >= 20_000, "{} events", out.events);
+}
