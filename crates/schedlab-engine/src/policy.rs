@@ -40,6 +40,20 @@ pub enum Queues {
     PerCpu,
 }
 
+/// When the timer of a `sleep` step fires: the era's `nanosleep`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimerGranularity {
+    /// At the requested instant: hrtimers (Linux 2.6.16 and later) and the textbook policies.
+    Exact,
+    /// Jiffy timers (`schedule_timeout`) of the tick-driven kernels, 2.4 through 2.6.15:
+    /// `expire = jiffies + timespec_to_jiffies(d) + extra`, where `timespec_to_jiffies` rounds
+    /// up and `sys_nanosleep` adds `extra` = 1 for any non-zero request so that the sleep never
+    /// ends early. The timer fires in the timer softirq of that tick, after the tick's own
+    /// accounting; a request of zero sleeps until the next tick.
+    Jiffies { extra: u64 },
+}
+
 /// Why a task is being enqueued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enqueue {
@@ -320,6 +334,17 @@ pub trait Policy {
     }
     fn queues(&self) -> Queues {
         Queues::Global
+    }
+    /// Whether the policy timer (`Cx::start_timer`) stands in for the scheduler tick (CFS and
+    /// EEVDF run their tick on it): then it fires before wake-ups and arrivals of the same
+    /// instant, as the engine's tick does. Otherwise (quanta, end-of-instant choices) it is
+    /// ordered with them by when it was armed.
+    fn timer_is_tick(&self) -> bool {
+        false
+    }
+    /// How `sleep` steps' timers expire (the era's nanosleep). `Jiffies` needs `hz`.
+    fn timer_granularity(&self) -> TimerGranularity {
+        TimerGranularity::Exact
     }
 
     /// A task arrives or is forked; set up its side-table entry. Called before `select_cpu`.

@@ -671,6 +671,11 @@ impl Policy for Cfs {
         Queues::PerCpu
     }
 
+    /// The policy timer is the scheduler tick.
+    fn timer_is_tick(&self) -> bool {
+        true
+    }
+
     /// `__sched_fork` + `task_fork_fair`: place the child on its parent's queue, then keep its
     /// vruntime relative to that queue's `min_vruntime` until it is enqueued somewhere.
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {

@@ -570,6 +570,10 @@ impl Policy for Ebs {
     fn hz(&self) -> Option<u32> {
         Some(HZ as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // Only the SMP idle rebalance needs them.

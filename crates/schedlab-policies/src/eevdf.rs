@@ -528,6 +528,11 @@ impl Policy for Eevdf {
         Queues::PerCpu
     }
 
+    /// The policy timer is the scheduler tick.
+    fn timer_is_tick(&self) -> bool {
+        true
+    }
+
     /// `__sched_fork`: vlag 0, slice base_slice. Placement happens at enqueue (ENQUEUE_INITIAL).
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);

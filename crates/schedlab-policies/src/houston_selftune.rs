@@ -832,6 +832,10 @@ impl Policy for Houston {
     fn hz(&self) -> Option<u32> {
         Some(self.p.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // update_prio_avg runs on idle ticks too (idle contributes 0).

@@ -395,6 +395,10 @@ impl Policy for LibenziD1 {
     fn hz(&self) -> Option<u32> {
         Some(self.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         self.smp

@@ -547,6 +547,10 @@ impl Policy for Linux25O1 {
     fn hz(&self) -> Option<u32> {
         Some(self.p.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // Only the idle rebalance uses them.

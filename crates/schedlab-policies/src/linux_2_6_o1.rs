@@ -478,6 +478,10 @@ impl Policy for Linux26O1 {
     fn hz(&self) -> Option<u32> {
         Some(self.k.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         self.cpus > 1

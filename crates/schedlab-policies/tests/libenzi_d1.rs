@@ -78,10 +78,11 @@ fn a_lone_hog_sinks_and_switches_arrays_every_slice() {
 #[test]
 fn sleeper_is_credited_per_array_switch() {
     let tasks = r#"[{"name":"H","program":[{"run":"1s"}]},
-                    {"name":"S","program":[{"sleep":"218ms"},{"run":"1ms"}]}]"#;
+                    {"name":"S","program":[{"sleep":"217ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
     // H runs 0-82; S (120, swap_cnt_last 0) waits in active, so no switch at 82: S runs and
-    // sleeps until 300. Switches: 82 (S slept, only expired H left), 164, 243.
+    // sleeps until 300 (217 ms from jiffy 82: nanosleep adds a jiffy, JIFFY_NANOSLEEP).
+    // Switches: 82 (S slept, only expired H left), 164, 243.
     // 300: credit 3 - 0 = 3: prio 120 -> 117, better than H's 123: preempts; S runs 300-301.
     assert!(has_note(
         &out,
@@ -138,9 +139,10 @@ fn smp_idle_cpu_pulls_at_the_idle_tick() {
 #[test]
 fn long_sleep_is_credited_every_switch_it_spans() {
     let tasks = r#"[{"name":"H","program":[{"run":"2s"}]},
-                    {"name":"S","nice":19,"program":[{"sleep":"1s"},{"run":"1ms"}]}]"#;
+                    {"name":"S","nice":19,"program":[{"sleep":"999ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
-    // S (139) runs at 82 when H's first slice ends and sleeps until 1082. H alone then ends a
+    // S (139) runs at 82 when H's first slice ends and sleeps until 1082 (999 ms: nanosleep
+    // adds a jiffy, JIFFY_NANOSLEEP). H alone then ends a
     // slice, sinks a level and switches the arrays each time; its slices (PRIO_TO_TIMESLICE of
     // the prio it had) are 82 79 76 72 69 66 63 59 56 53 50 46 43 40 37 33 30 27 24: switches at
     // 82 164 243 319 391 460 526 589 648 704 757 807 853 896 936 973 1006 1036 1063 = 19.
