@@ -14,10 +14,15 @@
 //! On dequeue the lag `V − v_i` is saved, clamped to `±calc_delta_fair(max(2·slice, TICK_NSEC))`
 //! (`update_entity_lag`); on enqueue `place_entity` puts the entity at `V − lag`, the lag inflated
 //! by `(W + w_i)/W` (PLACE_LAG) so that it is what it was once the entity is counted in V, with
-//! `deadline = v_i + vslice`, half of it for a new task (PLACE_DEADLINE_INITIAL). A woken entity
-//! preempts when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice
-//! change keeps vruntime and rescales the remaining virtual deadline (or the saved lag) by
-//! old/new weight (6.6's `reweight_entity`; 6.7 also moved vruntime).
+//! `deadline = v_i + vslice`. A new task gets a full slice in 6.6: `task_fork_fair` places it with
+//! half a slice (PLACE_DEADLINE_INITIAL, ENQUEUE_INITIAL), but `wake_up_new_task` enqueues it
+//! without ENQUEUE_INITIAL and `enqueue_entity` places it again; the half slice took effect in
+//! v6.12 (commit c40dd90ac045), the `place_deadline_initial` tunable. A woken entity preempts
+//! when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice change
+//! is 6.6's `set_user_nice`: the queued task is dequeued (its lag saved), `reweight_entity` off
+//! the queue rescales the saved lag by old/new weight, and it is enqueued again, placed by that
+//! lag with a fresh request; a running task is set as next again, so its slice accounting
+//! restarts. Sleeps end exactly (hrtimers).
 //!
 //! The scheduler tick is a policy timer at the jiffy boundaries of `hz` (CONFIG_HZ, default 250,
 //! `Kconfig.hz`) while a CPU is busy: the kernel notices a used-up request at the next
@@ -108,11 +113,16 @@ const TUNABLES: &[TunableSpec] = &[
         "place_deadline_initial",
         "PLACE_DEADLINE_INITIAL",
         "",
-        1,
+        0,
         0,
         1,
-        "Scheduler feature: a new task's first deadline is half a slice away, since the tasks \
-         already running are on average half-way through theirs.",
+        "Whether a new task's first deadline is half a slice away (the tasks already running \
+         are on average half-way through theirs). The feature is on in 6.6 but has no effect \
+         there: task_fork_fair places the child with ENQUEUE_INITIAL, then wake_up_new_task's \
+         enqueue places it again without the flag, with a full slice (0, the 6.6 default \
+         here). It takes effect from v6.12, commit c40dd90ac045 (\"sched: Initialize the \
+         vruntime of a new task when it is first enqueued\", ENQUEUE_INITIAL passed to \
+         activate_task): 1.",
     )
     .kernel("PLACE_DEADLINE_INITIAL"),
     SCALING_TUNABLE,
@@ -566,9 +576,14 @@ impl Policy for Eevdf {
             let v = self.avg_vruntime(c);
             let se = self.se[task.index()];
             let args = [us(v), us(v - se.vruntime), us(saved), us(se.deadline)];
+            let half = self.c.place_deadline_initial;
             let note = match (initial, self.eligible(c, task)) {
-                (true, _) => Note::new(
+                (true, _) if half => Note::new(
                     "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: half a slice away",
+                    &args,
+                ),
+                (true, _) => Note::new(
+                    "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: a full slice away",
                     &args,
                 ),
                 (false, true) => Note::new(
@@ -693,47 +708,67 @@ impl Policy for Eevdf {
         );
     }
 
-    /// 6.6 `reweight_entity`, then `prio_changed_fair`.
+    /// 6.6 `set_user_nice`: a queued task is dequeued (`DEQUEUE_SAVE`: its lag is saved, the
+    /// running one is put back), `set_load_weight` → `reweight_entity` off the queue rescales
+    /// the saved lag by old/new weight (`vlag = V − v_i` while `lag_i = w_i·vlag`), it is
+    /// enqueued again (`ENQUEUE_RESTORE`: `place_entity` by that lag, a fresh full request) and
+    /// a running task is set as next again (`set_next_entity`: its slice accounting restarts);
+    /// then `prio_changed_fair`.
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
         let new_nice = cx.task(task).nice;
         let weight = nice_weight(new_nice) as u64;
         let c = self.se[task.index()].cpu;
         let on_rq = self.se[task.index()].on_rq;
-        if on_rq && self.rq[c].curr == Some(task) {
+        let running = on_rq && self.rq[c].curr == Some(task);
+        if on_rq {
+            // dequeue_entity: DEQUEUE_SAVE without DEQUEUE_MOVE leaves min_vruntime alone.
             self.update_curr(cx, c);
-        }
-        let in_tree = on_rq && self.rq[c].curr != Some(task);
-        let old_weight = self.se[task.index()].weight;
-        if in_tree {
-            // The entity stays in the timeline: its term of avg_vruntime changes weight.
-            let rq = &mut self.rq[c];
-            let key = (self.se[task.index()].vruntime - rq.min_vruntime) as i128;
-            rq.avg_vruntime += key * (weight as i128 - old_weight as i128);
-            rq.avg_load += weight as i128 - old_weight as i128;
+            self.update_entity_lag(c, task);
+            if running {
+                self.rq[c].curr = None;
+            } else {
+                self.dequeue_tree(c, task);
+            }
+            self.se[task.index()].on_rq = false;
         }
         let se = &mut self.se[task.index()];
+        let old_weight = se.weight;
         se.weight = weight;
-        if !on_rq {
-            se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
-        } else {
-            let deadline = se.deadline - se.vruntime;
-            let deadline = ((deadline as i128 * old_weight as i128) / weight as i128) as i64;
-            se.deadline = se.vruntime + deadline;
+        se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
+        let vlag = se.vlag;
+        if on_rq {
+            self.place_entity(c, task, false);
+            self.se[task.index()].on_rq = true;
+            if running {
+                // set_next_entity: curr again, out of the tree.
+                self.rq[c].curr = Some(task);
+                let se = &mut self.se[task.index()];
+                se.prev_sum_exec_runtime = se.sum_exec_runtime;
+                se.vlag = se.deadline;
+            } else {
+                self.enqueue_tree(c, task);
+            }
         }
-        let d = se.deadline;
         let cpu = CpuId(c as u16);
-        cx.note(
-            cpu,
-            task,
-            Note::new(
-                "reweight: weight {} -> {}, deadline rescaled to {.3} ms",
-                &[old_weight as i64, weight as i64, us(d)],
-            ),
-        );
+        if cx.annotating() {
+            let se = self.se[task.index()];
+            let note = if on_rq {
+                Note::new(
+                    "renice: weight {} -> {}, lag rescaled to {.3} ms, placed at vruntime {.3} ms, deadline {.3} ms",
+                    &[old_weight as i64, weight as i64, us(vlag), us(se.vruntime), us(se.deadline)],
+                )
+            } else {
+                Note::new(
+                    "renice: weight {} -> {}, saved lag rescaled to {.3} ms",
+                    &[old_weight as i64, weight as i64, us(vlag)],
+                )
+            };
+            cx.note(cpu, task, note);
+        }
         if !on_rq || self.rq[c].nr_running() == 1 {
             return;
         }
-        if !in_tree {
+        if running {
             if new_nice > old_nice {
                 cx.resched(cpu);
             }

@@ -176,18 +176,19 @@ fn cfs_nice_change_reweights() {
     assert!(b.abs_diff(500 + 2_465) <= 110, "B {b} ms");
 }
 
-/// §6.2 Placement: a new task starts at V with its deadline half a slice away
-/// (PLACE_DEADLINE_INITIAL): 1 CPU, base_slice 0.75 ms, so A and B arriving at 0 both have
-/// deadline 0.375 ms; without the feature, 0.750 ms.
+/// §6.2 Placement: a new task starts at V with a full slice in 6.6 (wake_up_new_task's enqueue
+/// places it again without ENQUEUE_INITIAL): 1 CPU, base_slice 0.75 ms, so A and B arriving at
+/// 0 both have deadline 0.750 ms. With the v6.12 placement (place_deadline_initial 1, commit
+/// c40dd90ac045) the first deadline is half a slice away: 0.375 ms.
 #[test]
-fn eevdf_new_task_gets_half_a_slice() {
+fn eevdf_new_task_gets_a_full_slice_in_6_6_and_half_from_6_12() {
     let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
                     {"name":"B","program":[{"run":"1s"}]}]"#;
     for (policy, key) in [
-        (EEVDF, "deadline 0.375 ms"),
+        (EEVDF, "deadline 0.750 ms"),
         (
-            r#"{"id":"eevdf","tunables":{"place_deadline_initial":0}}"#,
-            "deadline 0.750 ms",
+            r#"{"id":"eevdf","tunables":{"place_deadline_initial":1}}"#,
+            "deadline 0.375 ms",
         ),
     ] {
         let s = Scenario::from_json(&with_duration(scenario(1, policy, tasks), "1s")).unwrap();
@@ -197,6 +198,41 @@ fn eevdf_new_task_gets_half_a_slice() {
         let keys: Vec<&str> = q.entries.iter().map(|x| x.key.as_str()).collect();
         assert_eq!(keys, [key, key], "{policy}");
     }
+}
+
+/// 6.6 `set_user_nice`: the running task renicing itself is dequeued (lag saved), its saved lag
+/// rescaled by old/new weight, and placed again with a fresh full request.
+///
+/// By hand, 1 CPU, base_slice 0.75 ms, HZ 250. A and B (nice 0) arrive at 0 at V 0, deadline
+/// 0.75 ms; A runs first (equal keys: earlier insertion). Used-up requests are noticed at the
+/// ticks: at 4 ms A (vruntime 4, deadline 4.75) yields to B (0 <= V 2); at 8 ms B (4, 4.75)
+/// gives way to A (equal deadlines, A inserted first); at 12 ms A (8, 8.75) to B, whose 5 ms
+/// burst ends at 13 ms with vruntime 5. The renice: V = (8 + 5)/2 = 6.5, saved lag 1.5 ms
+/// (inside ±4 ms). Rescaled by 1024/335: 4_585_074 ns. Placed with A alone in the queue
+/// (W 1024): inflated by (1024 + 335)/1024 to 6_085_140, vruntime 8 ms − that = 1.914860 ms,
+/// deadline + 0.75 ms·1024/335 (2_292_537) = 4.207397 ms. The weighted lag is kept:
+/// V is still 6.5 ms and 335·4.585 ≈ 1024·1.5. B is eligible with the earliest deadline, so
+/// the resched that prio_changed_fair asks for (nice went up) picks B again.
+#[test]
+fn eevdf_renice_dequeues_rescales_the_lag_and_places_again() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"5ms"},{"nice":5},{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, EEVDF, tasks), "100ms"));
+    let renice: Vec<String> = out
+        .trace
+        .notes()
+        .filter(|a| a.note.render().starts_with("renice"))
+        .map(|a| format!("{} {}", a.time.0 / 1000, a.note.render()))
+        .collect();
+    assert_eq!(
+        renice,
+        vec![
+            "13000 renice: weight 1024 -> 335, lag rescaled to 4.585 ms, placed at vruntime \
+             1.914 ms, deadline 4.207 ms"
+                .to_string()
+        ]
+    );
+    assert_eq!(gantt(&out, 1)[..22].to_string(), "cpu0 |AAAABBBBAAAABBBB");
 }
 
 /// A latency-sensitive task W (0.5 ms of CPU every 10 ms) among 3 nice-0 hogs on one CPU.
