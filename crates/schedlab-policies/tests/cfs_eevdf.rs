@@ -387,3 +387,99 @@ fn eevdf_five_thousand_yielders_take_o1_eligibility_tests() {
     assert_eq!(out.metrics.run.context_switches, 20_001);
     assert!(out.events >= 20_000, "{} events", out.events);
 }
+
+/// 6.5 buddies. W wakes at 48.5 ms with the sleeper credit (min_vruntime − 3 ms), more than the
+/// 1 ms wakeup granularity behind the hog that the tick at 48 ms put on the CPU: it preempts and
+/// becomes the next buddy; with `hogs` + W queued at or above sched_nr_latency (8) the preempted
+/// hog becomes the last buddy. W runs 0.1 ms and sleeps (dequeue clears it); the pick then gives
+/// the CPU back to the last buddy, since it ran only 0.5 ms of virtual time past its pick as the
+/// leftmost (within the 1 ms granularity).
+fn buddies(hogs: u32) -> RunOutput {
+    let tasks = format!(
+        r#"[{{"name":"W","program":[{{"sleep":"48500us"}},{{"run":"100us"}},{{"sleep":"1s"}}]}},
+            {{"name":"H","count":{hogs},"program":[{{"run":"1s"}}]}}]"#
+    );
+    run(&with_duration(scenario(1, CFS, &tasks), "60ms"))
+}
+
+/// The notes between 48 and 48.6 ms, as "µs task text".
+fn notes_48(out: &RunOutput) -> Vec<String> {
+    out.trace
+        .notes()
+        .filter(|a| (48_000..=48_600).contains(&(a.time.0 / 1000)))
+        .map(|a| {
+            format!(
+                "{} {} {}",
+                a.time.0 / 1000,
+                out.tasks[a.task.index()].name,
+                a.note.render()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cfs_wakeup_preemption_sets_next_and_last_buddies() {
+    // H-5 is picked at 48 ms at vruntime 11.2 ms; at 48.5 it has 11.7 and the leftmost waiting
+    // hog 11.5, so min_vruntime is 11.5 and W (vruntime 6.0, asleep since 0) is placed at
+    // 11.5 − 3 = 8.5: vdiff 3.2 ms > 1 ms. 9 queued >= 8: H-5 is the last buddy. At 48.6 the
+    // leftmost is the 11.5 hog, but H-5 (0.2 ms right of it, within 1 ms) gets the CPU back.
+    let out = buddies(8);
+    assert_eq!(
+        notes_48(&out),
+        [
+            "48000 H-6 tick: ran 4.000 ms > ideal slice 0.750 ms: resched",
+            "48000 H-5 picked: vruntime 11.200 ms, slice 0.750 ms of period 6.000 ms (8 running)",
+            "48500 W sleeper credit: vruntime 6.000 -> 8.500 ms (min_vruntime 11.500 - 3.000 ms)",
+            "48500 W wakeup preempts: vdiff 3.200 ms > gran 1.000 ms; next buddy, the preempted \
+             task is the last buddy (9 queued)",
+            "48500 W picked as a buddy: vruntime 8.500 ms, slice 0.750 ms of period 6.750 ms \
+             (9 running)",
+            "48600 H-5 picked as a buddy: vruntime 11.700 ms, slice 0.750 ms of period 6.000 ms \
+             (8 running)",
+        ]
+    );
+    // Below sched_nr_latency (6 hogs + W = 7 queued) only the next buddy is set: after W the
+    // leftmost hog runs, not the preempted one.
+    let out = buddies(6);
+    let n = notes_48(&out);
+    assert!(
+        n.iter().any(|x| x.ends_with("> gran 1.000 ms; next buddy")),
+        "{n:#?}"
+    );
+    assert!(!n.iter().any(|x| x.contains("last buddy")), "{n:#?}");
+    let last = n.last().expect("a pick at 48.6 ms");
+    assert!(
+        last.starts_with("48600 ") && last.contains(" picked: "),
+        "{n:#?}"
+    );
+}
+
+/// 6.5 `set_user_nice` on the running task: vruntime kept, weight changed, and its slice
+/// accounting restarts (`set_next_entity`). A (vruntime 6 ms, START_DEBIT of a lone task) runs
+/// 3 ms and renices itself to −10 (weight 9548): no resched, since its nice went down. B waits
+/// at 9 ms. Ideal slice 6 ms·9548/10572 = 5.418 ms. At the tick at 8 ms A has run 5 ms of the
+/// new slice (8 without the restart, which would resched): 5 < 5.418, and its vruntime 9 +
+/// 5·1024/9548 = 9.536 ms is only 0.536 ms right of B's: A keeps the CPU until the tick at
+/// 12 ms (9 ms > 5.418).
+#[test]
+fn cfs_renicing_the_running_task_restarts_its_slice() {
+    let tasks = r#"[{"name":"A","program":[{"run":"3ms"},{"nice":-10},{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, CFS, tasks), "20ms"));
+    let a: Vec<String> = out
+        .trace
+        .notes()
+        .filter(|n| n.task.0 == 0 && n.time.0 <= 12_000_000)
+        .map(|n| format!("{} {}", n.time.0 / 1000, n.note.render()))
+        .collect();
+    assert_eq!(
+        a[2..],
+        [
+            "3000 renice: weight 1024 -> 9548, vruntime kept at 9.000 ms, slice accounting \
+             restarts",
+            "12000 tick: ran 9.000 ms > ideal slice 5.418 ms: resched",
+        ]
+    );
+    assert_eq!(gantt(&out, 1)[..19].to_string(), "cpu0 |AAAAAAAAAAAAB");
+}
