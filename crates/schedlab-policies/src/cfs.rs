@@ -87,10 +87,11 @@ pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
     250,
     100,
     1000,
-    "Scheduler tick rate (CONFIG_HZ; the kernel's default choice is 250, distributions use 100 to \
-     1000). Slice ends and tick preemption are noticed only at a tick.",
+    "Scheduler tick rate (CONFIG_HZ: 100, 250 (the Kconfig default), 300 or 1000; distributions \
+     use 100 to 1000). Slice ends and tick preemption are noticed only at a tick.",
 )
 .step(50)
+.values(&[100, 250, 300, 1000])
 .kernel("CONFIG_HZ");
 
 /// `sched_tunable_scaling` as a tunable.
@@ -110,45 +111,50 @@ pub const SCALING_TUNABLE: TunableSpec = TunableSpec::new(
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "sched_latency",
-        "Target latency",
+        "Target latency (normalized)",
         "us",
         6_000,
         100,
         1_000_000,
         "Period in which every runnable task should run once, while there are at most \
-         sched_nr_latency of them (before CPU scaling). 20 ms in 2.6.24, 6 ms up to 6.5. Also \
-         twice the sleeper credit.",
+         sched_nr_latency of them. Also twice the sleeper credit. This is the kernel's \
+         normalized value (20 ms in 2.6.24, 6 ms up to 6.5); the sysctl sched_latency_ns it \
+         sets at boot is this times 1 + ilog2(min(CPUs, 8)) under the default scaling: 12 ms on \
+         2 CPUs, 18 ms on 4. The inspector shows the scaled value.",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_latency_ns"),
+    .kernel("normalized_sysctl_sched_latency"),
     TunableSpec::new(
         "sched_min_granularity",
-        "Minimum granularity",
+        "Minimum granularity (normalized)",
         "us",
         750,
         100,
         1_000_000,
-        "Shortest slice (before CPU scaling): with more than latency/min_granularity tasks the \
-         period grows to nr_running times this, and tick preemption never cuts a run shorter.",
+        "Shortest slice: with more than latency/min_granularity tasks the period grows to \
+         nr_running times this, and tick preemption never cuts a run shorter. The kernel's \
+         normalized value; sched_min_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) (1.5 \
+         ms on 2 CPUs).",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_min_granularity_ns"),
+    .kernel("normalized_sysctl_sched_min_granularity"),
     TunableSpec::new(
         "sched_wakeup_granularity",
-        "Wake-up granularity",
+        "Wake-up granularity (normalized)",
         "us",
         1_000,
         0,
         1_000_000,
         "How far (in the woken task's virtual time) a woken task must be behind the running one \
-         to preempt it (before CPU scaling). Larger values favour throughput over wake-up \
-         latency.",
+         to preempt it. Larger values favour throughput over wake-up latency. The kernel's \
+         normalized value; sched_wakeup_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) \
+         (2 ms on 2 CPUs).",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_wakeup_granularity_ns"),
+    .kernel("normalized_sysctl_sched_wakeup_granularity"),
     TunableSpec::new(
         "sched_child_runs_first",
         "Child runs first",

@@ -74,19 +74,21 @@ const NSEC_PER_SEC: u64 = 1_000_000_000;
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "base_slice",
-        "Base slice",
+        "Base slice (normalized)",
         "us",
         750,
         100,
         100_000,
-        "Request size r_i of every task (before CPU scaling): a task's virtual deadline is one \
-         slice of its virtual time after its eligible time. 0.75 ms (the renamed \
+        "Request size r_i of every task: a task's virtual deadline is one slice of its virtual \
+         time after its eligible time. The kernel's normalized value, 0.75 ms (the renamed \
          min_granularity) in 6.6-6.14, 0.70 ms from 6.15 so that a slice of N ticks does not \
-         spill into N+1.",
+         spill into N+1; the base_slice_ns it sets at boot is this times 1 + ilog2(min(CPUs, \
+         8)) under the default scaling (1.5 ms on 2 CPUs). The inspector shows the scaled \
+         value.",
     )
     .step(50)
     .scale(1000)
-    .kernel("base_slice_ns"),
+    .kernel("normalized_sysctl_sched_base_slice"),
     TunableSpec::new(
         "run_to_parity",
         "RUN_TO_PARITY",

@@ -112,9 +112,9 @@ const TUNABLES: &[TunableSpec] = &[
         "Timer tick rate (i386 2.5: 1000). The tick charges the whole jiffy to whoever runs when \
          it fires; Houston suspected this sampling aliases with irman's ping-pong (seed 002). \
          The slice table (HZ/2 .. HZ/500), FAIRNESS_TICKS = HZ/8 and MAX_SLEEP_AVG = 10*HZ scale \
-         with it.",
+         with it. A compile-time constant: 1000 on i386 2.5, 100 on other architectures.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "run_avg_halflife",

@@ -122,9 +122,10 @@ const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
      with HZ through TICK_SCALE: at 100 a nice-0 task gets 6 ticks = 60 ms, at 1000 it gets 41 \
      ms. Robert Love recalled \"the default timeslice was around 50ms in 2.4\" (seed 000); 2.5 \
      raised i386 HZ to 1000. The goodness constants (PROC_CHANGE_PENALTY 15, the +1 same-mm \
-     bonus) were compile-time and are not knobs here.",
+     bonus) were compile-time and are not knobs here. HZ was a compile-time constant: 100 on \
+     i386 2.4, 1000 the value of 2.5's i386 (and of 2.4 trees patched to it).",
 )
-.step(100)
+.step(900)
 .kernel("HZ")];
 
 pub const INFO: PolicyInfo = PolicyInfo {

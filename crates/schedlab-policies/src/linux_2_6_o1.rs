@@ -65,9 +65,11 @@ const TUNABLES: &[TunableSpec] = &[
         100,
         1000,
         "Timer ticks per second (i386 2.6.0-2.6.12: 1000). The timeslice constants scale with \
-         it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = 200*HZ/1000.",
+         it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = 200*HZ/1000. \
+         A compile-time constant before CONFIG_HZ (2.6.13): 1000 on i386, 100 on other \
+         architectures.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "cache_decay_ticks",

@@ -434,3 +434,19 @@ fn every_mechanism_runs_deterministically_on_1_2_and_4_cpus() {
         }
     }
 }
+
+#[test]
+fn hz_100_rescales_the_jiffy_defaults_2_5() {
+    // §2.2: the defaults are (10*HZ)/1000 and (300*HZ)/1000 jiffies. At HZ 100 that is 1 and
+    // 30: BASE_TIMESLICE(nice 0) = 1 + (30 - 1)·19/39 = 1 + 14 = 15 jiffies = 150 ms (a HZ 1000
+    // build: 151 jiffies = 151 ms; without rescaling HZ 100 would have given 1.51 s).
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},{"name":"B","program":[{"run":"1s"}]}]"#;
+    let out = run(&scenario(1, &o1_25(r#""hz":100"#), tasks));
+    assert!(notes(&out).iter().any(|n| n.0 == 150
+        && n.1 == "A"
+        && n.2 == "expired: not interactive (prio 125 > static 120 - DELTA 2), slice 15"));
+    assert_eq!(
+        segments_ms(&out, 0)[..2],
+        [("A".into(), 0, 150), ("B".into(), 150, 300)]
+    );
+}
