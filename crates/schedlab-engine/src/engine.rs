@@ -198,6 +198,7 @@ struct Arrival {
     shares: Option<u32>,
     cap: Option<u32>,
     rt: Option<crate::scenario::RtSpec>,
+    cpus_allowed: u32,
     entry: u32,
 }
 
@@ -292,6 +293,7 @@ impl Engine {
             })
             .collect();
         // Expand `count` and order arrivals by time, then scenario order.
+        let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
         for (i, t) in scenario.tasks.iter().enumerate() {
             let arrival = |name: String| Arrival {
@@ -301,6 +303,13 @@ impl Engine {
                 shares: t.shares,
                 cap: t.cpu_rate_cap,
                 rt: t.rt,
+                cpus_allowed: match &t.cpus {
+                    None => all_cpus,
+                    Some(list) => list
+                        .iter()
+                        .filter(|&&c| c < 32)
+                        .fold(0, |m, &c| m | (1u32 << c)),
+                },
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -576,6 +585,7 @@ impl Engine {
         shares: Option<u32>,
         cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
+        cpus_allowed: u32,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -600,6 +610,7 @@ impl Engine {
             shares,
             cpu_rate_cap,
             rt,
+            cpus_allowed,
             parent,
             cpu,
             last_ran: None,
@@ -608,6 +619,9 @@ impl Engine {
             cpu_time: Nanos::ZERO,
             burst_left: None,
         });
+        // A new task starts on an allowed CPU (a pinned task never sits on another one's queue).
+        let start = self.info[id.index()].allowed_or_fallback(cpu);
+        self.info[id.index()].cpu = start;
         self.exec.push(x);
         self.live += 1;
         self.settle(id);
@@ -616,7 +630,7 @@ impl Engine {
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
-        let target = self.valid_cpu(target)?;
+        let target = self.valid_cpu(id, target)?;
         self.info[id.index()].cpu = target;
         hook!(self.enqueue(target, id, Enqueue::New));
         hook!(self.wakeup_preempt(target, id));
@@ -633,6 +647,7 @@ impl Engine {
             a.shares,
             a.cap,
             a.rt,
+            a.cpus_allowed,
             None,
             a.entry,
             CpuId(0),
@@ -640,14 +655,18 @@ impl Engine {
         Ok(())
     }
 
-    fn valid_cpu(&self, c: CpuId) -> Result<CpuId, RunError> {
-        if c.index() < self.cpus.len() {
-            Ok(c)
-        } else {
+    fn valid_cpu(&self, t: TaskId, c: CpuId) -> Result<CpuId, RunError> {
+        if c.index() >= self.cpus.len() {
             Err(RunError::PolicyBug(format!(
                 "select_cpu returned {c}, but there are {} CPUs",
                 self.cpus.len()
             )))
+        } else if !self.info[t.index()].allowed(c) {
+            Err(RunError::PolicyBug(format!(
+                "select_cpu returned {c} for {t}, which may not run there (cpus)"
+            )))
+        } else {
+            Ok(c)
         }
     }
 
@@ -689,12 +708,12 @@ impl Engine {
         self.account_all();
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
-        let target = if target.index() < self.cpus.len() {
-            target
-        } else {
-            self.bug
-                .get_or_insert_with(|| format!("select_cpu returned {target} for a wake-up"));
-            self.info[t.index()].cpu
+        let target = match self.valid_cpu(t, target) {
+            Ok(c) => c,
+            Err(e) => {
+                self.bug.get_or_insert_with(|| format!("{e} (a wake-up)"));
+                self.info[t.index()].cpu
+            }
         };
         self.info[t.index()].cpu = target;
         hook!(self.enqueue(target, t, Enqueue::Wakeup { waker, sync }));
@@ -902,7 +921,7 @@ impl Engine {
                 };
                 let child_name = format!("{base}.{n}");
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
-                let cap = parent.cpu_rate_cap;
+                let (cap, mask) = (parent.cpu_rate_cap, parent.cpus_allowed);
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -910,6 +929,7 @@ impl Engine {
                     shares,
                     cap,
                     rt,
+                    mask,
                     Some(t),
                     entry,
                     pcpu,
@@ -1067,6 +1087,13 @@ impl Engine {
         if let Some(n) = next {
             let s = self.info[n.index()].state;
             let elsewhere = s == TaskState::Running && self.curr[ci] != Some(n);
+            if !self.info[n.index()].allowed(cpu) {
+                return Err(RunError::PolicyBug(format!(
+                    "pick_next on {cpu} returned {} ({}), which may not run there (cpus)",
+                    n,
+                    self.info[n.index()].name
+                )));
+            }
             if !s.is_runnable() || elsewhere {
                 return Err(RunError::PolicyBug(format!(
                     "pick_next on {cpu} returned {} ({}), which is {}",
@@ -1233,6 +1260,12 @@ impl Engine {
         for i in 0..self.out.migrations.len() {
             let (t, to) = self.out.migrations[i];
             if to.index() >= self.cpus.len() {
+                continue;
+            }
+            if !self.info[t.index()].allowed(to) {
+                self.bug.get_or_insert_with(|| {
+                    format!("the policy moved {t} to {to}, where it may not run (cpus)")
+                });
                 continue;
             }
             self.info[t.index()].cpu = to;

@@ -337,15 +337,18 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
 /// id, on ties) and for a wake-up the preferred CPU. Shared by `cfs` and `eevdf`.
 pub fn select_cpu_fair(
     cx: &Cx<'_>,
+    task: TaskId,
     prev: CpuId,
     why: Select,
     nr_running: impl Fn(CpuId) -> u64,
 ) -> CpuId {
-    let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
-    let prefer = match why {
+    let info = cx.task(task);
+    let allowed = |c: CpuId| info.allowed(c);
+    let free = |c: CpuId| allowed(c) && cx.is_idle(c) && !cx.resched_pending(c);
+    let prefer = info.allowed_or_fallback(match why {
         Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
         Select::Wakeup { .. } => prev,
-    };
+    });
     if free(prefer) {
         return prefer;
     }
@@ -355,6 +358,7 @@ pub fn select_cpu_fair(
     match why {
         Select::New { .. } => cx
             .cpus()
+            .filter(|&c| allowed(c))
             .min_by_key(|&c| (nr_running(c), c != prefer, c.0))
             .unwrap_or(prefer),
         Select::Wakeup { .. } => prefer,
@@ -614,7 +618,12 @@ impl Cfs {
         let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
             return;
         };
-        let Some(t) = self.rq[from].tasks_timeline.first() else {
+        // The leftmost waiting entity allowed on `to` (can_migrate_task's affinity test).
+        let Some(t) = self.rq[from]
+            .tasks_timeline
+            .iter()
+            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
+        else {
             return;
         };
         self.move_task(cx, t, from, to);
@@ -787,7 +796,7 @@ impl Policy for Cfs {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running())
+        select_cpu_fair(cx, task, prev, why, |c| self.rq[c.index()].nr_running())
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {

@@ -525,7 +525,12 @@ impl Eevdf {
         let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
             return;
         };
-        let Some(t) = self.rq[from].tasks_timeline.first() else {
+        // The leftmost waiting entity allowed on `to` (can_migrate_task's affinity test).
+        let Some(t) = self.rq[from]
+            .tasks_timeline
+            .iter()
+            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
+        else {
             return;
         };
         self.move_task(cx, t, from, to);
@@ -561,7 +566,9 @@ impl Policy for Eevdf {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running() as u64)
+        select_cpu_fair(cx, task, prev, why, |c| {
+            self.rq[c.index()].nr_running() as u64
+        })
     }
 
     /// `enqueue_entity`: update_curr, `place_entity`, insert.

@@ -467,12 +467,13 @@ impl Policy for LibenziD1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let cpu = match why {
             // A child starts on its parent's CPU (the engine's placement of new tasks).
             Select::New { .. } => cx.task(task).cpu,
             // try_to_wake_up: back to the run queue it was on.
             Select::Wakeup { .. } => self.t(task).cpu,
-        }
+        };
+        cx.task(task).allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {

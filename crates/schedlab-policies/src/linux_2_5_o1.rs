@@ -596,16 +596,18 @@ impl Policy for Linux25O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let info = cx.task(task);
+        let cpu = match why {
             // A child starts on its parent's CPU.
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(cx.task(task).cpu),
-            // A sync wake-up fast-migrates the sleeper to the waker's CPU.
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
+            // A sync wake-up fast-migrates the sleeper to the waker's CPU, if allowed there.
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {

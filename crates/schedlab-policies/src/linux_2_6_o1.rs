@@ -581,14 +581,17 @@ impl Policy for Linux26O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(cx.task(task).cpu),
+        let info = cx.task(task);
+        let cpu = match why {
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
+            // A sync wake-up moves the sleeper to the waker's CPU, if allowed there.
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
