@@ -17,7 +17,9 @@
 //! `deadline = v_i + vslice`. A new task gets a full slice in 6.6: `task_fork_fair` places it with
 //! half a slice (PLACE_DEADLINE_INITIAL, ENQUEUE_INITIAL), but `wake_up_new_task` enqueues it
 //! without ENQUEUE_INITIAL and `enqueue_entity` places it again; the half slice took effect in
-//! v6.12 (commit c40dd90ac045), the `place_deadline_initial` tunable. A woken entity preempts
+//! v6.12 (commit c40dd90ac045), the `place_deadline_initial` tunable. v6.12's PLACE_REL_DEADLINE
+//! (82e9d0456e06: a task moved by the balancer keeps its deadline relative to its vruntime) is
+//! the `place_rel_deadline` tunable, for balancing moves. A woken entity preempts
 //! when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice change
 //! is 6.6's `set_user_nice`: the queued task is dequeued (its lag saved), `reweight_entity` off
 //! the queue rescales the saved lag by old/new weight, and it is enqueued again, placed by that
@@ -127,6 +129,20 @@ const TUNABLES: &[TunableSpec] = &[
          activate_task): 1.",
     )
     .kernel("PLACE_DEADLINE_INITIAL"),
+    TunableSpec::new(
+        "place_rel_deadline",
+        "PLACE_REL_DEADLINE",
+        "",
+        0,
+        0,
+        1,
+        "Scheduler feature of v6.12 (commit 82e9d0456e06, \"sched/fair: Avoid re-setting \
+         virtual deadline on 'migrations'\"): a task moved to another CPU by the balancer keeps \
+         its deadline relative to its vruntime instead of getting a fresh request. 0 is 6.6, \
+         where placement always gives a new deadline one slice away. Here it applies to \
+         balancing moves only.",
+    )
+    .kernel("PLACE_REL_DEADLINE"),
     SCALING_TUNABLE,
     HZ_TUNABLE,
 ];
@@ -155,6 +171,7 @@ pub struct EevdfConfig {
     pub run_to_parity: bool,
     pub place_lag: bool,
     pub place_deadline_initial: bool,
+    pub place_rel_deadline: bool,
     /// `TICK_NSEC`.
     pub tick_nsec: u64,
 }
@@ -167,6 +184,7 @@ impl EevdfConfig {
             run_to_parity: t.get("run_to_parity") != 0,
             place_lag: t.get("place_lag") != 0,
             place_deadline_initial: t.get("place_deadline_initial") != 0,
+            place_rel_deadline: t.get("place_rel_deadline") != 0,
             tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
         }
     }
@@ -220,6 +238,8 @@ struct Entity {
     prev_sum_exec_runtime: u64,
     weight: u64,
     on_rq: bool,
+    /// PLACE_REL_DEADLINE: `deadline` holds `deadline − vruntime` until the next placement.
+    rel_deadline: bool,
     seq: u64,
     cpu: usize,
 }
@@ -394,6 +414,11 @@ impl Eevdf {
             lag = inflate_lag(se.vlag, load as u64, se.weight);
         }
         se.vruntime = vruntime - lag;
+        if se.rel_deadline {
+            se.deadline += se.vruntime;
+            se.rel_deadline = false;
+            return;
+        }
         if c.place_deadline_initial && initial {
             vslice /= 2;
         }
@@ -496,17 +521,29 @@ impl Eevdf {
         self.update_entity_lag(from, t);
         self.dequeue_tree(from, t);
         self.update_min_vruntime(from);
+        // dequeue_entity without DEQUEUE_SLEEP: PLACE_REL_DEADLINE keeps the relative deadline.
+        let rel = self.c.place_rel_deadline;
+        if rel {
+            let se = &mut self.se[t.index()];
+            se.deadline -= se.vruntime;
+            se.rel_deadline = true;
+        }
         self.update_curr(cx, to);
         self.place_entity(to, t, false);
         self.se[t.index()].cpu = to;
         self.enqueue_tree(to, t);
         cx.migrate(t, CpuId(to as u16));
+        let se = self.se[t.index()];
         cx.note(
             CpuId(to as u16),
             t,
             Note::new(
-                "balance: moved from cpu{} to cpu{} keeping lag {.3} ms",
-                &[from as i64, to as i64, us(self.se[t.index()].vlag)],
+                if rel {
+                    "balance: moved from cpu{} to cpu{} keeping lag {.3} ms and its deadline {.3} ms after its vruntime"
+                } else {
+                    "balance: moved from cpu{} to cpu{} keeping lag {.3} ms; new deadline {.3} ms after its vruntime"
+                },
+                &[from as i64, to as i64, us(se.vlag), us(se.deadline - se.vruntime)],
             ),
         );
     }

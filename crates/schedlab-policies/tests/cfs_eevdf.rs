@@ -483,3 +483,71 @@ fn cfs_renicing_the_running_task_restarts_its_slice() {
     );
     assert_eq!(gantt(&out, 1)[..19].to_string(), "cpu0 |AAAAAAAAAAAAB");
 }
+
+/// v6.12 PLACE_REL_DEADLINE (82e9d0456e06): a task the balancer moves keeps its deadline
+/// relative to its vruntime; 6.6 gives it a fresh request one slice away. On 2 CPUs (slice
+/// 1.5 ms) A and C share cpu0 while B has cpu1. A yields at 1 ms (vruntime 1, deadline 1.5 +
+/// 1.5 = 3.0) and C runs; when B exits at 2 ms cpu1 pulls the leftmost waiting entity of cpu0,
+/// A, 2 ms before its deadline. 6.6 places it with a new deadline 1.5 ms away.
+#[test]
+fn eevdf_place_rel_deadline_keeps_a_moved_tasks_deadline() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1ms"},"yield",{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"2ms"}]},
+                    {"name":"C","program":[{"run":"1s"}]}]"#;
+    let json = |rel: u8| {
+        with_duration(
+            scenario(
+                2,
+                &format!(r#"{{"id":"eevdf","tunables":{{"place_rel_deadline":{rel}}}}}"#),
+                tasks,
+            ),
+            "20ms",
+        )
+    };
+    let moved = |out: &RunOutput| {
+        out.trace
+            .notes()
+            .map(|a| {
+                (
+                    a.time,
+                    out.tasks[a.task.index()].name.clone(),
+                    a.note.render(),
+                )
+            })
+            .find(|n| n.2.starts_with("balance: moved"))
+            .expect("a balancing move")
+    };
+    // 6.6: a fresh request, calc_delta_fair(1.5 ms) for nice 0.
+    let (_, _, note) = moved(&run(&json(0)));
+    assert!(
+        note.ends_with("new deadline 1.500 ms after its vruntime"),
+        "{note}"
+    );
+    // 6.12: the relative deadline it had on cpu0 just before the move.
+    let out = run(&json(1));
+    let (at, who, note) = moved(&out);
+    let s = Scenario::from_json(&json(1)).unwrap();
+    let mut e = schedlab_policies::registry::engine(&s, RunOptions::default()).unwrap();
+    e.run_until(Nanos(at.0 - 1)).unwrap();
+    let q = &e.inspect(CpuId(0)).queues[0];
+    let id = out.tasks.iter().position(|t| t.name == who).unwrap() as u32;
+    let entry = q.entries.iter().find(|x| x.task == id).unwrap();
+    let ms = |s: &str| -> i64 {
+        let v = s.split_whitespace().next().unwrap();
+        v.replace('.', "").parse().unwrap()
+    };
+    let deadline = ms(entry.key.trim_start_matches("deadline "));
+    let vruntime = ms(entry.detail.split("vruntime ").nth(1).unwrap());
+    let rel = deadline - vruntime;
+    assert_eq!((who.as_str(), at, rel), ("A", Nanos::from_ms(2), 2_000));
+    assert!(
+        note.ends_with(&format!(
+            "its deadline {}.{:03} ms after its vruntime",
+            rel / 1000,
+            rel % 1000
+        )),
+        "{note} (before the move: {} / {})",
+        entry.key,
+        entry.detail
+    );
+}
