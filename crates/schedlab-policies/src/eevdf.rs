@@ -42,9 +42,9 @@
 //! V's sums `avg_vruntime`/`avg_load` are kept incrementally as the kernel keeps them (updated
 //! on insertion into and removal from the timeline and when min_vruntime moves), in 128-bit
 //! integers without the kernel's weight scaling, so they are the exact sums and eligibility is
-//! an O(1) test. Simplified: the pick scans the eligible prefix of the vruntime-ordered
-//! timeline (eligibility is `v_i ≤ V`, so the eligible entities come first) instead of walking
-//! the `min_deadline`-augmented rbtree: O(eligible) rather than O(log n). No per-task slices
+//! an O(1) test. The timeline is a tree augmented with each subtree's earliest deadline
+//! (`crate::eevdf_tree`, as the kernel augments its rbtree): eligibility (`v_i ≤ V`) holds for a
+//! prefix of the vruntime order, so the pick is one O(log n) walk. No per-task slices
 //! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no cgroups,
 //! no PELT. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
 //! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
@@ -67,8 +67,9 @@ use schedlab_engine::{
 
 use crate::cfs::{
     balance_move, calc_delta_fair, ms3, select_cpu_fair, sysctl_factor, until_next_tick, us,
-    Timeline, HZ_TUNABLE, SCALING_TUNABLE,
+    HZ_TUNABLE, SCALING_TUNABLE,
 };
+use crate::eevdf_tree::DeadlineTree;
 
 const NSEC_PER_USEC: u64 = 1_000;
 const NSEC_PER_SEC: u64 = 1_000_000_000;
@@ -247,7 +248,7 @@ struct Entity {
 #[derive(Clone, Debug, Default)]
 struct EevdfRq {
     /// Sorted by vruntime, as in 6.6.
-    tasks_timeline: Timeline,
+    tasks_timeline: DeadlineTree,
     min_vruntime: i64,
     curr: Option<TaskId>,
     /// `cfs_rq->avg_vruntime`: Σ (v_i − min_vruntime)·w_i over the entities in the timeline
@@ -348,7 +349,7 @@ impl Eevdf {
         let rq = &mut self.rq[cpu];
         rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
         rq.avg_load += se.weight as i128;
-        self.se[t.index()].seq = rq.tasks_timeline.insert(se.vruntime, t);
+        self.se[t.index()].seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, t);
     }
 
     /// `__dequeue_entity` with `avg_vruntime_sub`.
@@ -377,20 +378,12 @@ impl Eevdf {
                 return (Some(c), 0);
             }
         }
-        let mut best: Option<TaskId> = None;
-        let mut n = curr.is_some() as usize;
-        let sums = self.sums(cpu);
-        // Eligibility is `v_i ≤ V`: the eligible entities are a prefix of the timeline.
-        for t in rq.tasks_timeline.iter() {
-            if !self.eligible_by(cpu, sums, t) {
-                break;
-            }
-            n += 1;
-            let d = self.se[t.index()].deadline;
-            if best.is_none_or(|b| d < self.se[b.index()].deadline) {
-                best = Some(t);
-            }
-        }
+        // Eligibility is `v_i ≤ V`: the eligible entities are a prefix of the timeline, and the
+        // tree finds the earliest deadline among them in one walk.
+        let (avg, load) = self.sums(cpu);
+        let min = rq.min_vruntime;
+        let (mut best, eligible) = rq.tasks_timeline.pick(|v| avg >= (v - min) as i128 * load);
+        let n = eligible + curr.is_some() as usize;
         if let Some(c) = curr {
             if best.is_none_or(|b| self.se[b.index()].deadline > self.se[c.index()].deadline) {
                 best = Some(c);

@@ -4,6 +4,7 @@
 //! simplified, a picture of its run queue), declare `pub const INFO: PolicyInfo`, and add one line
 //! to [`registry::POLICIES`].
 
+pub mod eevdf_tree;
 pub mod instant;
 pub mod o1_balance;
 pub mod o1_common;
