@@ -659,6 +659,7 @@ fn new_task(name: &str, template: Template) -> TaskSpec {
         arrival: Nanos::ZERO,
         shares: None,
         cpu_rate_cap: None,
+        cpus: None,
         rt: None,
         count: None,
         program: template.program().unwrap_or(Program(Vec::new())),

@@ -65,6 +65,7 @@ fn cpu_sleep_tasks(n: u32, run: Nanos, sleep: Nanos) -> Vec<TaskSpec> {
         arrival: Nanos::ZERO,
         shares: None,
         cpu_rate_cap: None,
+        cpus: None,
         rt: None,
         count: Some(n),
         program: Program(vec![Step::Repeat {
@@ -82,6 +83,7 @@ fn hogs(n: u32) -> TaskSpec {
         shares: None,
         rt: None,
         cpu_rate_cap: None,
+        cpus: None,
         count: Some(n),
         program: Program(vec![Step::Run(Dur::Fixed(Nanos::from_secs(3600)))]),
     }

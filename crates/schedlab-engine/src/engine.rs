@@ -1,7 +1,9 @@
 //! The discrete-event engine: time, tasks' programs, devices, channels and the trace.
 //! It knows no concrete policy; it calls the [`Policy`] hooks and acts on what they ask.
 //!
-//! Events are ordered by `(time, sequence)`: same-time events run in the order they were
+//! Events are ordered by `(time, class, sequence)`: among same-time events a burst end comes
+//! first, then the timer tick (and a policy timer that stands in for it), then wake-ups,
+//! arrivals, disk completions and other policy timers, each class in the order its events were
 //! scheduled, so every run is deterministic. After each event the engine runs schedule() on every
 //! CPU whose need_resched flag is set, in CPU-id order, until no flag is left (the kernel's
 //! "reschedule at the next preemption point", collapsed to the same instant).
@@ -12,7 +14,9 @@ use std::collections::{BinaryHeap, VecDeque};
 use crate::compile::{Compiled, Op};
 use crate::ids::{CpuId, TaskId};
 use crate::metrics::{Metrics, TaskStats};
-use crate::policy::{Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState};
+use crate::policy::{
+    Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
+};
 use crate::program::WaitFor;
 use crate::rng::Rng;
 use crate::scenario::{limits, Costs, Problems, Scenario};
@@ -87,21 +91,31 @@ enum Ev {
 #[derive(Clone, Copy, Debug)]
 struct Queued {
     /// `(time, class, sequence)` packed so that one integer comparison orders events: time in
-    /// the top 64 bits, then the class bit, then the sequence number.
+    /// the top 64 bits, then two class bits, then the sequence number.
     key: u128,
     ev: Ev,
 }
 
 impl Queued {
-    fn new(time: Nanos, seq: u64, ev: Ev) -> Queued {
+    /// `timer_is_tick`: the policy's timer stands in for the scheduler tick
+    /// ([`Policy::timer_is_tick`]).
+    fn new(time: Nanos, seq: u64, ev: Ev, timer_is_tick: bool) -> Queued {
         // Among same-time events, a burst that ends completes before anything else looks at the
-        // CPU (a quantum timer or tick firing at that instant sees the task's next step).
+        // CPU (a quantum timer or tick firing at that instant sees the task's next step). The
+        // tick comes before wake-ups and arrivals: the kernel's tick accounting runs in the
+        // timer interrupt and a sleeper's timer fires after it (2.4-2.6.15: in the timer softirq
+        // that the interrupt raises; with hrtimers, a sleeper's timer carries the default 50 µs
+        // of timer slack, so its hard expiry sorts after the tick's), so a task woken by a timer
+        // is not charged the tick that woke it. Other policy timers (quanta, end-of-instant
+        // choices) are ordered with wake-ups and arrivals by sequence.
         let class: u128 = match ev {
             Ev::BurstEnd(..) => 0,
-            _ => 1,
+            Ev::Tick => 1,
+            Ev::Timer(..) if timer_is_tick => 1,
+            Ev::Timer(..) | Ev::Arrive(..) | Ev::Wake(..) | Ev::DiskDone(..) => 2,
         };
         Queued {
-            key: ((time.0 as u128) << 64) | (class << 63) | seq as u128,
+            key: ((time.0 as u128) << 64) | (class << 62) | seq as u128,
             ev,
         }
     }
@@ -198,6 +212,7 @@ struct Arrival {
     shares: Option<u32>,
     cap: Option<u32>,
     rt: Option<crate::scenario::RtSpec>,
+    cpus_allowed: u32,
     entry: u32,
 }
 
@@ -213,6 +228,8 @@ pub struct Engine {
     tick_ns: u64,
     idle_ticks: bool,
     tick_armed: bool,
+    timers: TimerGranularity,
+    timer_is_tick: bool,
 
     now: Nanos,
     seq: u64,
@@ -274,6 +291,8 @@ impl Engine {
             .map(|hz| 1_000_000_000 / hz.max(1) as u64)
             .unwrap_or(0);
         let idle_ticks = policy.idle_ticks() && tick_ns > 0;
+        let timers = policy.timer_granularity();
+        let timer_is_tick = policy.timer_is_tick();
         // The declared channels are the first ids, in order.
         let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
@@ -293,6 +312,7 @@ impl Engine {
             })
             .collect();
         // Expand `count` and order arrivals by time, then scenario order.
+        let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
         for (i, t) in scenario.tasks.iter().enumerate() {
             let arrival = |name: String| Arrival {
@@ -302,6 +322,13 @@ impl Engine {
                 shares: t.shares,
                 cap: t.cpu_rate_cap,
                 rt: t.rt,
+                cpus_allowed: match &t.cpus {
+                    None => all_cpus,
+                    Some(list) => list
+                        .iter()
+                        .filter(|&&c| c < 32)
+                        .fold(0, |m, &c| m | (1u32 << c)),
+                },
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -324,6 +351,8 @@ impl Engine {
             tick_ns,
             idle_ticks,
             tick_armed: false,
+            timers,
+            timer_is_tick,
             now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
@@ -416,7 +445,7 @@ impl Engine {
 
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
-        let q = Queued::new(time, self.seq, ev);
+        let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
         match ev {
             Ev::BurstEnd(cpu) => self.cpus[cpu.index()].burst = Some(q.key),
             Ev::Timer(cpu) => self.cpus[cpu.index()].timer = Some(q.key),
@@ -597,6 +626,7 @@ impl Engine {
         shares: Option<u32>,
         cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
+        cpus_allowed: u32,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -625,6 +655,7 @@ impl Engine {
             shares,
             cpu_rate_cap,
             rt,
+            cpus_allowed,
             parent,
             cpu,
             last_ran: None,
@@ -634,6 +665,9 @@ impl Engine {
             cpu_time: Nanos::ZERO,
             burst_left: None,
         });
+        // A new task starts on an allowed CPU (a pinned task never sits on another one's queue).
+        let start = self.info[id.index()].allowed_or_fallback(cpu);
+        self.info[id.index()].cpu = start;
         self.exec.push(x);
         self.live += 1;
         self.settle(id);
@@ -642,7 +676,7 @@ impl Engine {
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
-        let target = self.valid_cpu(target)?;
+        let target = self.valid_cpu(id, target)?;
         self.info[id.index()].cpu = target;
         self.charge_scan();
         hook!(self.enqueue(target, id, Enqueue::New));
@@ -660,6 +694,7 @@ impl Engine {
             a.shares,
             a.cap,
             a.rt,
+            a.cpus_allowed,
             None,
             a.entry,
             CpuId(0),
@@ -667,14 +702,18 @@ impl Engine {
         Ok(())
     }
 
-    fn valid_cpu(&self, c: CpuId) -> Result<CpuId, RunError> {
-        if c.index() < self.cpus.len() {
-            Ok(c)
-        } else {
+    fn valid_cpu(&self, t: TaskId, c: CpuId) -> Result<CpuId, RunError> {
+        if c.index() >= self.cpus.len() {
             Err(RunError::PolicyBug(format!(
                 "select_cpu returned {c}, but there are {} CPUs",
                 self.cpus.len()
             )))
+        } else if !self.info[t.index()].allowed(c) {
+            Err(RunError::PolicyBug(format!(
+                "select_cpu returned {c} for {t}, which may not run there (cpus)"
+            )))
+        } else {
+            Ok(c)
         }
     }
 
@@ -717,12 +756,12 @@ impl Engine {
         self.account_all();
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
-        let target = if target.index() < self.cpus.len() {
-            target
-        } else {
-            self.bug
-                .get_or_insert_with(|| format!("select_cpu returned {target} for a wake-up"));
-            self.info[t.index()].cpu
+        let target = match self.valid_cpu(t, target) {
+            Ok(c) => c,
+            Err(e) => {
+                self.bug.get_or_insert_with(|| format!("{e} (a wake-up)"));
+                self.info[t.index()].cpu
+            }
         };
         self.info[t.index()].cpu = target;
         self.charge_scan();
@@ -861,7 +900,8 @@ impl Engine {
             Op::Sleep(d) => {
                 let dur = self.exec[ti].rng.sample(&d);
                 self.block(cpu, t, TaskState::Sleeping);
-                self.push(self.now.saturating_add(dur), Ev::Wake(t));
+                let at = self.timer_expiry(dur);
+                self.push(at, Ev::Wake(t));
             }
             Op::Io {
                 disk,
@@ -934,7 +974,7 @@ impl Engine {
                 };
                 let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
-                let cap = parent.cpu_rate_cap;
+                let (cap, mask) = (parent.cpu_rate_cap, parent.cpus_allowed);
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -942,6 +982,7 @@ impl Engine {
                     shares,
                     cap,
                     rt,
+                    mask,
                     Some(t),
                     entry,
                     pcpu,
@@ -999,6 +1040,23 @@ impl Engine {
         }
         self.apply_out();
         Ok(())
+    }
+
+    /// When a sleep of `dur` that starts now ends, by the policy's timer granularity.
+    fn timer_expiry(&self, dur: Nanos) -> Nanos {
+        match self.timers {
+            TimerGranularity::Jiffies { extra } if self.tick_ns > 0 => {
+                let tick = self.tick_ns;
+                let jiffies = self.now.0 / tick;
+                let extra = if dur == Nanos::ZERO { 0 } else { extra };
+                let expire = jiffies
+                    .saturating_add(dur.0.div_ceil(tick))
+                    .saturating_add(extra)
+                    .max(jiffies + 1);
+                Nanos(expire.saturating_mul(tick))
+            }
+            _ => self.now.saturating_add(dur),
+        }
     }
 
     /// The running task blocks: schedule() on its CPU will dequeue it.
@@ -1092,6 +1150,13 @@ impl Engine {
         if let Some(n) = next {
             let s = self.info[n.index()].state;
             let elsewhere = s == TaskState::Running && self.curr[ci] != Some(n);
+            if !self.info[n.index()].allowed(cpu) {
+                return Err(RunError::PolicyBug(format!(
+                    "pick_next on {cpu} returned {} ({}), which may not run there (cpus)",
+                    n,
+                    self.info[n.index()].name
+                )));
+            }
             if !s.is_runnable() || elsewhere {
                 return Err(RunError::PolicyBug(format!(
                     "pick_next on {cpu} returned {} ({}), which is {}",
@@ -1282,6 +1347,12 @@ impl Engine {
             if to.index() >= self.cpus.len() {
                 continue;
             }
+            if !self.info[t.index()].allowed(to) {
+                self.bug.get_or_insert_with(|| {
+                    format!("the policy moved {t} to {to}, where it may not run (cpus)")
+                });
+                continue;
+            }
             self.info[t.index()].cpu = to;
             if self.info[t.index()].state == TaskState::Runnable {
                 self.kick_if_idle(to);
@@ -1422,4 +1493,32 @@ pub struct RunOutput {
     pub trace: Trace,
     pub metrics: Metrics,
     pub tasks: Vec<TaskInfo>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_instant_events_order_burst_end_tick_then_wakeups() {
+        let t = Nanos::from_ms(30);
+        // Sequence numbers as they would be: the wake-up was queued long before the tick.
+        let wake = Queued::new(t, 1, Ev::Wake(TaskId(0)), false);
+        let arrive = Queued::new(t, 2, Ev::Arrive(0), false);
+        let tick = Queued::new(t, 9, Ev::Tick, false);
+        let burst = Queued::new(t, 10, Ev::BurstEnd(CpuId(0)), false);
+        let mut keys = [wake.key, arrive.key, tick.key, burst.key];
+        keys.sort();
+        assert_eq!(keys, [burst.key, tick.key, wake.key, arrive.key]);
+        // A policy timer that stands in for the tick sorts with the tick; a quantum timer is
+        // ordered with wake-ups by sequence.
+        let tick_timer = Queued::new(t, 11, Ev::Timer(CpuId(0)), true);
+        assert!(tick_timer.key < wake.key && burst.key < tick_timer.key);
+        let quantum = Queued::new(t, 11, Ev::Timer(CpuId(0)), false);
+        assert!(wake.key < quantum.key);
+        let early_quantum = Queued::new(t, 0, Ev::Timer(CpuId(0)), false);
+        assert!(early_quantum.key < wake.key);
+        // Time still comes first.
+        assert!(Queued::new(Nanos(t.0 + 1), 0, Ev::BurstEnd(CpuId(0)), false).key > wake.key);
+    }
 }

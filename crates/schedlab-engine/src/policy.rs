@@ -40,6 +40,20 @@ pub enum Queues {
     PerCpu,
 }
 
+/// When the timer of a `sleep` step fires: the era's `nanosleep`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimerGranularity {
+    /// At the requested instant: hrtimers (Linux 2.6.16 and later) and the textbook policies.
+    Exact,
+    /// Jiffy timers (`schedule_timeout`) of the tick-driven kernels, 2.4 through 2.6.15:
+    /// `expire = jiffies + timespec_to_jiffies(d) + extra`, where `timespec_to_jiffies` rounds
+    /// up and `sys_nanosleep` adds `extra` = 1 for any non-zero request so that the sleep never
+    /// ends early. The timer fires in the timer softirq of that tick, after the tick's own
+    /// accounting; a request of zero sleeps until the next tick.
+    Jiffies { extra: u64 },
+}
+
 /// Why a task is being enqueued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enqueue {
@@ -80,6 +94,8 @@ pub struct TaskInfo {
     /// CPU rate cap in per mille of one CPU (soft; 0 = background), for policies with caps.
     pub cpu_rate_cap: Option<u32>,
     pub rt: Option<RtSpec>,
+    /// CPU affinity as a bit mask (bit i = CPU i), the kernel's `cpus_mask`.
+    pub cpus_allowed: u32,
     pub parent: Option<TaskId>,
     /// The CPU whose queue holds the task (or held it last).
     pub cpu: CpuId,
@@ -100,6 +116,22 @@ impl TaskInfo {
     }
     pub fn rt_policy(&self) -> Option<RtPolicy> {
         self.rt.map(|r| r.policy)
+    }
+    /// Whether the task may run on `cpu` (`cpumask_test_cpu(cpu, p->cpus_ptr)`).
+    pub fn allowed(&self, cpu: CpuId) -> bool {
+        cpu.0 < 32 && self.cpus_allowed & (1 << cpu.0) != 0
+    }
+    /// `select_fallback_rq`, reduced: the lowest CPU the task may run on.
+    pub fn fallback_cpu(&self) -> CpuId {
+        CpuId(self.cpus_allowed.trailing_zeros().min(31) as u16)
+    }
+    /// `cpu` if the task may run there, else its fallback CPU.
+    pub fn allowed_or_fallback(&self, cpu: CpuId) -> CpuId {
+        if self.allowed(cpu) {
+            cpu
+        } else {
+            self.fallback_cpu()
+        }
     }
 }
 
@@ -321,18 +353,32 @@ pub trait Policy {
     fn queues(&self) -> Queues {
         Queues::Global
     }
+    /// Whether the policy timer (`Cx::start_timer`) stands in for the scheduler tick (CFS and
+    /// EEVDF run their tick on it): then it fires before wake-ups and arrivals of the same
+    /// instant, as the engine's tick does. Otherwise (quanta, end-of-instant choices) it is
+    /// ordered with them by when it was armed.
+    fn timer_is_tick(&self) -> bool {
+        false
+    }
+    /// How `sleep` steps' timers expire (the era's nanosleep). `Jiffies` needs `hz`.
+    fn timer_granularity(&self) -> TimerGranularity {
+        TimerGranularity::Exact
+    }
 
     /// A task arrives or is forked; set up its side-table entry. Called before `select_cpu`.
     fn task_new(&mut self, _cx: &mut Cx<'_>, _task: TaskId) {}
 
-    /// Where a new or woken task goes. The default keeps its last CPU unless that CPU is busy and
-    /// another one is idle (then the lowest-numbered idle CPU). An idle CPU already kicked for
+    /// Where a new or woken task goes; it must be a CPU the task is allowed on (`TaskInfo::allowed`,
+    /// the engine checks). The default keeps its last CPU unless that CPU is busy and
+    /// another allowed one is idle (then the lowest-numbered such CPU). An idle CPU already kicked for
     /// another newcomer of the same event counts as busy while a free idle CPU remains, so that
     /// several tasks woken by one event (a fork and a send, say) wake several idle CPUs.
     /// Global-queue policies rarely need more.
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, _why: Select) -> CpuId {
-        let last = cx.task(task).cpu;
-        let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
+        let info = cx.task(task);
+        let last = info.allowed_or_fallback(info.cpu);
+        let ok = |c: CpuId| info.allowed(c);
+        let free = |c: CpuId| ok(c) && cx.is_idle(c) && !cx.resched_pending(c);
         if free(last) {
             return last;
         }
@@ -342,7 +388,7 @@ pub trait Policy {
         if cx.is_idle(last) {
             return last;
         }
-        cx.cpus().find(|&c| cx.is_idle(c)).unwrap_or(last)
+        cx.cpus().find(|&c| ok(c) && cx.is_idle(c)).unwrap_or(last)
     }
 
     /// `task` becomes runnable on `cpu`'s queue (or the global one).
@@ -353,7 +399,7 @@ pub trait Policy {
 
     /// Who `cpu` should run now: a pure query (the inspector and tests call it freely). May return
     /// the task currently running there. Must return a queued, runnable task that is not running
-    /// on another CPU.
+    /// on another CPU and is allowed on `cpu`.
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId>;
 
     /// `task` was picked and runs on `cpu` from now (possibly again). Deferred effects of the

@@ -161,6 +161,10 @@ pub struct TaskSpec {
     /// Real-time class, for policies that support one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rt: Option<RtSpec>,
+    /// CPU affinity (`sched_setaffinity`): the CPUs the task may run on, by id; absent = all.
+    /// Inherited by forked children, as the kernel's `cpus_mask` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus: Option<Vec<u32>>,
     /// Start this many identical copies, named `name-1` .. `name-N`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
@@ -429,6 +433,27 @@ impl Validator<'_> {
                 );
             }
             self.nice(&format!("{p}.nice"), t.nice);
+            if let Some(cpus) = &t.cpus {
+                let path = format!("{p}.cpus");
+                if cpus.is_empty() {
+                    self.err(path.clone(), "must name at least one CPU");
+                }
+                let mut seen = BTreeSet::new();
+                for &c in cpus {
+                    if c >= s.cpus {
+                        self.err(
+                            path.clone(),
+                            format!(
+                                "CPU {c} is outside the allowed range 0..={} (the scenario has {} CPUs)",
+                                s.cpus.saturating_sub(1),
+                                s.cpus
+                            ),
+                        );
+                    } else if !seen.insert(c) {
+                        self.err(path.clone(), format!("CPU {c} is listed twice"));
+                    }
+                }
+            }
             if let Some(sh) = t.shares {
                 if !(1..=100_000).contains(&sh) {
                     self.err(
@@ -688,6 +713,34 @@ mod tests {
         assert_eq!(s.policy.tunables["quantum"], 3);
         let again = Scenario::from_json(&s.to_json_pretty()).unwrap();
         assert_eq!(s, again);
+    }
+
+    #[test]
+    fn task_cpus_name_the_allowed_range() {
+        let with = |cpus: &str| {
+            CORE.replace(
+                r#""name": "hog", "nice": 5,"#,
+                &format!(r#""name": "hog", "nice": 5, "cpus": {cpus},"#),
+            )
+            .replace(r#""cpus": 1,"#, r#""cpus": 2,"#)
+        };
+        let s = Scenario::from_json(&with("[1]")).unwrap();
+        assert_eq!(s.tasks[1].cpus, Some(vec![1]));
+        assert_eq!(Scenario::from_json(&s.to_json_pretty()).unwrap(), s);
+        let e = Scenario::from_json(&with("[0, 2, 0]")).unwrap_err();
+        let messages: Vec<String> = e.0.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "tasks[1].cpus: CPU 2 is outside the allowed range 0..=1 (the scenario has 2 CPUs)",
+                "tasks[1].cpus: CPU 0 is listed twice",
+            ]
+        );
+        let e = Scenario::from_json(&with("[]")).unwrap_err();
+        assert_eq!(
+            e.0[0].to_string(),
+            "tasks[1].cpus: must name at least one CPU"
+        );
     }
 
     #[test]

@@ -21,7 +21,11 @@ pub struct TunableSpec {
     pub default: i64,
     pub min: i64,
     pub max: i64,
+    /// Allowed values are `min + k·step` (validation enforces it, sliders move by it).
     pub step: i64,
+    /// If set, the only values allowed (a kernel build choice such as CONFIG_HZ), each on the
+    /// steps of `min..=max`; sliders still move by `step`.
+    pub values: Option<&'static [i64]>,
     /// Display divisor: the page shows `value / scale` (1 for plain integers).
     pub scale: i64,
     /// The kernel's own name for it (sysctl path, macro or variable), if it had one.
@@ -48,6 +52,7 @@ impl TunableSpec {
             min,
             max,
             step: 1,
+            values: None,
             scale: 1,
             kernel_name: None,
         }
@@ -61,6 +66,30 @@ impl TunableSpec {
     pub const fn step(mut self, step: i64) -> TunableSpec {
         self.step = step;
         self
+    }
+
+    /// Restricts the tunable to these values (within `min..=max`, on its steps).
+    pub const fn values(mut self, values: &'static [i64]) -> TunableSpec {
+        self.values = Some(values);
+        self
+    }
+
+    /// Whether `v` is an allowed value: in range, on a step, and one of `values` if listed.
+    pub fn allows(&self, v: i64) -> bool {
+        v >= self.min
+            && v <= self.max
+            && (v - self.min) % self.step.max(1) == 0
+            && self.values.is_none_or(|vs| vs.contains(&v))
+    }
+
+    /// The allowed values when there are few enough to list (at most 12), in order.
+    pub fn allowed_values(&self) -> Option<Vec<i64>> {
+        if let Some(vs) = self.values {
+            return Some(vs.to_vec());
+        }
+        let step = self.step.max(1);
+        let count = (self.max - self.min) / step + 1;
+        (count <= 12).then(|| (0..count).map(|k| self.min + k * step).collect())
     }
 
     pub const fn scale(mut self, scale: i64) -> TunableSpec {
@@ -137,19 +166,32 @@ impl Tunables {
                     };
                     problems.push(Problem { path, message });
                 }
-                Some(s) if v < s.min || v > s.max => problems.push(Problem {
-                    path,
-                    message: format!(
-                        "{v} is outside the allowed range {}..={}{}",
-                        s.min,
-                        s.max,
-                        if s.unit.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" {}", s.unit)
+                Some(s) if !s.allows(v) => {
+                    let unit = if s.unit.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {}", s.unit)
+                    };
+                    let message = match s.allowed_values() {
+                        Some(vs) if s.step > 1 || s.values.is_some() => {
+                            let vs: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+                            format!(
+                                "{v} is not an allowed value of {}: {}{unit}",
+                                s.key,
+                                vs.join(", ")
+                            )
                         }
-                    ),
-                }),
+                        _ if s.step > 1 && v >= s.min && v <= s.max => format!(
+                            "{v} is not on the steps of {}: {}..={}{unit} in steps of {} from {}",
+                            s.key, s.min, s.max, s.step, s.min
+                        ),
+                        _ => format!(
+                            "{v} is outside the allowed range {}..={}{unit}",
+                            s.min, s.max
+                        ),
+                    };
+                    problems.push(Problem { path, message });
+                }
                 Some(s) => {
                     t.values.insert(s.key, v);
                 }
@@ -215,5 +257,43 @@ mod tests {
             "rr has no tunable \"quantom\" (it has: quantum, hz)"
         );
         assert_eq!(p[1].message, "0 is outside the allowed range 1..=1000 ms");
+    }
+
+    #[test]
+    fn resolve_enforces_steps_and_listed_values() {
+        let specs = &[
+            TunableSpec::new("hz", "HZ", "Hz", 1000, 100, 1000, "").step(900),
+            TunableSpec::new("cfs_hz", "HZ", "Hz", 250, 100, 1000, "")
+                .step(50)
+                .values(&[100, 250, 300, 1000]),
+            TunableSpec::new("slice", "Slice", "us", 750, 100, 100_000, "").step(50),
+        ];
+        let check = |k: &str, v: i64| {
+            let given = BTreeMap::from([(k.to_string(), v)]);
+            Tunables::resolve("p", specs, &given).map(|t| t.get(k))
+        };
+        assert_eq!(check("hz", 100), Ok(100));
+        assert_eq!(
+            check("hz", 150).unwrap_err()[0].message,
+            "150 is not an allowed value of hz: 100, 1000 Hz"
+        );
+        assert_eq!(check("cfs_hz", 300), Ok(300));
+        assert_eq!(
+            check("cfs_hz", 150).unwrap_err()[0].message,
+            "150 is not an allowed value of cfs_hz: 100, 250, 300, 1000 Hz"
+        );
+        assert_eq!(
+            check("cfs_hz", 2000).unwrap_err()[0].message,
+            "2000 is not an allowed value of cfs_hz: 100, 250, 300, 1000 Hz"
+        );
+        assert_eq!(check("slice", 800), Ok(800));
+        assert_eq!(
+            check("slice", 777).unwrap_err()[0].message,
+            "777 is not on the steps of slice: 100..=100000 us in steps of 50 from 100"
+        );
+        assert_eq!(
+            check("slice", 50).unwrap_err()[0].message,
+            "50 is outside the allowed range 100..=100000 us"
+        );
     }
 }

@@ -19,9 +19,14 @@
 //! new task starts at `min_vruntime + vslice` (START_DEBIT) or its parent's vruntime if larger; a
 //! woken one at `max(own vruntime, min_vruntime − sched_latency/2)` (GENTLE_FAIR_SLEEPERS).
 //! `sched_child_runs_first` swaps a forked child's vruntime with its parent's. A nice change
-//! reweights the entity and keeps its vruntime. Yield sets the skip buddy (`yield_task_fair`,
-//! since 2.6.39), which `pick_next_entity` honours when the second entity is within
-//! `wakeup_gran` of the leftmost. Tunables are the normalized values, multiplied at boot by
+//! is 6.5's `set_user_nice`: the entity is reweighted with its vruntime kept, and a running task
+//! is set up as next again, so its slice accounting restarts. Buddies as 6.5 sets them: yield
+//! sets the skip buddy (`yield_task_fair`, since 2.6.39), which `pick_next_entity` honours when
+//! the second entity is within `wakeup_gran` of the leftmost; a wake-up that preempts makes the
+//! woken entity the next buddy and, with `sched_nr_latency` or more queued, the preempted one
+//! the last buddy (LAST_BUDDY; NEXT_BUDDY, off by default, is not modelled); the pick then takes
+//! the next buddy, else the last, when it is within `wakeup_gran` of the leftmost. Buddies are
+//! cleared when their entity is picked, dequeued, yields, or overruns its slice at a tick. Tunables are the normalized values, multiplied at boot by
 //! `1 + ilog2(min(ncpus, 8))` (SCHED_TUNABLESCALING_LOG), as `update_sysctl` does.
 //!
 //! Tie-breaking: equal vruntimes keep timeline insertion order (the rbtree's `rb_add_cached`
@@ -33,8 +38,8 @@
 //!   multiply by the precomputed inverse weight and 32-bit shift (results differ by a nanosecond
 //!   at most). `vruntime` is a signed 64-bit integer starting at 0, not a u64 starting at
 //!   −(1 << 20) with wrap-around comparisons.
-//! * No next/last buddies (only the skip buddy of yield); no cgroups (one level of entities,
-//!   weights from the nice value only); no PELT load tracking.
+//! * No cgroups (one level of entities, weights from the nice value only); no PELT load
+//!   tracking.
 //! * SMP: sched domains are out of scope. Fork and wake-up placement: an idle CPU if there is
 //!   one (the previous CPU first), else the previous CPU (fork: the least loaded). Balancing:
 //!   a CPU about to go idle pulls the leftmost waiting entity of the busiest queue
@@ -82,10 +87,11 @@ pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
     250,
     100,
     1000,
-    "Scheduler tick rate (CONFIG_HZ; the kernel's default choice is 250, distributions use 100 to \
-     1000). Slice ends and tick preemption are noticed only at a tick.",
+    "Scheduler tick rate (CONFIG_HZ: 100, 250 (the Kconfig default), 300 or 1000; distributions \
+     use 100 to 1000). Slice ends and tick preemption are noticed only at a tick.",
 )
 .step(50)
+.values(&[100, 250, 300, 1000])
 .kernel("CONFIG_HZ");
 
 /// `sched_tunable_scaling` as a tunable.
@@ -105,45 +111,50 @@ pub const SCALING_TUNABLE: TunableSpec = TunableSpec::new(
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "sched_latency",
-        "Target latency",
+        "Target latency (normalized)",
         "us",
         6_000,
         100,
         1_000_000,
         "Period in which every runnable task should run once, while there are at most \
-         sched_nr_latency of them (before CPU scaling). 20 ms in 2.6.24, 6 ms up to 6.5. Also \
-         twice the sleeper credit.",
+         sched_nr_latency of them. Also twice the sleeper credit. This is the kernel's \
+         normalized value (20 ms in 2.6.24, 6 ms up to 6.5); the sysctl sched_latency_ns it \
+         sets at boot is this times 1 + ilog2(min(CPUs, 8)) under the default scaling: 12 ms on \
+         2 CPUs, 18 ms on 4. The inspector shows the scaled value.",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_latency_ns"),
+    .kernel("normalized_sysctl_sched_latency"),
     TunableSpec::new(
         "sched_min_granularity",
-        "Minimum granularity",
+        "Minimum granularity (normalized)",
         "us",
         750,
         100,
         1_000_000,
-        "Shortest slice (before CPU scaling): with more than latency/min_granularity tasks the \
-         period grows to nr_running times this, and tick preemption never cuts a run shorter.",
+        "Shortest slice: with more than latency/min_granularity tasks the period grows to \
+         nr_running times this, and tick preemption never cuts a run shorter. The kernel's \
+         normalized value; sched_min_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) (1.5 \
+         ms on 2 CPUs).",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_min_granularity_ns"),
+    .kernel("normalized_sysctl_sched_min_granularity"),
     TunableSpec::new(
         "sched_wakeup_granularity",
-        "Wake-up granularity",
+        "Wake-up granularity (normalized)",
         "us",
         1_000,
         0,
         1_000_000,
         "How far (in the woken task's virtual time) a woken task must be behind the running one \
-         to preempt it (before CPU scaling). Larger values favour throughput over wake-up \
-         latency.",
+         to preempt it. Larger values favour throughput over wake-up latency. The kernel's \
+         normalized value; sched_wakeup_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) \
+         (2 ms on 2 CPUs).",
     )
     .step(50)
     .scale(1000)
-    .kernel("sched_wakeup_granularity_ns"),
+    .kernel("normalized_sysctl_sched_wakeup_granularity"),
     TunableSpec::new(
         "sched_child_runs_first",
         "Child runs first",
@@ -326,15 +337,18 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
 /// id, on ties) and for a wake-up the preferred CPU. Shared by `cfs` and `eevdf`.
 pub fn select_cpu_fair(
     cx: &Cx<'_>,
+    task: TaskId,
     prev: CpuId,
     why: Select,
     nr_running: impl Fn(CpuId) -> u64,
 ) -> CpuId {
-    let free = |c: CpuId| cx.is_idle(c) && !cx.resched_pending(c);
-    let prefer = match why {
+    let info = cx.task(task);
+    let allowed = |c: CpuId| info.allowed(c);
+    let free = |c: CpuId| allowed(c) && cx.is_idle(c) && !cx.resched_pending(c);
+    let prefer = info.allowed_or_fallback(match why {
         Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
         Select::Wakeup { .. } => prev,
-    };
+    });
     if free(prefer) {
         return prefer;
     }
@@ -344,6 +358,7 @@ pub fn select_cpu_fair(
     match why {
         Select::New { .. } => cx
             .cpus()
+            .filter(|&c| allowed(c))
             .min_by_key(|&c| (nr_running(c), c != prefer, c.0))
             .unwrap_or(prefer),
         Select::Wakeup { .. } => prefer,
@@ -454,6 +469,22 @@ struct CfsRq {
     load: u64,
     /// The skip buddy set by yield.
     skip: Option<TaskId>,
+    /// The next buddy: a woken entity that preempted (`set_next_buddy`).
+    next: Option<TaskId>,
+    /// The last buddy: the entity a wake-up preempted, with `sched_nr_latency` or more queued
+    /// (`set_last_buddy`, LAST_BUDDY).
+    last: Option<TaskId>,
+}
+
+impl CfsRq {
+    /// `clear_buddies`: forget `t` as any buddy.
+    fn clear_buddies(&mut self, t: TaskId) {
+        for b in [&mut self.skip, &mut self.next, &mut self.last] {
+            if *b == Some(t) {
+                *b = None;
+            }
+        }
+    }
 }
 
 impl CfsRq {
@@ -528,11 +559,24 @@ impl Cfs {
             if let Some(s) = second {
                 let w = self.se[se.index()].weight;
                 if wakeup_preempt_entity(v(s), v(se), w, &self.c) < 1 {
-                    return Some(s);
+                    return Some(self.buddy(cpu, se).unwrap_or(s));
                 }
             }
         }
-        Some(se)
+        Some(self.buddy(cpu, se).unwrap_or(se))
+    }
+
+    /// The end of `pick_next_entity`: the next buddy, else the last buddy, if running it instead
+    /// of `left` is not too unfair (`wakeup_preempt_entity(buddy, left) < 1`).
+    fn buddy(&self, cpu: usize, left: TaskId) -> Option<TaskId> {
+        let rq = &self.rq[cpu];
+        let l = &self.se[left.index()];
+        let fair = |b: TaskId| {
+            wakeup_preempt_entity(self.se[b.index()].vruntime, l.vruntime, l.weight, &self.c) < 1
+        };
+        rq.next
+            .filter(|&n| fair(n))
+            .or(rq.last.filter(|&b| fair(b)))
     }
 
     /// Moves a waiting entity to another CPU's queue, keeping its vruntime relative to
@@ -541,9 +585,7 @@ impl Cfs {
         self.dequeue_tree(from, t);
         let w = self.se[t.index()].weight;
         self.rq[from].load -= w;
-        if self.rq[from].skip == Some(t) {
-            self.rq[from].skip = None;
-        }
+        self.rq[from].clear_buddies(t);
         let rel = self.se[t.index()].vruntime - self.rq[from].min_vruntime;
         self.update_min_vruntime(from);
         let se = &mut self.se[t.index()];
@@ -576,7 +618,12 @@ impl Cfs {
         let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
             return;
         };
-        let Some(t) = self.rq[from].tasks_timeline.first() else {
+        // The leftmost waiting entity allowed on `to` (can_migrate_task's affinity test).
+        let Some(t) = self.rq[from]
+            .tasks_timeline
+            .iter()
+            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
+        else {
             return;
         };
         self.move_task(cx, t, from, to);
@@ -602,9 +649,7 @@ impl Cfs {
                 ),
             );
             cx.resched(id);
-            if self.rq[cpu].skip == Some(curr) {
-                self.rq[cpu].skip = None;
-            }
+            self.rq[cpu].clear_buddies(curr);
             return;
         }
         if delta_exec < self.c.sysctl_sched_min_granularity {
@@ -644,14 +689,31 @@ impl Cfs {
         let gran = calc_delta_fair(self.c.sysctl_sched_wakeup_granularity, se.weight) as i64;
         let vdiff = cv - se.vruntime;
         if wakeup_preempt_entity(cv, se.vruntime, se.weight, &self.c) == 1 {
-            cx.note(
-                id,
-                t,
-                Note::new(
-                    "wakeup preempts: vdiff {.3} ms > gran {.3} ms",
-                    &[us(vdiff), us(gran)],
-                ),
-            );
+            // Buddies: the woken entity is the next buddy; with sched_nr_latency or more queued
+            // (`scale`), the preempted one is the last buddy (LAST_BUDDY).
+            let rq = &mut self.rq[cpu];
+            rq.next = Some(t);
+            let scale = rq.nr_running() >= self.c.sched_nr_latency;
+            if scale {
+                rq.last = Some(curr);
+                cx.note(
+                    id,
+                    t,
+                    Note::new(
+                        "wakeup preempts: vdiff {.3} ms > gran {.3} ms; next buddy, the preempted task is the last buddy ({} queued)",
+                        &[us(vdiff), us(gran), rq.nr_running() as i64],
+                    ),
+                );
+            } else {
+                cx.note(
+                    id,
+                    t,
+                    Note::new(
+                        "wakeup preempts: vdiff {.3} ms > gran {.3} ms; next buddy",
+                        &[us(vdiff), us(gran)],
+                    ),
+                );
+            }
             cx.resched(id);
         } else {
             cx.note(
@@ -669,6 +731,11 @@ impl Cfs {
 impl Policy for Cfs {
     fn queues(&self) -> Queues {
         Queues::PerCpu
+    }
+
+    /// The policy timer is the scheduler tick.
+    fn timer_is_tick(&self) -> bool {
+        true
     }
 
     /// `__sched_fork` + `task_fork_fair`: place the child on its parent's queue, then keep its
@@ -729,7 +796,7 @@ impl Policy for Cfs {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running())
+        select_cpu_fair(cx, task, prev, why, |c| self.rq[c.index()].nr_running())
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
@@ -785,9 +852,7 @@ impl Policy for Cfs {
         if !self.se[task.index()].on_rq {
             return;
         }
-        if self.rq[c].skip == Some(task) {
-            self.rq[c].skip = None;
-        }
+        self.rq[c].clear_buddies(task);
         if self.rq[c].curr == Some(task) {
             self.rq[c].curr = None;
         } else {
@@ -817,9 +882,8 @@ impl Policy for Cfs {
         }
         self.dequeue_tree(c, task);
         self.rq[c].curr = Some(task);
-        if self.rq[c].skip == Some(task) {
-            self.rq[c].skip = None;
-        }
+        let buddy = self.rq[c].next == Some(task) || self.rq[c].last == Some(task);
+        self.rq[c].clear_buddies(task);
         let slice = self.slice_of(c, task);
         let period = sched_period(self.rq[c].nr_running(), &self.c);
         let se = &mut self.se[task.index()];
@@ -829,7 +893,11 @@ impl Policy for Cfs {
             cpu,
             task,
             Note::new(
-                "picked: vruntime {.3} ms, slice {.3} ms of period {.3} ms ({} running)",
+                if buddy {
+                    "picked as a buddy: vruntime {.3} ms, slice {.3} ms of period {.3} ms ({} running)"
+                } else {
+                    "picked: vruntime {.3} ms, slice {.3} ms of period {.3} ms ({} running)"
+                },
                 &[
                     us(v),
                     us(slice as i64),
@@ -875,33 +943,55 @@ impl Policy for Cfs {
         if self.rq[c].nr_running() <= 1 {
             return;
         }
+        self.rq[c].clear_buddies(task);
         self.rq[c].skip = Some(task);
         cx.note(cpu, task, Note::new("yield: set as skip buddy", &[]));
     }
 
-    /// `reweight_entity` (vruntime kept) then `prio_changed_fair`.
+    /// 6.5 `set_user_nice`: dequeue (`DEQUEUE_SAVE`: buddies cleared, vruntime kept relative
+    /// to an unchanged min_vruntime), `reweight_entity` off the queue, enqueue again
+    /// (`ENQUEUE_RESTORE`: no placement; a waiting entity goes to the right of equal keys) and,
+    /// for the running task, `set_next_entity`: its slice accounting restarts
+    /// (`prev_sum_exec_runtime`). Then `prio_changed_fair`.
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
         let new_nice = cx.task(task).nice;
         let weight = nice_weight(new_nice) as u64;
         let se = self.se[task.index()];
         let c = se.cpu;
+        let running = se.on_rq && self.rq[c].curr == Some(task);
         if se.on_rq {
+            self.rq[c].clear_buddies(task);
             self.rq[c].load = self.rq[c].load - se.weight + weight;
+            if !running {
+                self.dequeue_tree(c, task);
+            }
         }
         self.se[task.index()].weight = weight;
+        if se.on_rq {
+            if running {
+                let e = &mut self.se[task.index()];
+                e.prev_sum_exec_runtime = e.sum_exec_runtime;
+            } else {
+                self.enqueue_tree(c, task);
+            }
+        }
         let cpu = CpuId(c as u16);
         cx.note(
             cpu,
             task,
             Note::new(
-                "reweight: weight {} -> {}, vruntime kept at {.3} ms",
+                if running {
+                    "renice: weight {} -> {}, vruntime kept at {.3} ms, slice accounting restarts"
+                } else {
+                    "renice: weight {} -> {}, vruntime kept at {.3} ms"
+                },
                 &[se.weight as i64, weight as i64, us(se.vruntime)],
             ),
         );
         if !se.on_rq || self.rq[c].nr_running() == 1 {
             return;
         }
-        if self.rq[c].curr == Some(task) {
+        if running {
             if new_nice > old_nice {
                 cx.resched(cpu);
             }
@@ -940,10 +1030,11 @@ impl Policy for Cfs {
                         se.weight,
                         ms3(self.slice_of(c, t) as i64),
                         ms3((se.sum_exec_runtime - se.prev_sum_exec_runtime) as i64),
-                        if rq.skip == Some(t) {
-                            ", skip buddy"
-                        } else {
-                            ""
+                        match Some(t) {
+                            b if b == rq.next => ", next buddy",
+                            b if b == rq.last => ", last buddy",
+                            b if b == rq.skip => ", skip buddy",
+                            _ => "",
                         },
                     ),
                 }

@@ -570,6 +570,10 @@ impl Policy for Ebs {
     fn hz(&self) -> Option<u32> {
         Some(HZ as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // Only the SMP idle rebalance needs them.
@@ -615,19 +619,22 @@ impl Policy for Ebs {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let info = cx.task(task);
+        let cpu = match why {
             Select::New {
                 parent_cpu: Some(c),
             } => c,
             Select::New { parent_cpu: None } => (0..self.rqs.len())
+                .filter(|&c| info.allowed(CpuId(c as u16)))
                 .min_by_key(|&c| (self.rqs[c].array.nr_active(), c))
-                .map_or(CpuId(0), |c| CpuId(c as u16)),
+                .map_or(info.cpu, |c| CpuId(c as u16)),
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } if cx.task(task).state != TaskState::Running => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.state != TaskState::Running && info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {

@@ -14,10 +14,17 @@
 //! On dequeue the lag `V − v_i` is saved, clamped to `±calc_delta_fair(max(2·slice, TICK_NSEC))`
 //! (`update_entity_lag`); on enqueue `place_entity` puts the entity at `V − lag`, the lag inflated
 //! by `(W + w_i)/W` (PLACE_LAG) so that it is what it was once the entity is counted in V, with
-//! `deadline = v_i + vslice`, half of it for a new task (PLACE_DEADLINE_INITIAL). A woken entity
-//! preempts when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice
-//! change keeps vruntime and rescales the remaining virtual deadline (or the saved lag) by
-//! old/new weight (6.6's `reweight_entity`; 6.7 also moved vruntime).
+//! `deadline = v_i + vslice`. A new task gets a full slice in 6.6: `task_fork_fair` places it with
+//! half a slice (PLACE_DEADLINE_INITIAL, ENQUEUE_INITIAL), but `wake_up_new_task` enqueues it
+//! without ENQUEUE_INITIAL and `enqueue_entity` places it again; the half slice took effect in
+//! v6.12 (commit c40dd90ac045), the `place_deadline_initial` tunable. v6.12's PLACE_REL_DEADLINE
+//! (82e9d0456e06: a task moved by the balancer keeps its deadline relative to its vruntime) is
+//! the `place_rel_deadline` tunable, for balancing moves. A woken entity preempts
+//! when `pick_eevdf` would choose it. Yield pushes the deadline one slice further. A nice change
+//! is 6.6's `set_user_nice`: the queued task is dequeued (its lag saved), `reweight_entity` off
+//! the queue rescales the saved lag by old/new weight, and it is enqueued again, placed by that
+//! lag with a fresh request; a running task is set as next again, so its slice accounting
+//! restarts. Sleeps end exactly (hrtimers).
 //!
 //! The scheduler tick is a policy timer at the jiffy boundaries of `hz` (CONFIG_HZ, default 250,
 //! `Kconfig.hz`) while a CPU is busy: the kernel notices a used-up request at the next
@@ -32,9 +39,12 @@
 //! earlier timeline insertion (the kernel's augmented-tree walk has no specified order); the
 //! running entity wins a tie against the timeline only when RUN_TO_PARITY protects it.
 //!
-//! Simplified: V and the eligibility sums are recomputed from the queue at each use instead of
-//! the kernel's incrementally maintained `avg_vruntime`/`avg_load` (same integers); the pick
-//! scans the queue instead of walking the `min_deadline`-augmented rbtree. No per-task slices
+//! V's sums `avg_vruntime`/`avg_load` are kept incrementally as the kernel keeps them (updated
+//! on insertion into and removal from the timeline and when min_vruntime moves), in 128-bit
+//! integers without the kernel's weight scaling, so they are the exact sums and eligibility is
+//! an O(1) test. The timeline is a tree augmented with each subtree's earliest deadline
+//! (`crate::eevdf_tree`, as the kernel augments its rbtree): eligibility (`v_i ≤ V`) holds for a
+//! prefix of the vruntime order, so the pick is one O(log n) walk. No per-task slices
 //! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no cgroups,
 //! no PELT. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
 //! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
@@ -57,8 +67,9 @@ use schedlab_engine::{
 
 use crate::cfs::{
     balance_move, calc_delta_fair, ms3, select_cpu_fair, sysctl_factor, until_next_tick, us,
-    Timeline, HZ_TUNABLE, SCALING_TUNABLE,
+    HZ_TUNABLE, SCALING_TUNABLE,
 };
+use crate::eevdf_tree::DeadlineTree;
 
 const NSEC_PER_USEC: u64 = 1_000;
 const NSEC_PER_SEC: u64 = 1_000_000_000;
@@ -66,19 +77,21 @@ const NSEC_PER_SEC: u64 = 1_000_000_000;
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "base_slice",
-        "Base slice",
+        "Base slice (normalized)",
         "us",
         750,
         100,
         100_000,
-        "Request size r_i of every task (before CPU scaling): a task's virtual deadline is one \
-         slice of its virtual time after its eligible time. 0.75 ms (the renamed \
+        "Request size r_i of every task: a task's virtual deadline is one slice of its virtual \
+         time after its eligible time. The kernel's normalized value, 0.75 ms (the renamed \
          min_granularity) in 6.6-6.14, 0.70 ms from 6.15 so that a slice of N ticks does not \
-         spill into N+1.",
+         spill into N+1; the base_slice_ns it sets at boot is this times 1 + ilog2(min(CPUs, \
+         8)) under the default scaling (1.5 ms on 2 CPUs). The inspector shows the scaled \
+         value.",
     )
     .step(50)
     .scale(1000)
-    .kernel("base_slice_ns"),
+    .kernel("normalized_sysctl_sched_base_slice"),
     TunableSpec::new(
         "run_to_parity",
         "RUN_TO_PARITY",
@@ -105,13 +118,32 @@ const TUNABLES: &[TunableSpec] = &[
         "place_deadline_initial",
         "PLACE_DEADLINE_INITIAL",
         "",
-        1,
+        0,
         0,
         1,
-        "Scheduler feature: a new task's first deadline is half a slice away, since the tasks \
-         already running are on average half-way through theirs.",
+        "Whether a new task's first deadline is half a slice away (the tasks already running \
+         are on average half-way through theirs). The feature is on in 6.6 but has no effect \
+         there: task_fork_fair places the child with ENQUEUE_INITIAL, then wake_up_new_task's \
+         enqueue places it again without the flag, with a full slice (0, the 6.6 default \
+         here). It takes effect from v6.12, commit c40dd90ac045 (\"sched: Initialize the \
+         vruntime of a new task when it is first enqueued\", ENQUEUE_INITIAL passed to \
+         activate_task): 1.",
     )
     .kernel("PLACE_DEADLINE_INITIAL"),
+    TunableSpec::new(
+        "place_rel_deadline",
+        "PLACE_REL_DEADLINE",
+        "",
+        0,
+        0,
+        1,
+        "Scheduler feature of v6.12 (commit 82e9d0456e06, \"sched/fair: Avoid re-setting \
+         virtual deadline on 'migrations'\"): a task moved to another CPU by the balancer keeps \
+         its deadline relative to its vruntime instead of getting a fresh request. 0 is 6.6, \
+         where placement always gives a new deadline one slice away. Here it applies to \
+         balancing moves only.",
+    )
+    .kernel("PLACE_REL_DEADLINE"),
     SCALING_TUNABLE,
     HZ_TUNABLE,
 ];
@@ -140,6 +172,7 @@ pub struct EevdfConfig {
     pub run_to_parity: bool,
     pub place_lag: bool,
     pub place_deadline_initial: bool,
+    pub place_rel_deadline: bool,
     /// `TICK_NSEC`.
     pub tick_nsec: u64,
 }
@@ -152,6 +185,7 @@ impl EevdfConfig {
             run_to_parity: t.get("run_to_parity") != 0,
             place_lag: t.get("place_lag") != 0,
             place_deadline_initial: t.get("place_deadline_initial") != 0,
+            place_rel_deadline: t.get("place_rel_deadline") != 0,
             tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
         }
     }
@@ -205,6 +239,8 @@ struct Entity {
     prev_sum_exec_runtime: u64,
     weight: u64,
     on_rq: bool,
+    /// PLACE_REL_DEADLINE: `deadline` holds `deadline − vruntime` until the next placement.
+    rel_deadline: bool,
     seq: u64,
     cpu: usize,
 }
@@ -212,9 +248,16 @@ struct Entity {
 #[derive(Clone, Debug, Default)]
 struct EevdfRq {
     /// Sorted by vruntime, as in 6.6.
-    tasks_timeline: Timeline,
+    tasks_timeline: DeadlineTree,
     min_vruntime: i64,
     curr: Option<TaskId>,
+    /// `cfs_rq->avg_vruntime`: Σ (v_i − min_vruntime)·w_i over the entities in the timeline
+    /// (not curr), kept as the kernel keeps it: `avg_vruntime_add`/`_sub` on insertion and
+    /// removal, `avg_vruntime_update` when min_vruntime moves. Exact (128 bits, weights not
+    /// scaled down), so it always equals the sum recomputed from the queue.
+    avg_vruntime: i128,
+    /// `cfs_rq->avg_load`: Σ w_i over the timeline.
+    avg_load: i128,
 }
 
 impl EevdfRq {
@@ -230,6 +273,7 @@ pub struct Eevdf {
 }
 
 impl Eevdf {
+    #[cfg(test)]
     fn queued(&self, cpu: usize) -> impl Iterator<Item = TaskId> + '_ {
         let rq = &self.rq[cpu];
         rq.tasks_timeline.iter().chain(rq.curr)
@@ -237,6 +281,19 @@ impl Eevdf {
 
     /// `cfs_rq->avg_vruntime` and `avg_load`, with curr added (as `avg_vruntime()` does).
     fn sums(&self, cpu: usize) -> (i128, i128) {
+        let rq = &self.rq[cpu];
+        let (mut avg, mut load) = (rq.avg_vruntime, rq.avg_load);
+        if let Some(c) = rq.curr {
+            let se = &self.se[c.index()];
+            avg += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+            load += se.weight as i128;
+        }
+        (avg, load)
+    }
+
+    /// The sums recomputed from the queue, for the tests that check the incremental ones.
+    #[cfg(test)]
+    fn sums_from_scratch(&self, cpu: usize) -> (i128, i128) {
         let min = self.rq[cpu].min_vruntime;
         let mut avg = 0i128;
         let mut load = 0i128;
@@ -256,7 +313,11 @@ impl Eevdf {
 
     /// `entity_eligible`: `Σ(v_j − min)·w_j ≥ (v_i − min)·Σw_j`.
     fn eligible(&self, cpu: usize, t: TaskId) -> bool {
-        let (avg, load) = self.sums(cpu);
+        self.eligible_by(cpu, self.sums(cpu), t)
+    }
+
+    /// `entity_eligible` with the sums already at hand.
+    fn eligible_by(&self, cpu: usize, (avg, load): (i128, i128), t: TaskId) -> bool {
         let key = (self.se[t.index()].vruntime - self.rq[cpu].min_vruntime) as i128;
         avg >= key * load
     }
@@ -276,21 +337,39 @@ impl Eevdf {
             };
         }
         let rq = &mut self.rq[cpu];
-        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+        let min = rq.min_vruntime.max(vruntime);
+        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
+        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
+        rq.min_vruntime = min;
     }
 
+    /// `__enqueue_entity` with `avg_vruntime_add`.
     fn enqueue_tree(&mut self, cpu: usize, t: TaskId) {
-        let v = self.se[t.index()].vruntime;
-        self.se[t.index()].seq = self.rq[cpu].tasks_timeline.insert(v, t);
+        let se = self.se[t.index()];
+        let rq = &mut self.rq[cpu];
+        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+        rq.avg_load += se.weight as i128;
+        self.se[t.index()].seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, t);
     }
 
+    /// `__dequeue_entity` with `avg_vruntime_sub`.
     fn dequeue_tree(&mut self, cpu: usize, t: TaskId) {
         let se = self.se[t.index()];
-        self.rq[cpu].tasks_timeline.remove(se.vruntime, se.seq);
+        let rq = &mut self.rq[cpu];
+        if rq.tasks_timeline.remove(se.vruntime, se.seq).is_some() {
+            rq.avg_vruntime -= (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+            rq.avg_load -= se.weight as i128;
+        }
     }
 
     /// `pick_eevdf`. Returns the pick and how many entities were eligible.
     fn pick_eevdf(&self, cpu: usize) -> (Option<TaskId>, usize) {
+        #[cfg(test)]
+        assert_eq!(
+            self.sums(cpu),
+            self.sums_from_scratch(cpu),
+            "avg_vruntime drifted"
+        );
         let rq = &self.rq[cpu];
         let curr = rq.curr.filter(|&c| self.eligible(cpu, c));
         if let Some(c) = curr {
@@ -299,18 +378,12 @@ impl Eevdf {
                 return (Some(c), 0);
             }
         }
-        let mut best: Option<TaskId> = None;
-        let mut n = curr.is_some() as usize;
-        for t in rq.tasks_timeline.iter() {
-            if !self.eligible(cpu, t) {
-                continue;
-            }
-            n += 1;
-            let d = self.se[t.index()].deadline;
-            if best.is_none_or(|b| d < self.se[b.index()].deadline) {
-                best = Some(t);
-            }
-        }
+        // Eligibility is `v_i ≤ V`: the eligible entities are a prefix of the timeline, and the
+        // tree finds the earliest deadline among them in one walk.
+        let (avg, load) = self.sums(cpu);
+        let min = rq.min_vruntime;
+        let (mut best, eligible) = rq.tasks_timeline.pick(|v| avg >= (v - min) as i128 * load);
+        let n = eligible + curr.is_some() as usize;
         if let Some(c) = curr {
             if best.is_none_or(|b| self.se[b.index()].deadline > self.se[c.index()].deadline) {
                 best = Some(c);
@@ -334,6 +407,11 @@ impl Eevdf {
             lag = inflate_lag(se.vlag, load as u64, se.weight);
         }
         se.vruntime = vruntime - lag;
+        if se.rel_deadline {
+            se.deadline += se.vruntime;
+            se.rel_deadline = false;
+            return;
+        }
         if c.place_deadline_initial && initial {
             vslice /= 2;
         }
@@ -436,17 +514,29 @@ impl Eevdf {
         self.update_entity_lag(from, t);
         self.dequeue_tree(from, t);
         self.update_min_vruntime(from);
+        // dequeue_entity without DEQUEUE_SLEEP: PLACE_REL_DEADLINE keeps the relative deadline.
+        let rel = self.c.place_rel_deadline;
+        if rel {
+            let se = &mut self.se[t.index()];
+            se.deadline -= se.vruntime;
+            se.rel_deadline = true;
+        }
         self.update_curr(cx, to);
         self.place_entity(to, t, false);
         self.se[t.index()].cpu = to;
         self.enqueue_tree(to, t);
         cx.migrate(t, CpuId(to as u16));
+        let se = self.se[t.index()];
         cx.note(
             CpuId(to as u16),
             t,
             Note::new(
-                "balance: moved from cpu{} to cpu{} keeping lag {.3} ms",
-                &[from as i64, to as i64, us(self.se[t.index()].vlag)],
+                if rel {
+                    "balance: moved from cpu{} to cpu{} keeping lag {.3} ms and its deadline {.3} ms after its vruntime"
+                } else {
+                    "balance: moved from cpu{} to cpu{} keeping lag {.3} ms; new deadline {.3} ms after its vruntime"
+                },
+                &[from as i64, to as i64, us(se.vlag), us(se.deadline - se.vruntime)],
             ),
         );
     }
@@ -465,7 +555,12 @@ impl Eevdf {
         let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
             return;
         };
-        let Some(t) = self.rq[from].tasks_timeline.first() else {
+        // The leftmost waiting entity allowed on `to` (can_migrate_task's affinity test).
+        let Some(t) = self.rq[from]
+            .tasks_timeline
+            .iter()
+            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
+        else {
             return;
         };
         self.move_task(cx, t, from, to);
@@ -478,6 +573,11 @@ impl Eevdf {
 impl Policy for Eevdf {
     fn queues(&self) -> Queues {
         Queues::PerCpu
+    }
+
+    /// The policy timer is the scheduler tick.
+    fn timer_is_tick(&self) -> bool {
+        true
     }
 
     /// `__sched_fork`: vlag 0, slice base_slice. Placement happens at enqueue (ENQUEUE_INITIAL).
@@ -496,7 +596,9 @@ impl Policy for Eevdf {
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
-        select_cpu_fair(cx, prev, why, |c| self.rq[c.index()].nr_running() as u64)
+        select_cpu_fair(cx, task, prev, why, |c| {
+            self.rq[c.index()].nr_running() as u64
+        })
     }
 
     /// `enqueue_entity`: update_curr, `place_entity`, insert.
@@ -513,9 +615,14 @@ impl Policy for Eevdf {
             let v = self.avg_vruntime(c);
             let se = self.se[task.index()];
             let args = [us(v), us(v - se.vruntime), us(saved), us(se.deadline)];
+            let half = self.c.place_deadline_initial;
             let note = match (initial, self.eligible(c, task)) {
-                (true, _) => Note::new(
+                (true, _) if half => Note::new(
                     "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: half a slice away",
+                    &args,
+                ),
+                (true, _) => Note::new(
+                    "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: a full slice away",
                     &args,
                 ),
                 (false, true) => Note::new(
@@ -640,40 +747,67 @@ impl Policy for Eevdf {
         );
     }
 
-    /// 6.6 `reweight_entity`, then `prio_changed_fair`.
+    /// 6.6 `set_user_nice`: a queued task is dequeued (`DEQUEUE_SAVE`: its lag is saved, the
+    /// running one is put back), `set_load_weight` → `reweight_entity` off the queue rescales
+    /// the saved lag by old/new weight (`vlag = V − v_i` while `lag_i = w_i·vlag`), it is
+    /// enqueued again (`ENQUEUE_RESTORE`: `place_entity` by that lag, a fresh full request) and
+    /// a running task is set as next again (`set_next_entity`: its slice accounting restarts);
+    /// then `prio_changed_fair`.
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
         let new_nice = cx.task(task).nice;
         let weight = nice_weight(new_nice) as u64;
         let c = self.se[task.index()].cpu;
         let on_rq = self.se[task.index()].on_rq;
-        if on_rq && self.rq[c].curr == Some(task) {
+        let running = on_rq && self.rq[c].curr == Some(task);
+        if on_rq {
+            // dequeue_entity: DEQUEUE_SAVE without DEQUEUE_MOVE leaves min_vruntime alone.
             self.update_curr(cx, c);
+            self.update_entity_lag(c, task);
+            if running {
+                self.rq[c].curr = None;
+            } else {
+                self.dequeue_tree(c, task);
+            }
+            self.se[task.index()].on_rq = false;
         }
-        let in_tree = on_rq && self.rq[c].curr != Some(task);
         let se = &mut self.se[task.index()];
         let old_weight = se.weight;
         se.weight = weight;
-        if !on_rq {
-            se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
-        } else {
-            let deadline = se.deadline - se.vruntime;
-            let deadline = ((deadline as i128 * old_weight as i128) / weight as i128) as i64;
-            se.deadline = se.vruntime + deadline;
+        se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
+        let vlag = se.vlag;
+        if on_rq {
+            self.place_entity(c, task, false);
+            self.se[task.index()].on_rq = true;
+            if running {
+                // set_next_entity: curr again, out of the tree.
+                self.rq[c].curr = Some(task);
+                let se = &mut self.se[task.index()];
+                se.prev_sum_exec_runtime = se.sum_exec_runtime;
+                se.vlag = se.deadline;
+            } else {
+                self.enqueue_tree(c, task);
+            }
         }
-        let d = se.deadline;
         let cpu = CpuId(c as u16);
-        cx.note(
-            cpu,
-            task,
-            Note::new(
-                "reweight: weight {} -> {}, deadline rescaled to {.3} ms",
-                &[old_weight as i64, weight as i64, us(d)],
-            ),
-        );
+        if cx.annotating() {
+            let se = self.se[task.index()];
+            let note = if on_rq {
+                Note::new(
+                    "renice: weight {} -> {}, lag rescaled to {.3} ms, placed at vruntime {.3} ms, deadline {.3} ms",
+                    &[old_weight as i64, weight as i64, us(vlag), us(se.vruntime), us(se.deadline)],
+                )
+            } else {
+                Note::new(
+                    "renice: weight {} -> {}, saved lag rescaled to {.3} ms",
+                    &[old_weight as i64, weight as i64, us(vlag)],
+                )
+            };
+            cx.note(cpu, task, note);
+        }
         if !on_rq || self.rq[c].nr_running() == 1 {
             return;
         }
-        if !in_tree {
+        if running {
             if new_nice > old_nice {
                 cx.resched(cpu);
             }
@@ -796,6 +930,28 @@ mod tests {
         assert_eq!(clamp_lag(5_000_000, 2_250_000, 1_000_000, 1024), 4_500_000);
         // nice 5: 4 ms·1024/335 = 12_226_865.6 -> 12_226_865 of virtual time.
         assert_eq!(clamp_lag(-20_000_000, 750_000, 4_000_000, 335), -12_226_865);
+    }
+
+    /// The incremental avg_vruntime/avg_load equal the sums recomputed from the queue at every
+    /// pick (`pick_eevdf` asserts it in unit tests) through sleeps, wake-ups, forks, yields,
+    /// nice changes and migrations on two CPUs.
+    #[test]
+    fn incremental_sums_stay_exact() {
+        let json = r#"{"version":1,"cpus":2,"duration":"300ms","seed":3,
+            "policy":{"id":"eevdf"},
+            "tasks":[
+              {"name":"hog","count":3,"program":[{"run":"200ms"}]},
+              {"name":"io","count":2,"program":[{"repeat":40,"body":[
+                 {"run":{"exponential":{"mean":"700us"}}},{"sleep":{"uniform":{"min":"1ms","max":"4ms"}}}]}]},
+              {"name":"y","program":[{"repeat":200,"body":[{"run":"50us"},"yield"]},
+                 {"nice":7},{"run":"20ms"},{"nice":-3},{"run":"20ms"}]},
+              {"name":"f","nice":4,"program":[{"repeat":5,"body":[
+                 {"fork":{"program":[{"run":"3ms"},{"sleep":"2ms"},{"run":"1ms"}]}},
+                 {"sleep":"5ms"}]},{"wait":"all"}]}
+            ]}"#;
+        let s = schedlab_engine::Scenario::from_json(json).expect("valid scenario");
+        let out = crate::run(&s, schedlab_engine::RunOptions::default()).expect("runs");
+        assert!(out.events > 500, "{} events", out.events);
     }
 
     /// §6.2 Placement: lag·(W + w)/W.

@@ -112,9 +112,9 @@ const TUNABLES: &[TunableSpec] = &[
         "Timer tick rate (i386 2.5: 1000). The tick charges the whole jiffy to whoever runs when \
          it fires; Houston suspected this sampling aliases with irman's ping-pong (seed 002). \
          The slice table (HZ/2 .. HZ/500), FAIRNESS_TICKS = HZ/8 and MAX_SLEEP_AVG = 10*HZ scale \
-         with it.",
+         with it. A compile-time constant: 1000 on i386 2.5, 100 on other architectures.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "run_avg_halflife",
@@ -832,6 +832,10 @@ impl Policy for Houston {
     fn hz(&self) -> Option<u32> {
         Some(self.p.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // update_prio_avg runs on idle ticks too (idle contributes 0).
@@ -872,19 +876,22 @@ impl Policy for Houston {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let info = cx.task(task);
+        let cpu = match why {
             Select::New {
                 parent_cpu: Some(c),
             } => c,
             Select::New { parent_cpu: None } => (0..self.rqs.len())
+                .filter(|&c| info.allowed(CpuId(c as u16)))
                 .min_by_key(|&c| (self.rqs[c].active.nr_active(), c))
-                .map_or(CpuId(0), |c| CpuId(c as u16)),
+                .map_or(info.cpu, |c| CpuId(c as u16)),
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } if cx.task(task).state != TaskState::Running => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.state != TaskState::Running && info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {

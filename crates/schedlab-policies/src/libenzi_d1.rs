@@ -16,7 +16,8 @@
 //! gets `time_slice = PRIO_TO_TIMESLICE(prio)` of its *current* dynamic prio, drops one level
 //! (`prio += 1`, cap 139) and always goes to the expired array. Nothing else moves `prio`: nice
 //! only sets it at fork and at renice. A woken task preempts the running one if its prio is
-//! strictly better. The tick runs at HZ 1000 and takes one jiffy from the running task's slice.
+//! strictly better. The tick runs at HZ 100 (the i386 HZ of 2.5.2-pre10 and 2.4.17; `hz` offers
+//! 2.5's later 1000) and takes one jiffy from the running task's slice.
 //!
 //! ```text
 //!  cpu0  swap_cnt 7          active  bitmap 100:1 121:1    expired bitmap 124:2
@@ -65,11 +66,12 @@ pub const MAX_RT_PRIO: i64 = 100;
 pub const MAX_PRIO: i64 = 140;
 /// `MAX_USER_PRIO = USER_PRIO(MAX_PRIO)`: the 40 nice levels.
 pub const MAX_USER_PRIO: i64 = 40;
-/// i386 HZ in 2.5.
-pub const DEFAULT_HZ: i64 = 1000;
-/// `MIN_TIMESLICE` in jiffies at HZ 1000 (UNVERIFIED for -D1, §5.3).
+/// i386 HZ of the patch's kernels: 2.5.2-pre10 and 2.4.17 still ran at 100 (2.5 raised it to
+/// 1000 later in the series).
+pub const DEFAULT_HZ: i64 = 100;
+/// `MIN_TIMESLICE` in ms: `(20 * HZ / 1000)` jiffies (UNVERIFIED for -D1, §5.3).
 pub const DEFAULT_MIN_TIMESLICE: i64 = 20;
-/// `MAX_TIMESLICE` in jiffies at HZ 1000 (UNVERIFIED for -D1, §5.3).
+/// `MAX_TIMESLICE` in ms: `(150 * HZ / 1000)` jiffies (UNVERIFIED for -D1, §5.3).
 pub const DEFAULT_MAX_TIMESLICE: i64 = 150;
 /// cache_decay_ticks for the borrowed 2.5.52 balancer: -D1 predates the knob.
 pub const CACHE_DECAY_TICKS: u64 = 0;
@@ -122,16 +124,17 @@ const TUNABLES: &[TunableSpec] = &[
         DEFAULT_HZ,
         100,
         1000,
-        "Timer interrupts per second; 2.5 on i386 used 1000, so a jiffy is 1 ms. Each tick takes \
-         one jiffy from the running task's time_slice and charges it the whole tick. The slices \
-         below are in jiffies: lowering HZ stretches them.",
+        "Timer interrupts per second. The patch's kernels (2.5.2-pre10, 2.4.17) ran i386 at 100, \
+         a 10 ms jiffy; later 2.5 used 1000. Each tick takes one jiffy from the running task's \
+         time_slice and charges it the whole tick. The slices below are set in ms and become \
+         ms * HZ / 1000 jiffies, as the kernel's macros define them.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "min_timeslice",
         "Minimum timeslice",
-        "jiffies",
+        "ms",
         DEFAULT_MIN_TIMESLICE,
         1,
         1000,
@@ -145,12 +148,12 @@ const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "max_timeslice",
         "Maximum timeslice",
-        "jiffies",
+        "ms",
         DEFAULT_MAX_TIMESLICE,
         1,
         1000,
-        "Upper end of PRIO_TO_TIMESLICE: prio 100 gets about this much (147 of 150 with the \
-         integer rounding). The slice follows the dynamic prio, so a sleeper credited up to 100 \
+        "Upper end of PRIO_TO_TIMESLICE: prio 100 gets about this much (150 ms at HZ 100; 147 of \
+         150 at HZ 1000, with the integer rounding). The slice follows the dynamic prio, so a sleeper credited up to 100 \
          also gets the longest slice. UNVERIFIED: assumed equal to 2.5.2-final's \
          (150 * HZ / 1000) (reference §5.3, seed 001).",
     )
@@ -166,7 +169,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
               level and always waits in the expired array until the next switch. A task that \
               slept is credited one level per switch it missed, whatever its nice level, so a \
               niced chatty task can climb to the top priority. Slices follow the dynamic \
-              priority: 20 ms at the bottom (139), 147 ms at the top (100). A woken task with a \
+              priority: 20 ms at the bottom (139), 150 ms at the top (100), at HZ 100. A woken task with a \
               better priority preempts the running one.",
     source: "Davide Libenzi, swap_cnt patch against 2.5.2-pre10 (O(1) -D1), 8 Jan 2002, \
              <Pine.LNX.4.40.0201082057560.936-100000@blue1.dev.mcafeelabs.com>; seed 001; \
@@ -184,8 +187,9 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let cpus = m.cpus.max(1) as usize;
     Box::new(LibenziD1 {
         hz: t.get("hz"),
-        min_timeslice: t.get("min_timeslice"),
-        max_timeslice: t.get("max_timeslice"),
+        // MIN_TIMESLICE = (20 * HZ / 1000): the ms values in jiffies, at least one.
+        min_timeslice: (t.get("min_timeslice") * t.get("hz") / 1000).max(1),
+        max_timeslice: (t.get("max_timeslice") * t.get("hz") / 1000).max(1),
         smp: cpus > 1,
         state: State {
             rqs: (0..cpus)
@@ -395,6 +399,10 @@ impl Policy for LibenziD1 {
     fn hz(&self) -> Option<u32> {
         Some(self.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         self.smp
@@ -459,12 +467,13 @@ impl Policy for LibenziD1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let cpu = match why {
             // A child starts on its parent's CPU (the engine's placement of new tasks).
             Select::New { .. } => cx.task(task).cpu,
             // try_to_wake_up: back to the run queue it was on.
             Select::Wakeup { .. } => self.t(task).cpu,
-        }
+        };
+        cx.task(task).allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {

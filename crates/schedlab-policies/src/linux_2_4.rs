@@ -122,9 +122,10 @@ const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
      with HZ through TICK_SCALE: at 100 a nice-0 task gets 6 ticks = 60 ms, at 1000 it gets 41 \
      ms. Robert Love recalled \"the default timeslice was around 50ms in 2.4\" (seed 000); 2.5 \
      raised i386 HZ to 1000. The goodness constants (PROC_CHANGE_PENALTY 15, the +1 same-mm \
-     bonus) were compile-time and are not knobs here.",
+     bonus) were compile-time and are not knobs here. HZ was a compile-time constant: 100 on \
+     i386 2.4, 1000 the value of 2.5's i386 (and of 2.4 trees patched to it).",
 )
-.step(100)
+.step(900)
 .kernel("HZ")];
 
 pub const INFO: PolicyInfo = PolicyInfo {
@@ -272,8 +273,12 @@ impl Linux24 {
         g_p.weight - g_curr.weight
     }
 
-    /// `can_schedule(p, cpu)`: p is not running on another CPU.
+    /// `can_schedule(p, cpu)`: `p->cpus_runnable & p->cpus_allowed & (1 << cpu)`: p is not
+    /// running on another CPU and may run on this one.
     fn can_schedule(cx: &Cx<'_>, p: TaskId, cpu: CpuId) -> bool {
+        if !cx.task(p).allowed(cpu) {
+            return false;
+        }
         match cx.task(p).state {
             TaskState::Runnable => true,
             TaskState::Running => cx.curr(cpu) == Some(p),
@@ -356,7 +361,8 @@ impl Linux24 {
         }
         // SMP (§7.1): p's last CPU if idle.
         let best_cpu = self.t(p).processor;
-        if curr_of(best_cpu).is_none() {
+        let allowed = |c: CpuId| cx.task(p).allowed(c);
+        if allowed(best_cpu) && curr_of(best_cpu).is_none() {
             return Kick::Idle(best_cpu);
         }
         // Else the CPU idle the longest (smallest last_schedule, first one on ties); failing
@@ -365,7 +371,7 @@ impl Linux24 {
         let mut oldest_idle: Option<Nanos> = None;
         let mut target = None;
         let mut max_prio = 0;
-        for cpu in cx.cpus() {
+        for cpu in cx.cpus().filter(|&c| allowed(c)) {
             match curr_of(cpu) {
                 None => {
                     let ls = self.last_schedule[cpu.index()];
@@ -481,6 +487,10 @@ impl Policy for Linux24 {
     fn hz(&self) -> Option<u32> {
         Some(self.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
@@ -540,7 +550,7 @@ impl Policy for Linux24 {
             _ => self.reschedule_idle(cx, task, |c| cx.curr(c)),
         };
         self.pending_wake = Some((task, kick));
-        match kick {
+        let cpu = match kick {
             Kick::Idle(c) | Kick::Preempt(c, _) => c,
             Kick::Sync => match why {
                 Select::Wakeup {
@@ -549,7 +559,9 @@ impl Policy for Linux24 {
                 _ => self.t(task).processor,
             },
             Kick::Nothing(_) => self.t(task).processor,
-        }
+        };
+        // The one global list: the CPU only says where the task last was (its affinity holds).
+        cx.task(task).allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {

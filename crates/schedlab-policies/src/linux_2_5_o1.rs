@@ -38,8 +38,10 @@
 //! the load_balance loop (2.5.40 find_busiest_queue + the 2.6.0 pull loop); BUSY_REBALANCE_TICK
 //! = HZ/4. Tasks of the scenario (no parent) arrive as if forked by an unmodelled shell on cpu0
 //! with sleep_avg 0, a full timeslice and a wake-up's preemption check. Uninterruptible sleeps
-//! (disk) are credited like any sleep, as 2.5 did. The tunables are plain jiffies values as in
-//! `/proc/sys/sched`: changing `hz` does not rescale them.
+//! (disk) are credited like any sleep, as 2.5 did. The four time tunables are set in ms and
+//! become `ms * HZ / 1000` jiffies, the form of the patch's defaults (`(300*HZ)/1000`,
+//! `2*HZ`): at HZ 1000 they are the `/proc/sys/sched` values themselves, and a HZ 100 build gets
+//! the kernel's own defaults (a 15-jiffy, 150 ms nice-0 slice).
 //!
 //! Tie-breaking: FIFO within a priority level; same-instant wake-ups queue in event order.
 //! Hooks not used: `account` (tick-sampled charging, §0.1), `timer` (tick-driven), `task_exit`.
@@ -64,26 +66,28 @@ const TUNABLES: &[TunableSpec] = &[
         1000,
         100,
         1000,
-        "Timer ticks per second. i386 used 1000 in 2.5 (100 in 2.4). Every other knob here is in \
-         jiffies (1 jiffy = 1/HZ s), as in /proc/sys/sched; they are not rescaled when HZ changes.",
+        "Timer ticks per second, a compile-time constant: 1000 on i386 in 2.5, 100 on other \
+         architectures (and in 2.4). The time knobs below are set in ms and become ms * HZ / 1000 \
+         jiffies, as the patch's defaults ((300*HZ)/1000, 2*HZ) are written; at HZ 1000 a jiffy \
+         is a ms and they are the /proc/sys/sched values.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "min_timeslice",
         "Minimum timeslice",
-        "jiffies",
+        "ms",
         10,
         1,
         1000,
-        "Timeslice of a nice +19 task; the floor of BASE_TIMESLICE. Default (10*HZ)/1000. scott \
-         thomason ran 20 (seed 000).",
+        "Timeslice of a nice +19 task; the floor of BASE_TIMESLICE. Default (10*HZ)/1000 jiffies \
+         (at least one). scott thomason ran 20 (seed 000).",
     )
     .kernel("/proc/sys/sched/min_timeslice"),
     TunableSpec::new(
         "max_timeslice",
         "Maximum timeslice",
-        "jiffies",
+        "ms",
         300,
         1,
         1000,
@@ -154,7 +158,7 @@ const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "max_sleep_avg",
         "Maximum sleep average",
-        "jiffies",
+        "ms",
         2000,
         1,
         100_000,
@@ -165,7 +169,7 @@ const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
         "starvation_limit",
         "Starvation limit",
-        "jiffies",
+        "ms",
         2000,
         0,
         100_000,
@@ -203,17 +207,20 @@ pub const INFO: PolicyInfo = PolicyInfo {
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    let hz = t.get("hz");
+    // The patch's `(ms*HZ)/1000` form.
+    let jiffies = |k: &str| t.get(k) * hz / 1000;
     let p = Params {
-        hz: t.get("hz"),
-        min_timeslice: t.get("min_timeslice"),
-        max_timeslice: t.get("max_timeslice"),
+        hz,
+        min_timeslice: jiffies("min_timeslice").max(1),
+        max_timeslice: jiffies("max_timeslice").max(1),
         child_penalty: t.get("child_penalty"),
         parent_penalty: t.get("parent_penalty"),
         exit_weight: t.get("exit_weight"),
         prio_bonus_ratio: t.get("prio_bonus_ratio"),
         interactive_delta: t.get("interactive_delta"),
-        max_sleep_avg: t.get("max_sleep_avg").max(1),
-        starvation_limit: t.get("starvation_limit"),
+        max_sleep_avg: jiffies("max_sleep_avg").max(1),
+        starvation_limit: jiffies("starvation_limit"),
     };
     let cpus = m.cpus.max(1) as usize;
     let tick_ns = 1_000_000_000 / p.hz.max(1) as u64;
@@ -547,6 +554,10 @@ impl Policy for Linux25O1 {
     fn hz(&self) -> Option<u32> {
         Some(self.p.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         // Only the idle rebalance uses them.
@@ -585,16 +596,18 @@ impl Policy for Linux25O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
+        let info = cx.task(task);
+        let cpu = match why {
             // A child starts on its parent's CPU.
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(cx.task(task).cpu),
-            // A sync wake-up fast-migrates the sleeper to the waker's CPU.
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
+            // A sync wake-up fast-migrates the sleeper to the waker's CPU, if allowed there.
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {

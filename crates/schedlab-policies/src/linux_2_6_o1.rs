@@ -65,9 +65,11 @@ const TUNABLES: &[TunableSpec] = &[
         100,
         1000,
         "Timer ticks per second (i386 2.6.0-2.6.12: 1000). The timeslice constants scale with \
-         it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = 200*HZ/1000.",
+         it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = 200*HZ/1000. \
+         A compile-time constant before CONFIG_HZ (2.6.13): 1000 on i386, 100 on other \
+         architectures.",
     )
-    .step(100)
+    .step(900)
     .kernel("HZ"),
     TunableSpec::new(
         "cache_decay_ticks",
@@ -478,6 +480,10 @@ impl Policy for Linux26O1 {
     fn hz(&self) -> Option<u32> {
         Some(self.k.hz as u32)
     }
+    /// Jiffy timers: [`crate::JIFFY_NANOSLEEP`].
+    fn timer_granularity(&self) -> schedlab_engine::TimerGranularity {
+        crate::JIFFY_NANOSLEEP
+    }
 
     fn idle_ticks(&self) -> bool {
         self.cpus > 1
@@ -575,14 +581,17 @@ impl Policy for Linux26O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        match why {
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(cx.task(task).cpu),
+        let info = cx.task(task);
+        let cpu = match why {
+            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
+            // A sync wake-up moves the sleeper to the waker's CPU, if allowed there.
             Select::Wakeup {
                 waker_cpu: Some(w),
                 sync: true,
-            } => w,
-            Select::Wakeup { .. } => cx.task(task).cpu,
-        }
+            } if info.allowed(w) => w,
+            Select::Wakeup { .. } => info.cpu,
+        };
+        info.allowed_or_fallback(cpu)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {

@@ -97,7 +97,8 @@ impl Lottery {
     fn pool<'a>(&'a self, cx: &'a Cx<'_>, cpu: CpuId) -> impl Iterator<Item = TaskId> + 'a {
         self.queued.iter().copied().filter(move |&t| {
             let s = cx.task(t).state;
-            s == TaskState::Runnable || (s == TaskState::Running && cx.curr(cpu) == Some(t))
+            (s == TaskState::Runnable && cx.task(t).allowed(cpu))
+                || (s == TaskState::Running && cx.curr(cpu) == Some(t))
         })
     }
 

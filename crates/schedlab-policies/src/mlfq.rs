@@ -305,9 +305,10 @@ impl Policy for Mlfq {
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         // Rules 1 and 2: the first eligible task of the highest non-empty level.
         self.queues.iter().find_map(|q| {
-            q.iter()
-                .copied()
-                .find(|&t| cx.task(t).state == TaskState::Runnable || cx.curr(cpu) == Some(t))
+            q.iter().copied().find(|&t| {
+                (cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu))
+                    || cx.curr(cpu) == Some(t)
+            })
         })
     }
 

@@ -23,7 +23,8 @@
 //! true from `idle_ticks`) and [`LoadBalancer::load_balance`] with `idle = true` from `balance`
 //! (schedule() found its queue empty). Moves are reported to the engine with `cx.migrate`.
 //!
-//! Simplified: no `cpus_allowed` (every task may run everywhere); no NUMA node balancing; the
+//! Tasks' `cpus_allowed` (the scenario's `cpus`) is honoured by `can_migrate_task`.
+//! Simplified: no NUMA node balancing; the
 //! lock-drop re-read of `double_lock_balance` never happens (nothing runs concurrently). When
 //! called from schedule() the pull does not set need_resched on the pulling CPU (schedule() picks
 //! again anyway; the kernel's extra pass through schedule() changes nothing).
@@ -181,7 +182,7 @@ impl LoadBalancer {
             let cx_ro: &Cx<'_> = cx;
             let this_lb: &LoadBalancer = self;
             pull_tasks(rqs, src, this, idle, imbalance, |r: &R, p| {
-                this_lb.can_migrate_task(cx_ro, r, p, src, idle)
+                this_lb.can_migrate_task(cx_ro, r, p, src, this, idle)
             })
         };
         // TASK_PREEMPTS_CURR; the idle task has prio MAX_PRIO.
@@ -282,17 +283,19 @@ impl LoadBalancer {
         })
     }
 
-    /// `CAN_MIGRATE_TASK` (2.5.52) / `can_migrate_task` (2.6.0): not running, and not cache-hot
-    /// (2.5: for every pull, in jiffies; 2.6: only for busy pulls, in ns).
+    /// `CAN_MIGRATE_TASK` (2.5.52) / `can_migrate_task` (2.6.0): not running, allowed on
+    /// `this` (`cpu_isset(this_cpu, p->cpus_allowed)`), and not cache-hot (2.5: for every pull,
+    /// in jiffies; 2.6: only for busy pulls, in ns).
     pub fn can_migrate_task<R: O1Runqueues + ?Sized>(
         &self,
         cx: &Cx<'_>,
         rqs: &R,
         p: TaskId,
         src: CpuId,
+        this: CpuId,
         idle: bool,
     ) -> bool {
-        if cx.curr(src) == Some(p) {
+        if cx.curr(src) == Some(p) || !cx.task(p).allowed(this) {
             return false;
         }
         let last = rqs.last_ran(p);

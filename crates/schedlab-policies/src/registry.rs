@@ -91,3 +91,25 @@ pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
 pub fn run(s: &Scenario, opts: RunOptions) -> Result<RunOutput, SimError> {
     Ok(engine(s, opts)?.run()?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tunable's default, minimum and listed values are allowed values of its own spec, so
+    /// defaults, sliders and `--set` agree.
+    #[test]
+    fn tunable_specs_are_consistent() {
+        for info in POLICIES {
+            for s in info.tunables {
+                let name = format!("{}.{}", info.id, s.key);
+                assert!(s.step >= 1 && s.min <= s.max, "{name}");
+                assert!(s.allows(s.default), "{name}: default {}", s.default);
+                assert!(s.allows(s.min), "{name}: min");
+                for &v in s.values.unwrap_or(&[]) {
+                    assert!(s.allows(v), "{name}: listed value {v}");
+                }
+            }
+        }
+    }
+}

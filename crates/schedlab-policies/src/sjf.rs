@@ -74,11 +74,11 @@ pub struct Sjf {
 
 impl Sjf {
     /// The waiting task with the shortest next burst, ties by id.
-    fn shortest_waiting(&self, cx: &Cx<'_>) -> Option<TaskId> {
+    fn shortest_waiting(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         self.queue
             .iter()
             .copied()
-            .filter(|&t| cx.task(t).state == TaskState::Runnable)
+            .filter(|&t| cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu))
             .min_by_key(|&t| (next_burst(cx, t), t))
     }
 }
@@ -105,7 +105,7 @@ impl Policy for Sjf {
                 return Some(c);
             }
         }
-        self.shortest_waiting(cx).or(curr)
+        self.shortest_waiting(cx, cpu).or(curr)
     }
 
     fn set_next(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, _task: TaskId) {
@@ -116,7 +116,7 @@ impl Policy for Sjf {
         let waiting = self
             .queue
             .iter()
-            .any(|&t| cx.task(t).state == TaskState::Runnable);
+            .any(|&t| cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu));
         self.instant.balance(cx, cpu, waiting);
     }
 

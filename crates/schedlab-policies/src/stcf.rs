@@ -75,11 +75,11 @@ pub struct Stcf {
 }
 
 impl Stcf {
-    fn shortest_waiting(&self, cx: &Cx<'_>) -> Option<TaskId> {
+    fn shortest_waiting(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         self.queue
             .iter()
             .copied()
-            .filter(|&t| cx.task(t).state == TaskState::Runnable)
+            .filter(|&t| cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu))
             .min_by_key(|&t| (time_left(cx, t), t))
     }
 
@@ -108,7 +108,7 @@ impl Policy for Stcf {
         let curr = cx
             .curr(cpu)
             .filter(|&c| cx.task(c).state == TaskState::Running && self.queue.contains(&c));
-        let best = self.shortest_waiting(cx);
+        let best = self.shortest_waiting(cx, cpu);
         match (curr, best) {
             (Some(c), _) if self.yielding[cpu.index()] == Some(c) => best.or(Some(c)),
             // The running task keeps its CPU unless someone has strictly less left.
@@ -127,9 +127,10 @@ impl Policy for Stcf {
         let now = cx.now();
         // An idle CPU nobody has claimed yet: the engine kicks `cpu` if it is idle; make sure
         // the one we claim is kicked too.
+        let allowed = |c: CpuId| cx.task(task).allowed(c);
         let idle = std::iter::once(cpu)
             .chain(cx.cpus())
-            .find(|&c| self.occupant(cx, c).is_none());
+            .find(|&c| allowed(c) && self.occupant(cx, c).is_none());
         if let Some(c) = idle {
             self.claims[c.index()] = Some((task, now));
             cx.resched(c);
@@ -137,7 +138,7 @@ impl Policy for Stcf {
         }
         // The CPU whose (future) occupant has the most left; ties go to the lowest CPU id.
         let mut victim: Option<(CpuId, TaskId, Nanos)> = None;
-        for c in cx.cpus() {
+        for c in cx.cpus().filter(|&c| allowed(c)) {
             let Some(o) = self.occupant(cx, c) else {
                 continue;
             };
@@ -166,7 +167,7 @@ impl Policy for Stcf {
         let waiting = self
             .queue
             .iter()
-            .any(|&t| cx.task(t).state == TaskState::Runnable);
+            .any(|&t| cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu));
         self.instant.balance(cx, cpu, waiting);
     }
 

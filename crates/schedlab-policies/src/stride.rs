@@ -154,7 +154,8 @@ impl Policy for Stride {
             .copied()
             .filter(|&t| {
                 let s = cx.task(t).state;
-                s == TaskState::Runnable || (s == TaskState::Running && cx.curr(cpu) == Some(t))
+                (s == TaskState::Runnable && cx.task(t).allowed(cpu))
+                    || (s == TaskState::Running && cx.curr(cpu) == Some(t))
             })
             .min_by_key(|&t| (self.tasks[t.index()].pass, t))
     }

@@ -59,11 +59,15 @@ impl Waiting {
     }
 
     /// The pick of a policy that never preempts on its own: `cpu`'s running task while it is
-    /// not back in the queue, else the head.
+    /// not back in the queue, else the first waiting task allowed on `cpu` (its affinity).
     pub fn pick(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         match cx.curr(cpu) {
             Some(c) if cx.task(c).state == TaskState::Running && !self.contains(c) => Some(c),
-            _ => self.front(),
+            _ => self
+                .queue
+                .iter()
+                .copied()
+                .find(|&t| cx.task(t).allowed(cpu)),
         }
     }
 

@@ -176,18 +176,19 @@ fn cfs_nice_change_reweights() {
     assert!(b.abs_diff(500 + 2_465) <= 110, "B {b} ms");
 }
 
-/// §6.2 Placement: a new task starts at V with its deadline half a slice away
-/// (PLACE_DEADLINE_INITIAL): 1 CPU, base_slice 0.75 ms, so A and B arriving at 0 both have
-/// deadline 0.375 ms; without the feature, 0.750 ms.
+/// §6.2 Placement: a new task starts at V with a full slice in 6.6 (wake_up_new_task's enqueue
+/// places it again without ENQUEUE_INITIAL): 1 CPU, base_slice 0.75 ms, so A and B arriving at
+/// 0 both have deadline 0.750 ms. With the v6.12 placement (place_deadline_initial 1, commit
+/// c40dd90ac045) the first deadline is half a slice away: 0.375 ms.
 #[test]
-fn eevdf_new_task_gets_half_a_slice() {
+fn eevdf_new_task_gets_a_full_slice_in_6_6_and_half_from_6_12() {
     let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
                     {"name":"B","program":[{"run":"1s"}]}]"#;
     for (policy, key) in [
-        (EEVDF, "deadline 0.375 ms"),
+        (EEVDF, "deadline 0.750 ms"),
         (
-            r#"{"id":"eevdf","tunables":{"place_deadline_initial":0}}"#,
-            "deadline 0.750 ms",
+            r#"{"id":"eevdf","tunables":{"place_deadline_initial":1}}"#,
+            "deadline 0.375 ms",
         ),
     ] {
         let s = Scenario::from_json(&with_duration(scenario(1, policy, tasks), "1s")).unwrap();
@@ -197,6 +198,41 @@ fn eevdf_new_task_gets_half_a_slice() {
         let keys: Vec<&str> = q.entries.iter().map(|x| x.key.as_str()).collect();
         assert_eq!(keys, [key, key], "{policy}");
     }
+}
+
+/// 6.6 `set_user_nice`: the running task renicing itself is dequeued (lag saved), its saved lag
+/// rescaled by old/new weight, and placed again with a fresh full request.
+///
+/// By hand, 1 CPU, base_slice 0.75 ms, HZ 250. A and B (nice 0) arrive at 0 at V 0, deadline
+/// 0.75 ms; A runs first (equal keys: earlier insertion). Used-up requests are noticed at the
+/// ticks: at 4 ms A (vruntime 4, deadline 4.75) yields to B (0 <= V 2); at 8 ms B (4, 4.75)
+/// gives way to A (equal deadlines, A inserted first); at 12 ms A (8, 8.75) to B, whose 5 ms
+/// burst ends at 13 ms with vruntime 5. The renice: V = (8 + 5)/2 = 6.5, saved lag 1.5 ms
+/// (inside ±4 ms). Rescaled by 1024/335: 4_585_074 ns. Placed with A alone in the queue
+/// (W 1024): inflated by (1024 + 335)/1024 to 6_085_140, vruntime 8 ms − that = 1.914860 ms,
+/// deadline + 0.75 ms·1024/335 (2_292_537) = 4.207397 ms. The weighted lag is kept:
+/// V is still 6.5 ms and 335·4.585 ≈ 1024·1.5. B is eligible with the earliest deadline, so
+/// the resched that prio_changed_fair asks for (nice went up) picks B again.
+#[test]
+fn eevdf_renice_dequeues_rescales_the_lag_and_places_again() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"5ms"},{"nice":5},{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, EEVDF, tasks), "100ms"));
+    let renice: Vec<String> = out
+        .trace
+        .notes()
+        .filter(|a| a.note.render().starts_with("renice"))
+        .map(|a| format!("{} {}", a.time.0 / 1000, a.note.render()))
+        .collect();
+    assert_eq!(
+        renice,
+        vec![
+            "13000 renice: weight 1024 -> 335, lag rescaled to 4.585 ms, placed at vruntime \
+             1.914 ms, deadline 4.207 ms"
+                .to_string()
+        ]
+    );
+    assert_eq!(gantt(&out, 1)[..22].to_string(), "cpu0 |AAAABBBBAAAABBBB");
 }
 
 /// A latency-sensitive task W (0.5 ms of CPU every 10 ms) among 3 nice-0 hogs on one CPU.
@@ -220,8 +256,9 @@ fn eevdf_latency_sensitive_waker_keeps_its_lag() {
     assert_eq!(w.wakeup_latency_ns.p50, 0, "{w:?}");
     assert!(w.wakeup_latency_ns.max <= 4_000_000, "{w:?}");
     assert!(w.wakeup_latency_mean_ns <= 2_000_000, "{w:?}");
-    // W's period is 10 ms plus its latency: about 5 s / 11.5 ms = 434 wake-ups, each served.
-    assert!(w.wakeups >= 420 && w.cpu_ns >= w.wakeups * 500_000, "{w:?}");
+    // W's period is 10 ms plus its latency: about half its wake-ups wait a 4 ms tick, so about
+    // 5 s / 12 ms = 416 wake-ups, each served.
+    assert!(w.wakeups >= 400 && w.cpu_ns >= w.wakeups * 500_000, "{w:?}");
     let out = waker(CFS);
     let w = &out.metrics.tasks[3];
     assert_eq!(w.wakeup_latency_ns.max, 0, "{w:?}");
@@ -313,4 +350,204 @@ fn runs_are_deterministic() {
         hashes.push(a.hash);
     }
     assert_ne!(hashes[0], hashes[1]);
+}
+
+#[test]
+fn eevdf_five_thousand_yielders_take_o1_eligibility_tests() {
+    // Issue 15's reproducer: 5,000 tasks that run 1 µs and yield. With V recomputed from the
+    // queue for every eligibility test a pick cost O(n²); with avg_vruntime kept incrementally
+    // it is a scan of the eligible prefix. 20 ms of CPU at 1 µs a turn: 20,000 turns, so
+    // every task runs about four times, in deadline order (nobody runs twice before everyone
+    // has run once: yield pushes the deadline one slice on, placing each new task at V).
+    let json = with_duration(
+        scenario(
+            1,
+            EEVDF,
+            r#"[{"name":"y","count":5000,"program":[{"repeat":"forever","body":[{"run":"1us"},"yield"]}]}]"#,
+        ),
+        "20ms",
+    );
+    let s = Scenario::from_json(&json).unwrap();
+    let out = schedlab_policies::run(
+        &s,
+        RunOptions {
+            detail: Detail::Summary,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    let cpu: Vec<u64> = out.metrics.tasks.iter().map(|t| t.cpu_ns).collect();
+    assert_eq!(cpu.len(), 5000);
+    assert_eq!(
+        (cpu.iter().min(), cpu.iter().max()),
+        (Some(&4_000), Some(&4_000)),
+        "each task runs 4 turns of 1 µs"
+    );
+    // A switch at every turn; each turn is a burst end and a yield's reschedule.
+    assert_eq!(out.metrics.run.context_switches, 20_001);
+    assert!(out.events >= 20_000, "{} events", out.events);
+}
+
+/// 6.5 buddies. W wakes at 48.5 ms with the sleeper credit (min_vruntime − 3 ms), more than the
+/// 1 ms wakeup granularity behind the hog that the tick at 48 ms put on the CPU: it preempts and
+/// becomes the next buddy; with `hogs` + W queued at or above sched_nr_latency (8) the preempted
+/// hog becomes the last buddy. W runs 0.1 ms and sleeps (dequeue clears it); the pick then gives
+/// the CPU back to the last buddy, since it ran only 0.5 ms of virtual time past its pick as the
+/// leftmost (within the 1 ms granularity).
+fn buddies(hogs: u32) -> RunOutput {
+    let tasks = format!(
+        r#"[{{"name":"W","program":[{{"sleep":"48500us"}},{{"run":"100us"}},{{"sleep":"1s"}}]}},
+            {{"name":"H","count":{hogs},"program":[{{"run":"1s"}}]}}]"#
+    );
+    run(&with_duration(scenario(1, CFS, &tasks), "60ms"))
+}
+
+/// The notes between 48 and 48.6 ms, as "µs task text".
+fn notes_48(out: &RunOutput) -> Vec<String> {
+    out.trace
+        .notes()
+        .filter(|a| (48_000..=48_600).contains(&(a.time.0 / 1000)))
+        .map(|a| {
+            format!(
+                "{} {} {}",
+                a.time.0 / 1000,
+                out.tasks[a.task.index()].name,
+                a.note.render()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cfs_wakeup_preemption_sets_next_and_last_buddies() {
+    // H-5 is picked at 48 ms at vruntime 11.2 ms; at 48.5 it has 11.7 and the leftmost waiting
+    // hog 11.5, so min_vruntime is 11.5 and W (vruntime 6.0, asleep since 0) is placed at
+    // 11.5 − 3 = 8.5: vdiff 3.2 ms > 1 ms. 9 queued >= 8: H-5 is the last buddy. At 48.6 the
+    // leftmost is the 11.5 hog, but H-5 (0.2 ms right of it, within 1 ms) gets the CPU back.
+    let out = buddies(8);
+    assert_eq!(
+        notes_48(&out),
+        [
+            "48000 H-6 tick: ran 4.000 ms > ideal slice 0.750 ms: resched",
+            "48000 H-5 picked: vruntime 11.200 ms, slice 0.750 ms of period 6.000 ms (8 running)",
+            "48500 W sleeper credit: vruntime 6.000 -> 8.500 ms (min_vruntime 11.500 - 3.000 ms)",
+            "48500 W wakeup preempts: vdiff 3.200 ms > gran 1.000 ms; next buddy, the preempted \
+             task is the last buddy (9 queued)",
+            "48500 W picked as a buddy: vruntime 8.500 ms, slice 0.750 ms of period 6.750 ms \
+             (9 running)",
+            "48600 H-5 picked as a buddy: vruntime 11.700 ms, slice 0.750 ms of period 6.000 ms \
+             (8 running)",
+        ]
+    );
+    // Below sched_nr_latency (6 hogs + W = 7 queued) only the next buddy is set: after W the
+    // leftmost hog runs, not the preempted one.
+    let out = buddies(6);
+    let n = notes_48(&out);
+    assert!(
+        n.iter().any(|x| x.ends_with("> gran 1.000 ms; next buddy")),
+        "{n:#?}"
+    );
+    assert!(!n.iter().any(|x| x.contains("last buddy")), "{n:#?}");
+    let last = n.last().expect("a pick at 48.6 ms");
+    assert!(
+        last.starts_with("48600 ") && last.contains(" picked: "),
+        "{n:#?}"
+    );
+}
+
+/// 6.5 `set_user_nice` on the running task: vruntime kept, weight changed, and its slice
+/// accounting restarts (`set_next_entity`). A (vruntime 6 ms, START_DEBIT of a lone task) runs
+/// 3 ms and renices itself to −10 (weight 9548): no resched, since its nice went down. B waits
+/// at 9 ms. Ideal slice 6 ms·9548/10572 = 5.418 ms. At the tick at 8 ms A has run 5 ms of the
+/// new slice (8 without the restart, which would resched): 5 < 5.418, and its vruntime 9 +
+/// 5·1024/9548 = 9.536 ms is only 0.536 ms right of B's: A keeps the CPU until the tick at
+/// 12 ms (9 ms > 5.418).
+#[test]
+fn cfs_renicing_the_running_task_restarts_its_slice() {
+    let tasks = r#"[{"name":"A","program":[{"run":"3ms"},{"nice":-10},{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, CFS, tasks), "20ms"));
+    let a: Vec<String> = out
+        .trace
+        .notes()
+        .filter(|n| n.task.0 == 0 && n.time.0 <= 12_000_000)
+        .map(|n| format!("{} {}", n.time.0 / 1000, n.note.render()))
+        .collect();
+    assert_eq!(
+        a[2..],
+        [
+            "3000 renice: weight 1024 -> 9548, vruntime kept at 9.000 ms, slice accounting \
+             restarts",
+            "12000 tick: ran 9.000 ms > ideal slice 5.418 ms: resched",
+        ]
+    );
+    assert_eq!(gantt(&out, 1)[..19].to_string(), "cpu0 |AAAAAAAAAAAAB");
+}
+
+/// v6.12 PLACE_REL_DEADLINE (82e9d0456e06): a task the balancer moves keeps its deadline
+/// relative to its vruntime; 6.6 gives it a fresh request one slice away. On 2 CPUs (slice
+/// 1.5 ms) A and C share cpu0 while B has cpu1. A yields at 1 ms (vruntime 1, deadline 1.5 +
+/// 1.5 = 3.0) and C runs; when B exits at 2 ms cpu1 pulls the leftmost waiting entity of cpu0,
+/// A, 2 ms before its deadline. 6.6 places it with a new deadline 1.5 ms away.
+#[test]
+fn eevdf_place_rel_deadline_keeps_a_moved_tasks_deadline() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1ms"},"yield",{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"2ms"}]},
+                    {"name":"C","program":[{"run":"1s"}]}]"#;
+    let json = |rel: u8| {
+        with_duration(
+            scenario(
+                2,
+                &format!(r#"{{"id":"eevdf","tunables":{{"place_rel_deadline":{rel}}}}}"#),
+                tasks,
+            ),
+            "20ms",
+        )
+    };
+    let moved = |out: &RunOutput| {
+        out.trace
+            .notes()
+            .map(|a| {
+                (
+                    a.time,
+                    out.tasks[a.task.index()].name.clone(),
+                    a.note.render(),
+                )
+            })
+            .find(|n| n.2.starts_with("balance: moved"))
+            .expect("a balancing move")
+    };
+    // 6.6: a fresh request, calc_delta_fair(1.5 ms) for nice 0.
+    let (_, _, note) = moved(&run(&json(0)));
+    assert!(
+        note.ends_with("new deadline 1.500 ms after its vruntime"),
+        "{note}"
+    );
+    // 6.12: the relative deadline it had on cpu0 just before the move.
+    let out = run(&json(1));
+    let (at, who, note) = moved(&out);
+    let s = Scenario::from_json(&json(1)).unwrap();
+    let mut e = schedlab_policies::registry::engine(&s, RunOptions::default()).unwrap();
+    e.run_until(Nanos(at.0 - 1)).unwrap();
+    let q = &e.inspect(CpuId(0)).queues[0];
+    let id = out.tasks.iter().position(|t| t.name == who).unwrap() as u32;
+    let entry = q.entries.iter().find(|x| x.task == id).unwrap();
+    let ms = |s: &str| -> i64 {
+        let v = s.split_whitespace().next().unwrap();
+        v.replace('.', "").parse().unwrap()
+    };
+    let deadline = ms(entry.key.trim_start_matches("deadline "));
+    let vruntime = ms(entry.detail.split("vruntime ").nth(1).unwrap());
+    let rel = deadline - vruntime;
+    assert_eq!((who.as_str(), at, rel), ("A", Nanos::from_ms(2), 2_000));
+    assert!(
+        note.ends_with(&format!(
+            "its deadline {}.{:03} ms after its vruntime",
+            rel / 1000,
+            rel % 1000
+        )),
+        "{note} (before the move: {} / {})",
+        entry.key,
+        entry.detail
+    );
 }

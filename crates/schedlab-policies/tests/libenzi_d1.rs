@@ -1,5 +1,6 @@
 //! `libenzi-d1`: hand-worked scenarios for Davide Libenzi's swap_cnt patch on O(1) -D1
-//! (reference/schedulers.md §5.2, §5.4, §2.10). HZ 1000: a jiffy is 1 ms. Slices with the
+//! (reference/schedulers.md §5.2, §5.4, §2.10). At HZ 1000 (the policy's default is the
+//! patch's HZ 100; the hand-worked traces below set 1000): a jiffy is 1 ms. Slices with the
 //! assumed MIN 20 / MAX 150: PRIO_TO_TIMESLICE(100) = 147, (101) = 144, (120) = 82, (121) = 79,
 //! (122) = 76.
 
@@ -8,7 +9,7 @@ use common::*;
 
 use schedlab_engine::RunOutput;
 
-const POLICY: &str = r#"{"id":"libenzi-d1"}"#;
+const POLICY: &str = r#"{"id":"libenzi-d1","tunables":{"hz":1000}}"#;
 
 /// Rendered notes of task `task` (0 = A), in time order, as "time_ms: text".
 fn notes_of(out: &RunOutput, task: u32) -> Vec<String> {
@@ -78,10 +79,11 @@ fn a_lone_hog_sinks_and_switches_arrays_every_slice() {
 #[test]
 fn sleeper_is_credited_per_array_switch() {
     let tasks = r#"[{"name":"H","program":[{"run":"1s"}]},
-                    {"name":"S","program":[{"sleep":"218ms"},{"run":"1ms"}]}]"#;
+                    {"name":"S","program":[{"sleep":"217ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
     // H runs 0-82; S (120, swap_cnt_last 0) waits in active, so no switch at 82: S runs and
-    // sleeps until 300. Switches: 82 (S slept, only expired H left), 164, 243.
+    // sleeps until 300 (217 ms from jiffy 82: nanosleep adds a jiffy, JIFFY_NANOSLEEP).
+    // Switches: 82 (S slept, only expired H left), 164, 243.
     // 300: credit 3 - 0 = 3: prio 120 -> 117, better than H's 123: preempts; S runs 300-301.
     assert!(has_note(
         &out,
@@ -138,9 +140,10 @@ fn smp_idle_cpu_pulls_at_the_idle_tick() {
 #[test]
 fn long_sleep_is_credited_every_switch_it_spans() {
     let tasks = r#"[{"name":"H","program":[{"run":"2s"}]},
-                    {"name":"S","nice":19,"program":[{"sleep":"1s"},{"run":"1ms"}]}]"#;
+                    {"name":"S","nice":19,"program":[{"sleep":"999ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
-    // S (139) runs at 82 when H's first slice ends and sleeps until 1082. H alone then ends a
+    // S (139) runs at 82 when H's first slice ends and sleeps until 1082 (999 ms: nanosleep
+    // adds a jiffy, JIFFY_NANOSLEEP). H alone then ends a
     // slice, sinks a level and switches the arrays each time; its slices (PRIO_TO_TIMESLICE of
     // the prio it had) are 82 79 76 72 69 66 63 59 56 53 50 46 43 40 37 33 30 27 24: switches at
     // 82 164 243 319 391 460 526 589 648 704 757 807 853 896 936 973 1006 1036 1063 = 19.
@@ -160,4 +163,24 @@ fn long_sleep_is_credited_every_switch_it_spans() {
         1,
         "1082: prio 120 < running task's 139: preempt"
     ));
+}
+
+/// The default HZ 100 of the patch's kernels: MIN/MAX_TIMESLICE = (20 * HZ / 1000) and
+/// (150 * HZ / 1000) are 2 and 15 jiffies, so a nice-0 hog (prio 120) gets
+/// PRIO_TO_TIMESLICE(120) = ((39 - 20)·13 + 39)/40 + 2 = 286/40 + 2 = 9 jiffies = 90 ms (the
+/// "90 ms default" of 2.5.2-final, §5.3). The slice refilled at an expiry is that of the prio
+/// the task had: 9 again at 90 (prio 120 -> 121), then PRIO_TO_TIMESLICE(121) = (18·13 +
+/// 39)/40 + 2 = 8 at 180: slices end at 90, 180, 260.
+#[test]
+fn default_hz_100_rescales_the_slices() {
+    let tasks = r#"[{"name":"H","program":[{"run":"300ms"}]}]"#;
+    let out = run(&scenario(1, r#"{"id":"libenzi-d1"}"#, tasks));
+    let n = notes_of(&out, 0);
+    for want in [
+        "90: slice end: prio 121, to expired (time_slice = PRIO_TO_TIMESLICE(120) 9)",
+        "180: slice end: prio 122, to expired (time_slice = PRIO_TO_TIMESLICE(121) 8)",
+        "260: slice end: prio 123, to expired (time_slice = PRIO_TO_TIMESLICE(122) 8)",
+    ] {
+        assert!(n.iter().any(|x| x == want), "missing {want:?} in {n:#?}");
+    }
 }

@@ -70,14 +70,15 @@ fn sleeper_preempts_a_hog() {
     let tasks = r#"[{"name":"H","program":[{"run":"200ms"}]},
                     {"name":"S","program":[{"sleep":"95ms"},{"run":"5ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
-    // H runs 0-60. At 60 S (26) is picked and goes to sleep at once (until 155).
+    // H runs 0-60. At 60 S (26) is picked and goes to sleep at once: 95 ms from jiffy 6 is
+    // jiffy 6 + ceil(9.5) + 1 = 17 (JIFFY_NANOSLEEP), so until 170.
     // 60: H alone at 0: epoch 1: H 6, S 6/2 + 6 = 9.   120: epoch 2: H 6, S 9/2 + 6 = 10.
-    // 155: S wakes. H has had ticks at 130, 140, 150: counter 3.
-    // preemption_goodness = goodness(S) - goodness(H) = (10 + 20) - (3 + 20 + 1) = 6 > 0.
-    // S runs 155-160 and exits; H finishes its 200 ms at 205.
-    let mut want = "A".repeat(31);
+    // 170: the tick charges H first (ticks at 130..170: counter 1), then S wakes:
+    // preemption_goodness = goodness(S) - goodness(H) = (10 + 20) - (1 + 20 + 1) = 8 > 0.
+    // S runs 170-175 and exits; H finishes its 200 ms at 205.
+    let mut want = "A".repeat(34);
     want.push('B');
-    want.push_str(&"A".repeat(9));
+    want.push_str(&"A".repeat(6));
     assert_eq!(gantt(&out, 5), format!("cpu0 |{want}|\n"));
     assert!(has_note(
         &out,
@@ -87,7 +88,7 @@ fn sleeper_preempts_a_hog() {
     assert!(has_note(
         &out,
         1,
-        "155: runnable at the head of the run list; preemption_goodness 6 > 0 on cpu0: preempt"
+        "170: runnable at the head of the run list; preemption_goodness 8 > 0 on cpu0: preempt"
     ));
 }
 
@@ -134,10 +135,12 @@ fn reaped_ticks_are_capped_at_max_counter() {
                     {"name":"P","program":[
                        {"fork":{"program":[{"sleep":"500ms"}]}},{"wait":"all"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
-    // H 0-60; P (26) forks at 60: child 3, P 3; P waits, the child sleeps until 560.
+    // H 0-60; P (26) forks at 60: child 3, P 3; P waits, the child sleeps 500 ms from jiffy 6:
+    // until jiffy 6 + 50 + 1 = 57 (JIFFY_NANOSLEEP), 570 ms.
     // Epochs at 60, 120, 180, 240, 300, ...: both go 3 -> 7 -> 9 -> 10 -> 11 -> 11.
-    // At 560 the child wakes with 31 against H's 5 + 21 = 26, preempts, exits; P is woken and
-    // reaps: 11 + 11 = 22, capped at 20.
+    // At 570, after the tick (H: epoch at 540, ticks 550..570: 3), the child wakes with 31
+    // against H's 3 + 21 = 24, preempts, exits; P is woken and reaps: 11 + 11 = 22, capped at
+    // 20.
     assert!(has_note(
         &out,
         1,
@@ -146,7 +149,7 @@ fn reaped_ticks_are_capped_at_max_counter() {
     assert!(has_note(
         &out,
         1,
-        "560: reaped a child: counter 20 (+11 returned, capped at MAX_COUNTER 20)"
+        "570: reaped a child: counter 20 (+11 returned, capped at MAX_COUNTER 20)"
     ));
 }
 
@@ -193,15 +196,59 @@ fn smp_idle_cpu_first_then_best_preemption() {
                     {"name":"C","arrival":"30ms","program":[{"run":"30ms"}]}]"#;
     let out = run(&scenario(2, POLICY, tasks));
     // A: its last CPU (cpu0) is idle. B: cpu0 is busy, cpu1 is idle -> cpu1.
-    // 30: C (last CPU cpu0) finds no idle CPU. A has counter 4 (ticks at 10, 20):
-    //   cpu0: goodness(C) 6 + 15 + 20 = 41 - goodness(A) 4 + 15 + 1 + 20 = 40 -> +1
-    //   cpu1: goodness(C) 6 + 20 = 26 - goodness(B) 40 -> -14.   So C preempts A on cpu0.
+    // 30: the tick comes before the arrival of the same instant. C (last CPU cpu0) finds no
+    //   idle CPU. A has counter 3 (ticks at 10, 20, 30):
+    //   cpu0: goodness(C) 6 + 15 + 20 = 41 - goodness(A) 3 + 15 + 1 + 20 = 39 -> +2
+    //   cpu1: goodness(C) 6 + 20 = 26 - goodness(B) 39 -> -13.   So C preempts A on cpu0.
     // 60: B ends on cpu1; the list holds A (C runs on cpu0): A goes to cpu1 (24 > -1000).
     //     C ends on cpu0 at the same instant: nothing left for cpu0. A finishes at 90.
     assert_eq!(gantt(&out, 10), "cpu0 |AAACCC...|\ncpu1 |BBBBBBAAA|\n");
     assert!(has_note(
         &out,
         2,
-        "30: runnable at the head of the run list; preemption_goodness 1 > 0 on cpu0: preempt"
+        "30: runnable at the head of the run list; preemption_goodness 2 > 0 on cpu0: preempt"
     ));
+}
+
+/// Timer granularity and tick order (engine, `JIFFY_NANOSLEEP`): 2.4's nanosleep rounds a
+/// request up to jiffies and adds one, and the timer fires in the softirq after the tick's
+/// accounting, so the sleeper is not charged the tick that wakes it.
+#[test]
+fn sleeps_end_on_a_later_tick_and_the_waking_tick_charges_the_hog() {
+    // S sleeps 15 ms at 0: jiffies 0 + ceil(1.5) 2 + 1 = 3: wakes at 30 ms. H runs 0-30; the
+    // ticks at 10, 20, 30 charge H (6 -> 3). At 30 the tick runs first, then S wakes:
+    // preemption_goodness (6 + 20) - (3 + 20 + 1 same mm) = 2 > 0: S runs 30-35 with its full
+    // counter. It sleeps 20 ms at 35: jiffies 3 + 2 + 1 = 6: wakes at 60 ms, 25 ms later. The
+    // tick at 60 takes H's last tick (1 -> 0, need_resched): schedule() finds no runnable
+    // counter and recalculates: H 0/2 + 6 = 6, S (asleep) 6/2 + 6 = 9. Then S wakes with 9:
+    // (9 + 20) - (6 + 20 + 1) = 2 > 0, runs 60-65 and exits, never charged a tick.
+    let tasks = r#"[{"name":"S","program":[{"sleep":"15ms"},{"run":"5ms"},{"sleep":"20ms"},{"run":"5ms"}]},
+                    {"name":"H","program":[{"run":"100ms"}]}]"#;
+    let out = run(&scenario(1, POLICY, tasks));
+    // A = S, B = H, 5 ms a character.
+    assert_eq!(gantt(&out, 5), "cpu0 |BBBBBBABBBBBABBBBBBBBB|\n");
+    assert!(has_note(
+        &out,
+        0,
+        "30: picked: goodness 26 = counter 6 + 20 - nice 0"
+    ));
+    assert!(has_note(
+        &out,
+        1,
+        "60: counter 0: quantum used, need_resched"
+    ));
+    assert!(has_note(
+        &out,
+        0,
+        "60: epoch recalculation 1: counter 9 = 6/2 + NICE_TO_TICKS(0) 6"
+    ));
+    assert!(has_note(
+        &out,
+        0,
+        "60: picked: goodness 29 = counter 9 + 20 - nice 0"
+    ));
+    assert_eq!(out.metrics.tasks[0].turnaround_ns, Some(65_000_000));
+    // Each wake-up found the CPU at once: the sleeps themselves were stretched (15 -> 30 ms,
+    // 20 -> 25 ms), not the wake-up latency.
+    assert_eq!(out.metrics.tasks[0].wakeup_latency_ns.max, 0);
 }

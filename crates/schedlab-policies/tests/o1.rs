@@ -90,11 +90,12 @@ fn fork_splits_the_slice_and_the_child_waits_at_equal_prio_2_5() {
 
 #[test]
 fn fork_penalties_apply_to_parent_and_child_2_5() {
-    // §2.6 fork step 2. P sleeps 1000 ms first: sleep_avg 1000 at wake (prio 120 - 0 = 120).
+    // §2.6 fork step 2. P sleeps 1000 ms first (it asks for 999: nanosleep rounds up to 999
+    // jiffies and adds one, JIFFY_NANOSLEEP): sleep_avg 1000 at wake (prio 120 - 0 = 120).
     // Fork at t=1000: parent 1000*parent_penalty/100, child 1000*child_penalty/100.
     // Defaults 100/95: parent 1000, child 950 -> bonus 950/200 - 5 = -1 -> child prio 121.
     // With 50/10: parent 500, child 100 -> bonus 0 - 5 = -5 -> prio 125.
-    let tasks = r#"[{"name":"P","program":[{"sleep":"1000ms"},
+    let tasks = r#"[{"name":"P","program":[{"sleep":"999ms"},
                       {"fork":{"name":"C","program":[{"run":"30ms"}]}},{"wait":"all"}]}]"#;
     let out = run(&scenario(1, &o1_25(""), tasks));
     assert_eq!(
@@ -114,11 +115,11 @@ fn fork_penalties_apply_to_parent_and_child_2_5() {
 
 #[test]
 fn exit_weight_on_reap_2_5() {
-    // §2.6 exit/reap. As above: P 1000 sleep_avg, child 950 with 76 ticks of slice. The child
+    // §2.6 exit/reap. As above (a 999 ms request, woken at jiffy 1000): P 1000 sleep_avg, child 950 with 76 ticks of slice. The child
     // runs 1000..1030: the burst ends before the tick at 1030, so 29 ticks: slice 47, sleep_avg
     // 921. It exits with first_time_slice set: P's slice 75 + 47 = 122 (cap 300). 921 < 1000:
     // exit_weight 3 -> (1000*3 + 921)/4 = 3921/4 = 980; exit_weight 0 -> 921/1 = 921.
-    let tasks = r#"[{"name":"P","program":[{"sleep":"1000ms"},
+    let tasks = r#"[{"name":"P","program":[{"sleep":"999ms"},
                       {"fork":{"name":"C","program":[{"run":"30ms"}]}},{"wait":"all"}]}]"#;
     let out = run(&scenario(1, &o1_25(""), tasks));
     assert_eq!(
@@ -136,40 +137,44 @@ fn exit_weight_on_reap_2_5() {
     );
 }
 
-/// Two nice-0 hogs and a nice -20 task that sleeps 2 s and then hogs the CPU.
+/// Two nice-0 hogs and a nice -20 task that sleeps 2 s and then hogs the CPU. I asks for
+/// 1999 ms: nanosleep rounds up to 1999 jiffies and adds one (JIFFY_NANOSLEEP), so its timer
+/// fires in the softirq of the tick at 2000.
 const STARVE: &str = r#"[{"name":"H1","program":[{"run":"10s"}]},
                          {"name":"H2","program":[{"run":"10s"}]},
-                         {"name":"I","nice":-20,"program":[{"sleep":"2000ms"},{"run":"10s"}]}]"#;
+                         {"name":"I","nice":-20,"program":[{"sleep":"1999ms"},{"run":"10s"}]}]"#;
 
 #[test]
 fn interactive_reinsertion_until_the_expired_array_starves_2_5() {
     // §2.5 EXPIRED_STARVING, §2.6 tick step 5. H1/H2 (prio 125, slice 151) alternate: H1
-    // expires at 1963 (expired_timestamp 1963), H2 runs from 1963 (ticks 1964..1999: 115 left).
-    // I wakes at 2000 with sleep_avg 2000 (prio 100), preempts H2 and is charged the tick at
-    // 2000 too: its 300-tick slice ends at 2299 with sleep_avg 1700, still interactive
-    // (nice -20 needs bonus >= -3).
-    // Default limit: 2299 - 1963 = 336 < 2000*3 + 1: reinserted at 2299, 2599, 2899, 3199 and
-    // 3499 (sleep_avg 500: bonus -3, prio 103 <= 100 + 3); at 3799 sleep_avg 200 (prio 104):
-    // expired. I runs 2000..3799 without a break.
+    // expires at 1963 (expired_timestamp 1963), H2 runs from 1963. The tick at 2000 runs in
+    // the timer interrupt before the timer softirq wakes I, so it charges H2 (ticks
+    // 1964..2000: 114 left). I wakes at 2000 with sleep_avg 2000 (prio 100), preempts H2, and
+    // its first tick is 2001: its 300-tick slice ends at 2300 with sleep_avg 1700, still
+    // interactive (nice -20 needs bonus >= -3).
+    // Default limit: 2300 - 1963 = 337 < 2000*3 + 1: reinserted at 2300, 2600, 2900, 3200 and
+    // 3500 (sleep_avg 500: bonus -3, prio 103 <= 100 + 3); at 3800 sleep_avg 200 (prio 104):
+    // expired. I runs 2000..3800 without a break.
     let out = run(&scenario(1, &o1_25(""), STARVE));
-    assert_eq!(running_at(&out, 0, 2350).as_deref(), Some("I"));
-    assert_eq!(running_at(&out, 0, 3798).as_deref(), Some("I"));
+    assert_eq!(running_at(&out, 0, 1999).as_deref(), Some("H2"));
+    assert_eq!(running_at(&out, 0, 2000).as_deref(), Some("I"));
+    assert_eq!(running_at(&out, 0, 3799).as_deref(), Some("I"));
     assert_eq!(running_at(&out, 0, 3800).as_deref(), Some("H2"));
     let reinserted: Vec<u64> = notes_starting(&out, "reinserted")
         .iter()
         .filter(|n| n.1 == "I")
         .map(|n| n.0)
         .collect();
-    assert_eq!(reinserted, vec![2299, 2599, 2899, 3199, 3499]);
-    // starvation_limit 100: 336 >= 100*3 + 1 = 301: EXPIRED_STARVING at 2299, I goes to
-    // expired; H2 finishes its 115 ticks 2299..2414, then the array switch gives I the CPU back.
+    assert_eq!(reinserted, vec![2300, 2600, 2900, 3200, 3500]);
+    // starvation_limit 100: 337 >= 100*3 + 1 = 301: EXPIRED_STARVING at 2300, I goes to
+    // expired; H2 finishes its 114 ticks 2300..2414, then the array switch gives I the CPU back.
     let out = run(&scenario(1, &o1_25(r#""starvation_limit":100"#), STARVE));
     assert_eq!(
         notes_starting(&out, "EXPIRED_STARVING")[0],
         (
-            2299,
+            2300,
             "I".to_string(),
-            "EXPIRED_STARVING: expired although interactive (waited 336 >= 100 * 3 + 1)"
+            "EXPIRED_STARVING: expired although interactive (waited 337 >= 100 * 3 + 1)"
                 .to_string()
         )
     );
@@ -184,10 +189,10 @@ fn interactive_reinsertion_until_the_expired_array_starves_2_5() {
 fn prio_bonus_ratio_zero_turns_the_estimator_off_2_5() {
     // §2.5: at prio_bonus_ratio 0 the bonus is 0 and DELTA = interactive_delta = 2 for every
     // nice, so TASK_INTERACTIVE (prio <= static - 2) never holds: nothing is reinserted, and
-    // I (nice -20) expires at 2299 like a hog. With the default 25 it was reinserted 5 times.
+    // I (nice -20) expires at 2300 like a hog. With the default 25 it was reinserted 5 times.
     let out = run(&scenario(1, &o1_25(r#""prio_bonus_ratio":0"#), STARVE));
     assert!(notes_starting(&out, "reinserted").is_empty());
-    assert!(notes(&out).iter().any(|n| n.0 == 2299
+    assert!(notes(&out).iter().any(|n| n.0 == 2300
         && n.1 == "I"
         && n.2
             .starts_with("expired: not interactive (prio 100 > static 100 - DELTA 2)")));
@@ -277,7 +282,8 @@ fn just_interactive_sleep_classifies_long_sleepers_2_6() {
     // MAX_SLEEP_AVG - AVG_TIMESLICE = 918 ms: CURRENT_BONUS 918*10/1020 = 9, prio 120 - 4 = 116.
     // An 800 ms sleeper is not "just interactive": 800 ms * (10 - 0) overflows the cap:
     // sleep_avg 1020 ms, bonus 10, prio 115 - the shorter sleeper ends up better.
-    let long = r#"[{"name":"S","program":[{"sleep":"900ms"},{"run":"1ms"}]}]"#;
+    // (The sleeps ask for one jiffy less: nanosleep adds one, JIFFY_NANOSLEEP.)
+    let long = r#"[{"name":"S","program":[{"sleep":"899ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, O1_26, long));
     assert!(notes(&out)
         .iter()
@@ -286,7 +292,7 @@ fn just_interactive_sleep_classifies_long_sleepers_2_6() {
     assert!(notes(&out)
         .iter()
         .any(|n| n.2 == "prio 116 = static 120 - bonus 4 (sleep_avg 918/1020 ms)"));
-    let short = r#"[{"name":"S","program":[{"sleep":"800ms"},{"run":"1ms"}]}]"#;
+    let short = r#"[{"name":"S","program":[{"sleep":"799ms"},{"run":"1ms"}]}]"#;
     let out = run(&scenario(1, O1_26, short));
     assert!(notes(&out)
         .iter()
@@ -298,8 +304,11 @@ fn sleep_time_product_is_32_bit_2_6() {
     // §2.9 wake, with i386 types: sleep_time (unsigned long, 32 bits) * (10 - 0).
     // 400 ms: 4.0e9 < 2^32: capped at 1020 ms, prio 115.
     // 450 ms: 4.5e9 mod 2^32 = 205_032_704 ns: 205 jiffies * 10 / 1020 = 2, prio 123.
-    let s =
-        |ms: u32| format!(r#"[{{"name":"S","program":[{{"sleep":"{ms}ms"}},{{"run":"1ms"}}]}}]"#);
+    // (Each asks for one jiffy less: nanosleep adds one, JIFFY_NANOSLEEP.)
+    let s = |ms: u32| {
+        let asked = ms - 1;
+        format!(r#"[{{"name":"S","program":[{{"sleep":"{asked}ms"}},{{"run":"1ms"}}]}}]"#)
+    };
     let out = run(&scenario(1, O1_26, &s(400)));
     assert!(notes(&out).iter().any(|n| n.2.starts_with("prio 115 =")));
     let out = run(&scenario(1, O1_26, &s(450)));
@@ -310,11 +319,12 @@ fn sleep_time_product_is_32_bit_2_6() {
 
 #[test]
 fn on_runqueue_credit_2_6() {
-    // §2.9 on-runqueue credit. W sleeps 0..10 ms (timer wake: activated 2): 10 ms * 10 = 100 ms
+    // §2.9 on-runqueue credit. W sleeps 0..10 ms (it asks for 9: nanosleep adds a jiffy; a
+    // timer wake after H's tick at 10, activated 2): 10 ms * 10 = 100 ms
     // of sleep_avg, bonus 100*10/1020 = 0: prio 125 = H's, no preemption. H's 102-tick slice
     // ends at 102; W is picked and credited its whole 92 ms wait: 92 ms * (10 - 0) = 920 ms,
     // sleep_avg 1020 ms (capped), prio 115, requeued at the tail of 115.
-    let tasks = r#"[{"name":"W","program":[{"sleep":"10ms"},{"run":"5ms"}]},
+    let tasks = r#"[{"name":"W","program":[{"sleep":"9ms"},{"run":"5ms"}]},
                     {"name":"H","program":[{"run":"300ms"}]}]"#;
     let out = run(&scenario(1, O1_26, tasks));
     assert_eq!(
@@ -330,15 +340,16 @@ fn on_runqueue_credit_2_6() {
 
 #[test]
 fn timeslice_granularity_round_robin_2_6() {
-    // §2.9 timeslice granularity. A and B sleep 900 ms: "just interactive", sleep_avg 918 ms,
+    // §2.9 timeslice granularity. A and B sleep 900 ms (asking for 899: nanosleep adds a
+    // jiffy): "just interactive", sleep_avg 918 ms,
     // bonus 9 -> GRAN 10, prio 116 (interactive: <= 118). Nothing ticks while all sleep, so the
     // first tick is at 901. A: ticks 901..910, 102 - 92 = 10 is a multiple of 10: requeued
     // behind B. B (credited its 10 ms queue wait: 928 ms) likewise at 920. A was charged 10 ms
     // at 910 (908 ms: bonus 8, GRAN 20): at tick 930 102 - 82 = 20, requeued, and its prio is
     // recomputed to 117. B (918 ms: bonus 9, GRAN 10) is requeued at 940 at prio 116, still the
     // best level, so it keeps the CPU until its own GRAN 20 requeue at 960 (prio 117).
-    let tasks = r#"[{"name":"A","program":[{"sleep":"900ms"},{"run":"100ms"}]},
-                    {"name":"B","program":[{"sleep":"900ms"},{"run":"100ms"}]}]"#;
+    let tasks = r#"[{"name":"A","program":[{"sleep":"899ms"},{"run":"100ms"}]},
+                    {"name":"B","program":[{"sleep":"899ms"},{"run":"100ms"}]}]"#;
     let out = run(&scenario(1, O1_26, tasks));
     let segs: Vec<_> = segments_ms(&out, 0)
         .into_iter()
@@ -422,4 +433,20 @@ fn every_mechanism_runs_deterministically_on_1_2_and_4_cpus() {
             assert!(a.tasks.len() > 8);
         }
     }
+}
+
+#[test]
+fn hz_100_rescales_the_jiffy_defaults_2_5() {
+    // §2.2: the defaults are (10*HZ)/1000 and (300*HZ)/1000 jiffies. At HZ 100 that is 1 and
+    // 30: BASE_TIMESLICE(nice 0) = 1 + (30 - 1)·19/39 = 1 + 14 = 15 jiffies = 150 ms (a HZ 1000
+    // build: 151 jiffies = 151 ms; without rescaling HZ 100 would have given 1.51 s).
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},{"name":"B","program":[{"run":"1s"}]}]"#;
+    let out = run(&scenario(1, &o1_25(r#""hz":100"#), tasks));
+    assert!(notes(&out).iter().any(|n| n.0 == 150
+        && n.1 == "A"
+        && n.2 == "expired: not interactive (prio 125 > static 120 - DELTA 2), slice 15"));
+    assert_eq!(
+        segments_ms(&out, 0)[..2],
+        [("A".into(), 0, 150), ("B".into(), 150, 300)]
+    );
 }

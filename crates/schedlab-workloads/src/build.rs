@@ -88,6 +88,7 @@ pub fn task(name: &str, nice: i32, arrival: Nanos, program: Vec<Step>) -> TaskSp
         arrival,
         shares: None,
         cpu_rate_cap: None,
+        cpus: None,
         rt: None,
         count: None,
         program: Program(program),

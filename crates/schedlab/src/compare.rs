@@ -506,6 +506,7 @@ mod tests {
                     arrival: Nanos::ZERO,
                     shares: None,
                     cpu_rate_cap: None,
+                    cpus: None,
                     rt: None,
                     count: None,
                     program: Program(Vec::new()),

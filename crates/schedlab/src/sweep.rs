@@ -78,7 +78,12 @@ impl Range {
         let span = (spec.max - spec.min).max(0);
         // Ceilings, in integers: span / 10 rounded up, then up to a multiple of the grain.
         let tenth = (span + 9) / 10;
-        let step = ((tenth + grain - 1) / grain * grain).max(grain);
+        let step = if spec.values.is_some() {
+            // A short list of build choices (CONFIG_HZ): step through all of them.
+            grain
+        } else {
+            ((tenth + grain - 1) / grain * grain).max(grain)
+        };
         Range {
             from: spec.min,
             to: spec.max,
@@ -137,7 +142,21 @@ impl Range {
                 self.from, self.to, self.step
             ));
         }
-        Ok((0..count).map(|i| self.from + i * self.step).collect())
+        // A tunable limited to listed values (CONFIG_HZ) takes those the range passes over.
+        let values: Vec<i64> = (0..count)
+            .map(|i| self.from + i * self.step)
+            .filter(|&v| spec.allows(v))
+            .collect();
+        if values.is_empty() {
+            return bad(format!(
+                "{}..{} in steps of {} takes none of its values; {}",
+                self.from,
+                self.to,
+                self.step,
+                allowed()
+            ));
+        }
+        Ok(values)
     }
 }
 
@@ -148,7 +167,10 @@ fn allowed(spec: &TunableSpec) -> String {
     } else {
         format!(" {}", spec.unit)
     };
-    let grain = if spec.step > 1 {
+    let grain = if let Some(vs) = spec.values {
+        let vs: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+        format!(", one of {}", vs.join(", "))
+    } else if spec.step > 1 {
         format!(", in steps of {} from {}", spec.step, spec.min)
     } else {
         String::new()

@@ -1846,8 +1846,9 @@ mod tests {
 
     #[test]
     fn hundred_thousand_segments_stay_small() {
-        // 8 tasks of 50 µs bursts and 100 µs sleeps on 2 CPUs for 3 s: over 100,000 segments.
-        let tasks: Vec<String> = (0..8)
+        // 80 tasks of 50 µs bursts and 100 µs sleeps on 2 CPUs for 3 s: over 100,000 segments
+        // (2.6's jiffy timers stretch each sleep to 2 ms: 0.1 ms rounds up to a jiffy, plus one).
+        let tasks: Vec<String> = (0..80)
             .map(|i| {
                 format!(
                     r#"{{"name":"t{i}","program":[{{"repeat":1000000,"body":[{{"run":"50us"}},{{"sleep":"100us"}}]}}]}}"#

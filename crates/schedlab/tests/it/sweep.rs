@@ -68,10 +68,17 @@ fn the_default_range_covers_the_spec_in_about_ten_steps_on_its_grid() {
         r.values(spec("linux-2.5-o1", "prio_bonus_ratio")).unwrap(),
         [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
     );
-    // hz: 100..=1000 in steps of 100 -> a tenth of 900 is 90, rounded up to the grid: 100.
+    // hz: 100 or 1000, the HZ kernels of the time had (steps of 900).
     let hz = spec("linux-2.5-o1", "hz");
-    assert_eq!(Range::default_for(hz), range(100, 1000, 100));
-    assert_eq!(Range::default_for(hz).values(hz).unwrap().len(), 10);
+    assert_eq!(Range::default_for(hz), range(100, 1000, 900));
+    assert_eq!(Range::default_for(hz).values(hz).unwrap(), [100, 1000]);
+    // cfs's CONFIG_HZ choices: the sweep takes every listed value it passes over.
+    let cfs_hz = spec("cfs", "hz");
+    assert_eq!(
+        Range::default_for(cfs_hz).values(cfs_hz).unwrap(),
+        [100, 250, 300, 1000]
+    );
+    assert_eq!(range(200, 1000, 100).values(cfs_hz).unwrap(), [300, 1000]);
     // interactive_delta: -20..=20 -> steps of 4, 11 values.
     let delta = spec("linux-2.5-o1", "interactive_delta");
     assert_eq!(Range::default_for(delta), range(-20, 20, 4));
@@ -103,14 +110,18 @@ fn a_range_is_checked_against_the_tunable_and_names_the_allowed_range() {
         range_error(o1, "prio_bonus_ratio", range(0, 50, 0)),
         "prio_bonus_ratio: step 0 must be 1 or more"
     );
-    // HZ moves in hundreds, as its slider does.
+    // HZ is 100 or 1000, as its slider is.
     assert_eq!(
         range_error(o1, "hz", range(100, 1000, 50)),
-        "hz: step 50 must be a positive multiple of 100; the allowed range 100..=1000 Hz, in steps of 100 from 100"
+        "hz: step 50 must be a positive multiple of 900; the allowed range 100..=1000 Hz, in steps of 900 from 100"
     );
     assert_eq!(
-        range_error(o1, "hz", range(150, 1000, 100)),
-        "hz: from 150 is not one of its values; the allowed range 100..=1000 Hz, in steps of 100 from 100"
+        range_error(o1, "hz", range(150, 1000, 900)),
+        "hz: from 150 is not one of its values; the allowed range 100..=1000 Hz, in steps of 900 from 100"
+    );
+    assert_eq!(
+        range_error("cfs", "hz", range(400, 900, 50)),
+        "hz: 400..900 in steps of 50 takes none of its values; the allowed range 100..=1000 Hz, one of 100, 250, 300, 1000"
     );
     // 0..50 in steps of 1 is Con's sweep: 51 points, the most allowed; 0..51 is one too many.
     assert_eq!(MAX_POINTS, 51);
@@ -233,7 +244,7 @@ fn a_point_survives_json_and_a_bad_fixed_tunable_is_reported() {
     let e = sweep::run_point(&s.point(50, 1)).unwrap_err();
     assert!(
         e.to_string()
-            .contains("max_sleep_avg: 0 is outside the allowed range 1..=100000 jiffies"),
+            .contains("max_sleep_avg: 0 is outside the allowed range 1..=100000 ms"),
         "{e}"
     );
 }
