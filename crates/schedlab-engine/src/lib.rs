@@ -7,6 +7,7 @@
 mod compile;
 pub mod engine;
 pub mod ids;
+pub mod machine;
 pub mod metrics;
 pub mod policy;
 pub mod program;

@@ -515,6 +515,7 @@ mod tests {
             disks: Vec::new(),
             channels: Vec::new(),
             costs: Default::default(),
+            machine: None,
         }
     }
 
