@@ -869,4 +869,35 @@ mod tests {
         assert_eq!(err.0[0].path, "tasks[0].cpu_rate_cap");
         assert!(err.0[0].message.contains("0..=1000"), "{err}");
     }
+
+    #[test]
+    fn machine_problems_name_the_field_and_range() {
+        let text = r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
+          "disks":[{"name":"sda","elevator":"cfq"}],
+          "machine":{"ram":1000,"dirty_ratio":0,"block":5000,
+                     "files":[{"name":"f","disk":"sdz"}]},
+          "tasks":[{"name":"a","program":[{"read":{"file":"g","bytes":10}},
+                                          {"write":{"file":"f","bytes":10,"disk":"sda"}},
+                                          {"read":{"bytes":10,"random":true}}]}]}"#;
+        let err = Scenario::from_json(text).unwrap_err();
+        let msg = |path: &str| {
+            err.0
+                .iter()
+                .find(|p| p.path == path)
+                .map(|p| p.message.clone())
+                .unwrap_or_else(|| panic!("no problem at {path}: {err}"))
+        };
+        assert!(msg("machine.ram").contains("1 MiB..=64 GiB"));
+        assert!(msg("machine.dirty_ratio").contains("1..=100"));
+        assert!(msg("machine.block").contains("power of two"));
+        assert!(msg("machine.files[0].disk").contains("sdz"));
+        assert!(msg("tasks[0].program[0].file").contains("no file named \"g\""));
+        assert!(msg("tasks[0].program[1]").contains("no disk, stream or hit_percent"));
+        assert!(msg("tasks[0].program[2].random").contains("only a file"));
+        let bad = text.replace("\"cfq\"", "\"elevatorz\"");
+        assert!(Scenario::from_json(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown variant"));
+    }
 }

@@ -4,6 +4,7 @@
 mod corpus;
 mod docs;
 mod link;
+mod machine;
 mod result_contract;
 mod sweep;
 
