@@ -1573,13 +1573,17 @@ impl Engine {
     }
 
     /// A writeback request finished on disk `d` (and the disk took its next one): writers in a
-    /// congestion wait look again, writers waiting for a request slot get one, and a flusher
+    /// congestion wait look again if the queue is no longer near congestion, writers waiting for a request slot get one, and a flusher
     /// waiting for the queue to drain goes on once it is no longer congested.
     fn writeback_completed(&mut self, d: usize) {
         let queued = self.disks[d].elevator.len();
         let Some(vm) = self.vm.as_mut() else { return };
         let mut wake = Vec::new();
-        wake.extend(vm.throttled.drain(..).map(|w| w.0));
+        // `freed_request` wakes congestion waiters once the queue is under the congestion-off
+        // threshold (one under 7/8 of the slots, less one).
+        if queued + 1 < vm.congested_at() {
+            wake.extend(vm.throttled.drain(..).map(|w| w.0));
+        }
         if queued < vm.spec.nr_requests as usize {
             let mut i = 0;
             while i < vm.slot_waiters.len() {

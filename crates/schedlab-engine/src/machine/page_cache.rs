@@ -28,12 +28,51 @@ struct Page {
     state: State,
 }
 
+/// Blocks per chunk of [`Pages`].
+const CHUNK: u64 = 256;
+
+/// The cached blocks in chunks of 256 consecutive blocks of one file: a lookup is one small
+/// tree search and an index, and memory follows the blocks touched, however large the file.
+#[derive(Clone, Debug, Default)]
+struct Pages(BTreeMap<(u32, u64), Vec<Option<Page>>>);
+
+impl Pages {
+    fn get(&self, k: &Key) -> Option<&Page> {
+        self.0.get(&(k.0, k.1 / CHUNK))?[(k.1 % CHUNK) as usize].as_ref()
+    }
+
+    fn get_mut(&mut self, k: &Key) -> Option<&mut Page> {
+        self.0.get_mut(&(k.0, k.1 / CHUNK))?[(k.1 % CHUNK) as usize].as_mut()
+    }
+
+    fn contains_key(&self, k: &Key) -> bool {
+        self.get(k).is_some()
+    }
+
+    fn insert(&mut self, k: Key, p: Page) {
+        let chunk = self
+            .0
+            .entry((k.0, k.1 / CHUNK))
+            .or_insert_with(|| vec![None; CHUNK as usize]);
+        chunk[(k.1 % CHUNK) as usize] = Some(p);
+    }
+
+    /// Empty chunks are kept: a file's touched range is small next to what a run simulates.
+    fn remove(&mut self, k: &Key) {
+        if let Some(chunk) = self.0.get_mut(&(k.0, k.1 / CHUNK)) {
+            chunk[(k.1 % CHUNK) as usize] = None;
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PageCache {
     pub block: u64,
     pub capacity: u64,
-    pages: BTreeMap<Key, Page>,
-    lru: BTreeMap<u64, Key>,
+    pages: Pages,
+    /// Clean blocks by last use, oldest first: the eviction order. Dirty blocks and blocks
+    /// under writeback are not here (they cannot be evicted) and join it when clean again.
+    clean: BTreeMap<u64, Key>,
     stamp: u64,
     /// Bytes cached, dirty, and under writeback.
     pub used: u64,
@@ -50,8 +89,8 @@ impl PageCache {
         PageCache {
             block,
             capacity,
-            pages: BTreeMap::new(),
-            lru: BTreeMap::new(),
+            pages: Pages::default(),
+            clean: BTreeMap::new(),
             stamp: 0,
             used: 0,
             dirty: 0,
@@ -74,10 +113,12 @@ impl PageCache {
         let Some(p) = self.pages.get_mut(&k) else {
             return false;
         };
-        self.lru.remove(&p.stamp);
         self.stamp += 1;
+        if p.state == State::Clean {
+            self.clean.remove(&p.stamp);
+            self.clean.insert(self.stamp, k);
+        }
         p.stamp = self.stamp;
-        self.lru.insert(self.stamp, k);
         true
     }
 
@@ -90,7 +131,9 @@ impl PageCache {
                 state,
             },
         );
-        self.lru.insert(self.stamp, k);
+        if state == State::Clean {
+            self.clean.insert(self.stamp, k);
+        }
         self.used += self.block;
         self.shrink();
     }
@@ -128,8 +171,18 @@ impl PageCache {
         self.block
     }
 
+    /// Changes a block's state, keeping the clean list in step.
     fn set(&mut self, k: Key, s: State) {
         if let Some(p) = self.pages.get_mut(&k) {
+            match (p.state == State::Clean, s == State::Clean) {
+                (true, false) => {
+                    self.clean.remove(&p.stamp);
+                }
+                (false, true) => {
+                    self.clean.insert(p.stamp, k);
+                }
+                _ => {}
+            }
             p.state = s;
         }
     }
@@ -137,22 +190,10 @@ impl PageCache {
     /// Evicts clean blocks, least recently used first, until the cache fits its capacity (or
     /// nothing clean is left).
     fn shrink(&mut self) {
-        if self.used <= self.capacity {
-            return;
-        }
-        let mut victims = Vec::new();
-        let mut freed = 0;
-        for (&stamp, &k) in &self.lru {
-            if self.used - freed <= self.capacity {
-                break;
-            }
-            if self.pages[&k].state == State::Clean {
-                victims.push((stamp, k));
-                freed += self.block;
-            }
-        }
-        for (stamp, k) in victims {
-            self.lru.remove(&stamp);
+        while self.used > self.capacity {
+            let Some((_, k)) = self.clean.pop_first() else {
+                return;
+            };
             self.pages.remove(&k);
             self.used -= self.block;
             self.evicted += 1;
