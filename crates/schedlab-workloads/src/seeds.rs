@@ -375,8 +375,10 @@ what is compared is the **direction** of each trend. One rule decides every tren
     out.push_str(&format!(
         "a change of more than ±{TREND_BAND_PCT} % is up or down, less is flat. No constant is tuned per row: every run uses the presets' default parameters \
 (see `schedlab presets`), and contest rows average {CONTEST_RUNS} seeds.\n\n\
-The disk and page-cache model is **illustrative** (workloads.md §7.2: synchronous writes, FIFO queue, no VM) and mem_load is the lite model of §7.3, \
-so trends that come from the I/O elevator or the VM are expected not to reproduce.\n\n"
+The contest runs use the machine model of workloads.md §7.2: a page cache, dirty throttling after 2.5's `balance_dirty_pages`, \
+a flusher kernel thread scheduled like any task, and the kernel era's elevator (2.4 linus, 2.5 deadline, 2.6 anticipatory). \
+Its calibrated constants are fitted to seed 000's input-side figures only (the loads' LCPU% and Loads, noload against cacherun). \
+There is no swap model yet: mem_load is the lite model of §7.3.\n\n"
     ));
     section_s0(&mut out)?;
     out.push_str("## Seed 003: 2.4.19 against 2.5.40-mm2 (contest v0.50, uniprocessor)\n\n");
