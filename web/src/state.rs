@@ -649,6 +649,7 @@ fn fallback_scenario(policy: PolicySpec) -> Scenario {
         disks: Vec::new(),
         channels: Vec::new(),
         costs: Default::default(),
+        machine: None,
     }
 }
 

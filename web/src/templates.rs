@@ -68,6 +68,8 @@ impl Template {
                     bytes: 64 * 1024,
                     stream: None,
                     hit_percent: 0,
+                    file: None,
+                    random: false,
                 }),
             ]),
             Template::Periodic => forever(vec![run(4), sleep(12)]),
@@ -95,5 +97,6 @@ pub fn default_disk() -> DiskSpec {
         name: "sda".into(),
         seek: Nanos::from_ms(10),
         bandwidth: 40_000_000,
+        elevator: Default::default(),
     }
 }

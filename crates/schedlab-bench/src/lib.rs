@@ -46,6 +46,7 @@ fn scenario(cpus: u32, duration: Nanos, policy: &str, tasks: Vec<TaskSpec>) -> O
         disks: vec![],
         channels: vec![],
         costs: Default::default(),
+        machine: None,
     })
 }
 

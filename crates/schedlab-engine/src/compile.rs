@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::program::{Count, Dur, ProgramRef, Step, WaitFor};
+use crate::program::{Count, Dur, IoOp, ProgramRef, Step, WaitFor};
 use crate::scenario::Scenario;
+use crate::time::Nanos;
 
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
@@ -13,10 +14,30 @@ pub(crate) enum Op {
     /// A disk request; reads and writes are served alike.
     Io {
         disk: u32,
+        write: bool,
         bytes: u64,
         stream: Option<u32>,
         hit_percent: u8,
     },
+    /// A read through the page cache: hits cost nothing here (the copy is the `Run` after it),
+    /// misses go to the disk and the task sleeps.
+    FileRead {
+        file: u32,
+        bytes: u64,
+        random: bool,
+    },
+    /// A write into the page cache (after the `Run` that copies it): dirties blocks.
+    FileWrite {
+        file: u32,
+        bytes: u64,
+        random: bool,
+    },
+    /// `balance_dirty_pages` after a write to `file`: throttles the writer over the dirty limit.
+    Balance {
+        file: u32,
+    },
+    /// One pass of the flusher kernel thread.
+    Flush,
     Send(u32),
     Recv(u32),
     Fork {
@@ -50,7 +71,12 @@ pub(crate) struct Compiled {
     pub channels: Names,
     pub streams: Names,
     pub labels: Names,
+    /// Entry of the flusher kernel thread's program, when the scenario has a machine.
+    pub flusher_entry: Option<u32>,
     named: BTreeMap<String, u32>,
+    files: Names,
+    /// CPU per KB of a cached read and of a write into the cache.
+    copy_ns_per_kb: (u64, u64),
     disks: Names,
 }
 
@@ -85,12 +111,34 @@ impl Names {
 impl Compiled {
     /// Compiles a validated scenario.
     pub fn new(s: &Scenario) -> Compiled {
-        let mut c = Compiled::default();
+        let mut c = Compiled {
+            copy_ns_per_kb: s
+                .machine
+                .as_ref()
+                .map(|m| (m.read_ns_per_kb, m.write_ns_per_kb))
+                .unwrap_or_default(),
+            ..Compiled::default()
+        };
         for d in &s.disks {
             c.disks.intern(&d.name);
         }
         for ch in &s.channels {
             c.channels.intern(&ch.name);
+        }
+        for f in s.machine.iter().flat_map(|m| &m.files) {
+            c.files.intern(&f.name);
+        }
+        if let Some(m) = &s.machine {
+            // The flusher: forever { write back one chunk; the CPU it costs }.
+            let entry = c.ops.len() as u32;
+            c.ops.extend([
+                Op::LoopBegin { times: 0 },
+                Op::Flush,
+                Op::Run(Dur::Fixed(m.flush_cpu)),
+                Op::LoopEnd { begin: entry },
+                Op::Exit,
+            ]);
+            c.flusher_entry = Some(entry);
         }
         let mut fixups = Vec::new();
         for (name, prog) in &s.programs {
@@ -149,6 +197,35 @@ impl Compiled {
             match st {
                 Step::Run(d) => out.push(Op::Run(d.clone())),
                 Step::Sleep(d) => out.push(Op::Sleep(d.clone())),
+                Step::Io(io) if io.file.is_some() => {
+                    let name = io.file.as_deref().unwrap_or_default();
+                    let file = self.files.get(name).unwrap_or(0);
+                    let kb = io.bytes.div_ceil(1024);
+                    let (read_ns, write_ns) = self.copy_ns_per_kb;
+                    match io.op {
+                        IoOp::Read => {
+                            out.push(Op::FileRead {
+                                file,
+                                bytes: io.bytes,
+                                random: io.random,
+                            });
+                            if read_ns > 0 {
+                                out.push(Op::Run(Dur::Fixed(Nanos(kb * read_ns))));
+                            }
+                        }
+                        IoOp::Write => {
+                            if write_ns > 0 {
+                                out.push(Op::Run(Dur::Fixed(Nanos(kb * write_ns))));
+                            }
+                            out.push(Op::FileWrite {
+                                file,
+                                bytes: io.bytes,
+                                random: io.random,
+                            });
+                            out.push(Op::Balance { file });
+                        }
+                    }
+                }
                 Step::Io(io) => {
                     let disk = match &io.disk {
                         Some(n) => self.disks.get(n).unwrap_or(0),
@@ -157,6 +234,7 @@ impl Compiled {
                     let stream = io.stream.as_ref().map(|n| self.streams.intern(n));
                     out.push(Op::Io {
                         disk,
+                        write: io.op == IoOp::Write,
                         bytes: io.bytes,
                         stream,
                         hit_percent: io.hit_percent,

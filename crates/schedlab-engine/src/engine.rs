@@ -13,6 +13,8 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use crate::compile::{Compiled, Op};
 use crate::ids::{CpuId, TaskId};
+use crate::machine::elevator::{Dispatch, Elevator};
+use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
     Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
@@ -84,6 +86,12 @@ enum Ev {
     BurstEnd(CpuId),
     Tick,
     DiskDone(u32),
+    /// An idle disk's anticipation window ends: ask its elevator again.
+    DiskKick(u32),
+    /// The flusher's periodic look for old dirty data (`wb_kupdate`).
+    Kupdate,
+    /// A throttled writer's congestion wait times out (the number tells stale ones apart).
+    Recheck(TaskId, u32),
     /// The policy timer of this CPU fires (kept in the CPU's slot, not the heap).
     Timer(CpuId),
 }
@@ -162,6 +170,8 @@ struct Exec {
     runnable_since: Nanos,
     woke_at: Option<Nanos>,
     last_observed: Option<i64>,
+    /// Disk requests the task sleeps on; at 0 it wakes.
+    io_pending: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -192,13 +202,19 @@ struct Channel {
     received: u64,
 }
 
-#[derive(Clone, Debug)]
 struct Disk {
     seek: Nanos,
     bandwidth: u64,
-    queue: VecDeque<(TaskId, u64, u32)>,
-    busy: Option<TaskId>,
-    last_stream: Option<u32>,
+    elevator: Box<dyn Elevator>,
+    /// The request being served.
+    busy: Option<Request>,
+    /// Where the last request ended: a request starting here needs no positioning.
+    head: u64,
+    /// Next offset of each plain `read`/`write` stream.
+    cursors: std::collections::BTreeMap<u32, u64>,
+    next_id: u64,
+    /// A pending anticipation timeout.
+    kick_at: Option<Nanos>,
     busy_time: Nanos,
     served: u64,
 }
@@ -242,6 +258,12 @@ pub struct Engine {
     cpus: Vec<Cpu>,
     channels: Vec<Channel>,
     disks: Vec<Disk>,
+    /// Page cache, dirty data and the flusher, when the scenario has a machine.
+    vm: Option<Vm>,
+    /// Index in `arrivals` of the flusher kernel thread.
+    flusher_arrival: Option<usize>,
+    /// Kernel threads alive: they never exit, so the run ends when only they are left.
+    kthreads: usize,
     out: Out,
 
     live: usize,
@@ -304,13 +326,20 @@ impl Engine {
             .map(|d| Disk {
                 seek: d.seek,
                 bandwidth: d.bandwidth,
-                queue: VecDeque::new(),
+                elevator: d.elevator.build(),
                 busy: None,
-                last_stream: None,
+                head: u64::MAX,
+                cursors: Default::default(),
+                next_id: 0,
+                kick_at: None,
                 busy_time: Nanos::ZERO,
                 served: 0,
             })
             .collect();
+        let vm = scenario
+            .machine
+            .as_ref()
+            .map(|m| Vm::new(m, &scenario.disks));
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -337,6 +366,26 @@ impl Engine {
             }
         }
         arrivals.sort_by_key(|a| a.at);
+        // The flusher kernel thread arrives at boot, after the scenario's own time-0 tasks.
+        let flusher_arrival = match (&scenario.machine, code.flusher_entry) {
+            (Some(m), Some(entry)) => {
+                let at = arrivals.iter().take_while(|a| a.at == Nanos::ZERO).count();
+                arrivals.insert(
+                    at,
+                    Arrival {
+                        at: Nanos::ZERO,
+                        name: m.flusher.clone(),
+                        nice: 0,
+                        shares: None,
+                        cap: None,
+                        rt: None,
+                        entry,
+                    },
+                );
+                Some(at)
+            }
+            _ => None,
+        };
         let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.list.clone();
         let mut e = Engine {
@@ -363,6 +412,9 @@ impl Engine {
             cpus: vec![Cpu::default(); cpus],
             channels,
             disks,
+            vm,
+            flusher_arrival,
+            kthreads: 0,
             out: Out {
                 resched: vec![false; cpus],
                 any_resched: false,
@@ -390,6 +442,10 @@ impl Engine {
         }
         if e.idle_ticks {
             e.arm_tick();
+        }
+        if let Some(vm) = &e.vm {
+            let at = vm.spec.writeback_interval;
+            e.push(at, Ev::Kupdate);
         }
         Ok(e)
     }
@@ -530,6 +586,22 @@ impl Engine {
                 hook!(self.timer(cpu, curr));
             }
             Ev::DiskDone(d) => self.disk_done(d as usize),
+            Ev::DiskKick(d) => {
+                let disk = &mut self.disks[d as usize];
+                if disk.kick_at == Some(self.now) {
+                    disk.kick_at = None;
+                    self.start_disk(d as usize);
+                }
+            }
+            Ev::Kupdate => self.kupdate(),
+            Ev::Recheck(t, gen) => {
+                if let Some(vm) = self.vm.as_mut() {
+                    if let Some(i) = vm.throttled.iter().position(|w| *w == (t, gen)) {
+                        vm.throttled.remove(i);
+                        self.wake(t, None, false);
+                    }
+                }
+            }
         }
         self.apply_out();
         self.reschedule()?;
@@ -537,7 +609,7 @@ impl Engine {
         if let Some(b) = self.bug.take() {
             return Err(RunError::PolicyBug(b));
         }
-        if self.live == 0 && self.pending_arrivals == 0 {
+        if self.live == self.kthreads && self.pending_arrivals == 0 {
             self.finish_at(self.now);
             return Ok(false);
         }
@@ -615,6 +687,7 @@ impl Engine {
             runnable_since: self.now,
             woke_at: None,
             last_observed: None,
+            io_pending: 0,
         }
     }
 
@@ -688,7 +761,7 @@ impl Engine {
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
         let a = self.arrivals[i].clone();
-        self.create_task(
+        let id = self.create_task(
             a.name,
             a.nice,
             a.shares,
@@ -699,6 +772,12 @@ impl Engine {
             a.entry,
             CpuId(0),
         )?;
+        if self.flusher_arrival == Some(i) {
+            self.kthreads += 1;
+            if let Some(vm) = self.vm.as_mut() {
+                vm.flusher = Some(id);
+            }
+        }
         Ok(())
     }
 
@@ -905,6 +984,7 @@ impl Engine {
             }
             Op::Io {
                 disk,
+                write,
                 bytes,
                 stream,
                 hit_percent,
@@ -918,12 +998,26 @@ impl Engine {
                     });
                     self.block(cpu, t, TaskState::BlockedDisk);
                     let d = &mut self.disks[disk as usize];
-                    d.queue.push_back((t, bytes, stream));
-                    if d.busy.is_none() {
-                        self.start_disk(disk as usize);
-                    }
+                    let cursor = d.cursors.entry(stream).or_insert(0);
+                    let pos = machine::stream_base(stream) + *cursor;
+                    *cursor += bytes;
+                    let dir = if write { Dir::Write } else { Dir::Read };
+                    self.exec[ti].io_pending = 1;
+                    self.submit(disk as usize, dir, pos, bytes, t, Some(t), Effect::None);
                 }
             }
+            Op::FileRead {
+                file,
+                bytes,
+                random,
+            } => self.file_read(cpu, t, file, bytes, random),
+            Op::FileWrite {
+                file,
+                bytes,
+                random,
+            } => self.file_write(t, file, bytes, random),
+            Op::Balance { file } => self.balance_dirty(cpu, t, file),
+            Op::Flush => self.flush(cpu, t),
             Op::Send(ch) => {
                 let c = &mut self.channels[ch as usize];
                 if let Some(r) = c.receivers.pop_front() {
@@ -1380,34 +1474,346 @@ impl Engine {
         Ok(())
     }
 
-    // ---- disks -------------------------------------------------------------------------------
+    // ---- disks ----------------------------------------------------------------------------
 
+    /// Queues a request on disk `d` and starts the disk if it is free.
+    #[allow(clippy::too_many_arguments)]
+    fn submit(
+        &mut self,
+        d: usize,
+        dir: Dir,
+        pos: u64,
+        bytes: u64,
+        owner: TaskId,
+        waiter: Option<TaskId>,
+        effect: Effect,
+    ) {
+        let disk = &mut self.disks[d];
+        disk.next_id += 1;
+        let rq = Request {
+            id: disk.next_id,
+            dir,
+            pos,
+            bytes,
+            owner,
+            waiter,
+            submitted: self.now,
+            effect,
+        };
+        disk.elevator.add(rq, self.now);
+        if disk.busy.is_none() {
+            self.start_disk(d);
+        }
+    }
+
+    /// A free disk asks its elevator what to do next.
     fn start_disk(&mut self, d: usize) {
         let disk = &mut self.disks[d];
-        let Some((t, bytes, stream)) = disk.queue.pop_front() else {
+        if disk.busy.is_some() {
             return;
-        };
-        let position = if disk.last_stream == Some(stream) {
-            Nanos::ZERO
-        } else {
-            disk.seek
-        };
-        let transfer = (bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
-        let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
-        disk.last_stream = Some(stream);
-        disk.busy = Some(t);
-        let service = position.saturating_add(transfer);
-        disk.busy_time = disk.busy_time.saturating_add(service);
-        self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
+        }
+        match disk.elevator.dispatch(self.now, disk.head) {
+            Dispatch::Serve(rq) => {
+                let position = if rq.pos == disk.head {
+                    Nanos::ZERO
+                } else {
+                    disk.seek
+                };
+                let transfer = (rq.bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
+                let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
+                disk.head = rq.end();
+                disk.busy = Some(rq);
+                disk.kick_at = None;
+                let service = position.saturating_add(transfer);
+                disk.busy_time = disk.busy_time.saturating_add(service);
+                self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
+            }
+            Dispatch::IdleUntil(t) => {
+                if disk.kick_at != Some(t) {
+                    disk.kick_at = Some(t);
+                    self.push(t, Ev::DiskKick(d as u32));
+                }
+            }
+            Dispatch::Empty => {}
+        }
     }
 
     fn disk_done(&mut self, d: usize) {
         let disk = &mut self.disks[d];
-        let Some(t) = disk.busy.take() else { return };
+        let Some(rq) = disk.busy.take() else { return };
         disk.served += 1;
-        self.complete_step(t);
-        self.wake(t, None, false);
+        disk.elevator.completed(&rq, self.now);
+        let mut cleaned = false;
+        if let Some(vm) = self.vm.as_mut() {
+            match rq.effect {
+                Effect::None => {}
+                Effect::Fill { file, first, count } => {
+                    for b in first..first + count {
+                        vm.cache.fill((file, b));
+                    }
+                }
+                Effect::Clean { file, first, count } => {
+                    vm.cache.writeback_done(file, first, count);
+                    cleaned = true;
+                }
+            }
+        }
+        if let Some(t) = rq.waiter {
+            let x = &mut self.exec[t.index()];
+            x.io_pending = x.io_pending.saturating_sub(1);
+            if x.io_pending == 0 {
+                self.complete_step(t);
+                self.wake(t, None, false);
+            }
+        }
         self.start_disk(d);
+        if cleaned {
+            self.writeback_completed(d);
+        }
+    }
+
+    // ---- page cache and writeback ---------------------------------------------------------
+
+    /// A read through the page cache: hits are free here (the copy is the next step's CPU);
+    /// missing blocks, plus the readahead window when the read continues the last one, go to
+    /// the disk and the reader sleeps until they are in.
+    fn file_read(&mut self, cpu: CpuId, t: TaskId, file: u32, bytes: u64, random: bool) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.complete_step(t);
+            return;
+        };
+        let rng = random.then_some(&mut self.exec[t.index()].rng);
+        let off = vm.offset(file, bytes, rng);
+        let block = vm.spec.block;
+        let (b0, b1) = (off / block, (off + bytes.max(1) - 1) / block);
+        let st = &mut vm.files[file as usize];
+        let sequential = off == st.ra_next;
+        st.ra_next = off + bytes;
+        let size = st.size;
+        let disk = st.disk;
+        let mut missing = Vec::new();
+        for b in b0..=b1 {
+            if !vm.cache.touch((file, b)) {
+                missing.push(b);
+            }
+        }
+        if missing.is_empty() {
+            self.complete_step(t);
+            return;
+        }
+        if sequential {
+            let ahead = vm.spec.readahead / block;
+            for b in b1 + 1..=b1 + ahead {
+                if size > 0 && b * block >= size {
+                    break;
+                }
+                if !vm.cache.contains((file, b)) {
+                    missing.push(b);
+                }
+            }
+        }
+        // Contiguous runs of missing blocks, each split into requests.
+        let mut reqs = Vec::new();
+        let mut i = 0;
+        while i < missing.len() {
+            let mut j = i + 1;
+            while j < missing.len() && missing[j] == missing[j - 1] + 1 {
+                j += 1;
+            }
+            reqs.extend(vm.requests(file, missing[i], (j - i) as u64));
+            i = j;
+        }
+        self.block(cpu, t, TaskState::BlockedDisk);
+        self.exec[t.index()].io_pending = reqs.len() as u32;
+        for (pos, n, first, count) in reqs {
+            let effect = Effect::Fill { file, first, count };
+            self.submit(disk as usize, Dir::Read, pos, n, t, Some(t), effect);
+        }
+    }
+
+    /// A write into the page cache (its copy was the step before): the blocks become dirty.
+    fn file_write(&mut self, t: TaskId, file: u32, bytes: u64, random: bool) {
+        if let Some(vm) = self.vm.as_mut() {
+            let rng = random.then_some(&mut self.exec[t.index()].rng);
+            let off = vm.offset(file, bytes, rng);
+            let block = vm.spec.block;
+            for b in off / block..=(off + bytes.max(1) - 1) / block {
+                vm.cache.dirty((file, b), self.now);
+            }
+        }
+        self.complete_step(t);
+    }
+
+    /// Submits blocks that `start_writeback` took as write requests on their file's disk;
+    /// returns the bytes submitted.
+    fn submit_writeback(&mut self, run: (u32, u64, u64), owner: TaskId) -> u64 {
+        let Some(vm) = self.vm.as_ref() else { return 0 };
+        let (file, first, count) = run;
+        let disk = vm.files[file as usize].disk as usize;
+        let reqs = vm.requests(file, first, count);
+        let mut total = 0;
+        for (pos, bytes, first, count) in reqs {
+            total += bytes;
+            let effect = Effect::Clean { file, first, count };
+            self.submit(disk, Dir::Write, pos, bytes, owner, None, effect);
+        }
+        total
+    }
+
+    /// `balance_dirty_pages` (2.5.52): under the dirty limit the writer goes on, waking the
+    /// flusher above the background limit. Over it, the writer writes back up to `write_chunk`
+    /// of the dirty data on its own disk (waiting for a request slot if the queue is full);
+    /// having written its chunk it goes on, otherwise it sleeps in `blk_congestion_wait` (the
+    /// next write completion or 100 ms) and looks again. 2.4 (`throttle` off): it only waits.
+    fn balance_dirty(&mut self, cpu: CpuId, t: TaskId, file: u32) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.complete_step(t);
+            return;
+        };
+        let lim = vm.limits;
+        if vm.cache.dirty + vm.cache.writeback <= lim.dirty {
+            let over_background = vm.cache.dirty > lim.background;
+            self.complete_step(t);
+            if over_background {
+                self.kick_flusher();
+            }
+            return;
+        }
+        let disk = vm.files[file as usize].disk;
+        if vm.spec.throttle {
+            if self.disks[disk as usize].elevator.len() >= vm.spec.nr_requests as usize {
+                vm.slot_waiters.push((t, disk));
+                self.block(cpu, t, TaskState::BlockedDisk);
+                self.kick_flusher();
+                return;
+            }
+            let chunk = vm.spec.write_chunk;
+            let mut written = 0;
+            while written < chunk {
+                let Some(vm) = self.vm.as_mut() else { break };
+                let left = (chunk - written).div_ceil(vm.spec.block);
+                let files = &vm.files;
+                let on_disk = |f: u32| files[f as usize].disk == disk;
+                let Some(run) = vm.cache.start_writeback(Nanos::MAX, left, on_disk) else {
+                    break;
+                };
+                written += self.submit_writeback(run, t);
+            }
+            if written >= chunk {
+                self.complete_step(t);
+                self.kick_flusher();
+                return;
+            }
+        }
+        let Some(vm) = self.vm.as_mut() else { return };
+        vm.wait_gen = vm.wait_gen.wrapping_add(1);
+        let gen = vm.wait_gen;
+        vm.throttled.push((t, gen));
+        self.block(cpu, t, TaskState::BlockedDisk);
+        self.push(self.now + machine::CONGESTION_WAIT, Ev::Recheck(t, gen));
+        self.kick_flusher();
+    }
+
+    /// Wakes the flusher if it sleeps for want of work.
+    fn kick_flusher(&mut self) {
+        let Some(vm) = self.vm.as_mut() else { return };
+        if vm.flusher_wait != FlusherWait::Idle {
+            return;
+        }
+        let Some(f) = vm.flusher else { return };
+        vm.flusher_wait = FlusherWait::Running;
+        self.wake(f, None, false);
+    }
+
+    /// A writeback request finished on disk `d` (and the disk took its next one): writers in a
+    /// congestion wait look again if the queue is no longer near congestion, writers waiting for a request slot get one, and a flusher
+    /// waiting for the queue to drain goes on once it is no longer congested.
+    fn writeback_completed(&mut self, d: usize) {
+        let queued = self.disks[d].elevator.len();
+        let Some(vm) = self.vm.as_mut() else { return };
+        let mut wake = Vec::new();
+        // `freed_request` wakes congestion waiters once the queue is under the congestion-off
+        // threshold (one under 7/8 of the slots, less one).
+        if queued + 1 < vm.congested_at() {
+            wake.extend(vm.throttled.drain(..).map(|w| w.0));
+        }
+        if queued < vm.spec.nr_requests as usize {
+            let mut i = 0;
+            while i < vm.slot_waiters.len() {
+                if vm.slot_waiters[i].1 == d as u32 {
+                    wake.push(vm.slot_waiters.remove(i).0);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        if vm.flusher_wait == FlusherWait::Congested(d as u32) && queued < vm.congested_at() {
+            if let Some(f) = vm.flusher {
+                vm.flusher_wait = FlusherWait::Running;
+                wake.push(f);
+            }
+        }
+        for t in wake {
+            self.wake(t, None, false);
+        }
+    }
+
+    /// The flusher's pass: write back the oldest chunk while dirty data is over the background
+    /// limit, or data older than `dirty_expire` after a kupdate tick; wait while its disk is
+    /// congested; otherwise sleep.
+    fn flush(&mut self, cpu: CpuId, t: TaskId) {
+        let now = self.now;
+        let Some(vm) = self.vm.as_mut() else {
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        };
+        let cutoff = machine::writeback::flusher_cutoff(
+            vm.cache.dirty,
+            vm.limits,
+            vm.kupdate_due,
+            now,
+            vm.spec.dirty_expire,
+        );
+        let next = cutoff.and_then(|c| {
+            vm.cache
+                .oldest_dirty_block(|_| true)
+                .filter(|o| o.0 <= c)
+                .map(|o| (c, o.1))
+        });
+        let Some((cutoff, file)) = next else {
+            vm.kupdate_due = false;
+            vm.flusher_wait = FlusherWait::Idle;
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        };
+        let disk = vm.files[file as usize].disk;
+        if self.disks[disk as usize].elevator.len() >= vm.congested_at() {
+            vm.flusher_wait = FlusherWait::Congested(disk);
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        }
+        let blocks = (vm.spec.flush_chunk / vm.spec.block).max(1);
+        let files = &vm.files;
+        let on_disk = |f: u32| files[f as usize].disk == disk;
+        if let Some(run) = vm.cache.start_writeback(cutoff, blocks, on_disk) {
+            self.submit_writeback(run, t);
+        }
+        self.complete_step(t);
+    }
+
+    /// `wb_kupdate`'s timer: every `writeback_interval` the flusher looks for old data.
+    fn kupdate(&mut self) {
+        let Some(vm) = self.vm.as_mut() else { return };
+        vm.kupdate_due = true;
+        let next = self.now + vm.spec.writeback_interval;
+        let old = vm
+            .cache
+            .oldest_dirty()
+            .is_some_and(|o| o.0 + vm.spec.dirty_expire.0 <= self.now.0);
+        self.push(next, Ev::Kupdate);
+        if old {
+            self.kick_flusher();
+        }
     }
 
     // ---- output ------------------------------------------------------------------------------

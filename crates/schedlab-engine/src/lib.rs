@@ -8,6 +8,7 @@ mod compile;
 pub mod engine;
 pub mod ids;
 pub mod latency;
+pub mod machine;
 pub mod metrics;
 pub mod policy;
 pub mod program;

@@ -7,6 +7,8 @@
 //! { "sleep": {"exponential": {"mean": "30ms"}} }
 //! { "read":  {"disk": "sda", "bytes": 65536, "stream": "src", "hit_percent": 70} }
 //! { "write": {"disk": "sda", "bytes": 1048576} }
+//! { "read":  {"file": "src", "bytes": 65536, "random": true} }   through the page cache
+//! { "write": {"file": "out", "bytes": 1048576} }                  dirties pages, may throttle
 //! { "send": "pipe0" }   { "recv": "pipe0" }  one message on a named channel
 //! { "fork": {"program": "job", "name": "cc1", "nice": 0} }   ("program" may be inline steps)
 //! { "wait": "any" }  { "wait": "all" }     reap one exited child / all children
@@ -90,6 +92,11 @@ pub struct IoStep {
     pub stream: Option<String>,
     /// Chance in percent that the request hits the page cache and costs no disk time.
     pub hit_percent: u8,
+    /// A file of `machine.files`: the request goes through the page cache (a read may hit, a
+    /// write dirties pages) instead of straight to the disk.
+    pub file: Option<String>,
+    /// For a file: a block-aligned random offset instead of the file's sequential cursor.
+    pub random: bool,
 }
 
 /// The program a `fork` runs: a name from the scenario's `programs` table, or inline steps.
@@ -246,6 +253,12 @@ fn step_to_value(s: &Step) -> Value {
             if io.hit_percent != 0 {
                 m.insert("hit_percent".into(), json!(io.hit_percent));
             }
+            if let Some(f) = &io.file {
+                m.insert("file".into(), json!(f));
+            }
+            if io.random {
+                m.insert("random".into(), json!(true));
+            }
             let key = match io.op {
                 IoOp::Read => "read",
                 IoOp::Write => "write",
@@ -346,7 +359,11 @@ fn step_from_value(v: &Value) -> Result<Step, String> {
         "sleep" => dur_from_value(val).map(Step::Sleep).map_err(|e| format!("sleep: {e}")),
         "read" | "write" => {
             let o = val.as_object().ok_or_else(|| format!("{k}: expected an object"))?;
-            only_keys(o, &["disk", "bytes", "stream", "hit_percent"], k)?;
+            only_keys(
+                o,
+                &["disk", "bytes", "stream", "hit_percent", "file", "random"],
+                k,
+            )?;
             let bytes = o
                 .get("bytes")
                 .ok_or_else(|| format!("{k}: missing field \"bytes\""))?
@@ -365,6 +382,13 @@ fn step_from_value(v: &Value) -> Result<Step, String> {
                 bytes,
                 stream: o.get("stream").map(|d| string_of(d, "stream")).transpose()?,
                 hit_percent: hit as u8,
+                file: o.get("file").map(|d| string_of(d, "file")).transpose()?,
+                random: match o.get("random") {
+                    None => false,
+                    Some(v) => v
+                        .as_bool()
+                        .ok_or_else(|| format!("{k}.random: expected true or false, got {v}"))?,
+                },
             }))
         }
         "send" => string_of(val, k).map(Step::Send),
@@ -456,6 +480,7 @@ mod tests {
           {"run": {"uniform": {"min": "1ms", "max": "3ms"}}},
           {"read": {"disk": "sda", "bytes": 65536, "stream": "src", "hit_percent": 70}},
           {"write": {"bytes": 1048576}},
+          {"read": {"file": "src", "bytes": 4096, "random": true}},
           {"send": "p"}, {"recv": "p"},
           {"fork": {"program": "job", "name": "cc1", "nice": 5}},
           {"fork": {"program": [{"run": "1ms"}]}},
@@ -464,7 +489,7 @@ mod tests {
           {"repeat": "forever", "body": [{"repeat": 3, "body": [{"run": "1us"}]}]}
         ]"#;
         let p: Program = serde_json::from_str(text).unwrap();
-        assert_eq!(p.0.len(), 17);
+        assert_eq!(p.0.len(), 18);
         let again: Program = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
         assert_eq!(p, again);
     }

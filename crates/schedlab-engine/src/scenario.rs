@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::machine::elevator::ElevatorKind;
 use crate::program::{Count, Dur, ProgramRef, Step};
 use crate::time::Nanos;
 
@@ -120,6 +121,10 @@ pub struct Scenario {
     pub channels: Vec<ChannelSpec>,
     #[serde(default, skip_serializing_if = "Costs::is_zero")]
     pub costs: Costs,
+    /// Memory, page cache and writeback (workloads.md §7.2); absent = reads and writes go
+    /// straight to the disk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineSpec>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -196,6 +201,156 @@ pub struct DiskSpec {
     /// Transfer rate in bytes per second.
     #[serde(default = "default_bandwidth")]
     pub bandwidth: u64,
+    /// Queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6), cfq.
+    #[serde(default, skip_serializing_if = "ElevatorKind::is_noop")]
+    pub elevator: ElevatorKind,
+}
+
+/// The machine's memory and its page cache (workloads.md §7.2). Sizes in bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineSpec {
+    pub ram: u64,
+    /// Resident anonymous (mapped) memory: the page cache gets `ram - anon`, and the dirty
+    /// limit is clamped to half of the unmapped share.
+    #[serde(default)]
+    pub anon: u64,
+    /// Page-cache block: the unit of caching, readahead and writeback.
+    #[serde(default = "default_block")]
+    pub block: u64,
+    /// `vm.dirty_ratio` (%): a writer over it is throttled.
+    #[serde(default = "default_dirty_ratio")]
+    pub dirty_ratio: u64,
+    /// `vm.dirty_background_ratio` (%): the flusher starts writing above it.
+    #[serde(default = "default_background_ratio")]
+    pub dirty_background_ratio: u64,
+    /// `dirty_writeback_centisecs`: how often the flusher looks for old dirty data.
+    #[serde(default = "default_writeback_interval")]
+    pub writeback_interval: Nanos,
+    /// `dirty_expire_centisecs`: dirty data older than this is written at the next look.
+    #[serde(default = "default_dirty_expire")]
+    pub dirty_expire: Nanos,
+    /// Whether a throttled writer writes back its own chunk (2.5/2.6 `balance_dirty_pages`);
+    /// false: it only waits for the flusher (2.4's bdflush, ASSUMPTION §7.2).
+    #[serde(default = "default_true")]
+    pub throttle: bool,
+    /// Bytes a throttled writer writes back before it looks again (1.5 × the rate-limit chunk).
+    #[serde(default = "default_write_chunk")]
+    pub write_chunk: u64,
+    /// Bytes the flusher submits per pass before it checks its limits again.
+    #[serde(default = "default_flush_chunk")]
+    pub flush_chunk: u64,
+    /// Largest disk request (IDE `max_sectors`); longer runs are split.
+    #[serde(default = "default_max_request")]
+    pub max_request: u64,
+    /// Request slots of a disk queue (`nr_requests`): a writer that finds them all taken
+    /// waits for one; from 7/8 full the queue counts as congested and the flusher waits.
+    #[serde(default = "default_nr_requests")]
+    pub nr_requests: u32,
+    /// Sequential readahead window.
+    #[serde(default = "default_readahead")]
+    pub readahead: u64,
+    /// CPU per KB copied by a cached read (copy_to_user), charged to the reader.
+    #[serde(default = "default_copy_ns")]
+    pub read_ns_per_kb: u64,
+    /// CPU per KB written into the cache (copy_from_user and block mapping), charged to the
+    /// writer.
+    #[serde(default = "default_copy_ns")]
+    pub write_ns_per_kb: u64,
+    /// CPU the flusher spends per chunk it submits.
+    #[serde(default = "default_flush_cpu")]
+    pub flush_cpu: Nanos,
+    /// Name of the flusher kernel thread (`pdflush`; 2.4: `bdflush`).
+    #[serde(default = "default_flusher")]
+    pub flusher: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileSpec>,
+}
+
+/// A file that `read`/`write` steps name with `"file"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSpec {
+    pub name: String,
+    /// Disk it lives on; absent = the first disk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk: Option<String>,
+    /// Size in bytes; sequential access wraps at the end. 0 = grows without end.
+    #[serde(default)]
+    pub size: u64,
+    /// In the page cache at the start (as far as it fits): a warm cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+}
+
+fn default_block() -> u64 {
+    64 * 1024
+}
+fn default_dirty_ratio() -> u64 {
+    40
+}
+fn default_background_ratio() -> u64 {
+    10
+}
+fn default_writeback_interval() -> Nanos {
+    Nanos::from_secs(5)
+}
+fn default_dirty_expire() -> Nanos {
+    Nanos::from_secs(30)
+}
+fn default_true() -> bool {
+    true
+}
+fn default_write_chunk() -> u64 {
+    1536 * 1024
+}
+fn default_flush_chunk() -> u64 {
+    1024 * 1024
+}
+fn default_max_request() -> u64 {
+    128 * 1024
+}
+fn default_nr_requests() -> u32 {
+    128
+}
+fn default_readahead() -> u64 {
+    128 * 1024
+}
+/// 0.25 ms per 128 KB (workloads.md §7.2 ASSUMPTION).
+fn default_copy_ns() -> u64 {
+    1953
+}
+fn default_flush_cpu() -> Nanos {
+    Nanos::from_us(100)
+}
+fn default_flusher() -> String {
+    "pdflush".to_owned()
+}
+
+impl MachineSpec {
+    /// A machine with `ram` bytes and every other field at its default.
+    pub fn with_ram(ram: u64) -> MachineSpec {
+        MachineSpec {
+            ram,
+            anon: 0,
+            block: default_block(),
+            dirty_ratio: default_dirty_ratio(),
+            dirty_background_ratio: default_background_ratio(),
+            writeback_interval: default_writeback_interval(),
+            dirty_expire: default_dirty_expire(),
+            throttle: true,
+            write_chunk: default_write_chunk(),
+            flush_chunk: default_flush_chunk(),
+            max_request: default_max_request(),
+            nr_requests: default_nr_requests(),
+            readahead: default_readahead(),
+            read_ns_per_kb: default_copy_ns(),
+            write_ns_per_kb: default_copy_ns(),
+            flush_cpu: default_flush_cpu(),
+            flusher: default_flusher(),
+            files: Vec::new(),
+        }
+    }
 }
 
 fn default_seek() -> Nanos {
@@ -402,6 +557,9 @@ impl Validator<'_> {
                 );
             }
         }
+        if let Some(m) = &s.machine {
+            self.machine(m);
+        }
         let mut chans = BTreeSet::new();
         for (i, c) in s.channels.iter().enumerate() {
             if self.name(&format!("channels[{i}].name"), &c.name) && !chans.insert(c.name.as_str())
@@ -557,6 +715,124 @@ impl Validator<'_> {
         }
     }
 
+    fn machine(&mut self, m: &MachineSpec) {
+        const GB: u64 = 1 << 30;
+        if !(1 << 20..=64 * GB).contains(&m.ram) {
+            self.err(
+                "machine.ram",
+                format!(
+                    "{} is outside the allowed range 1 MiB..=64 GiB (bytes)",
+                    m.ram
+                ),
+            );
+        }
+        if m.anon >= m.ram {
+            self.err(
+                "machine.anon",
+                format!("{} must be less than machine.ram ({})", m.anon, m.ram),
+            );
+        }
+        if !(4096..=1 << 20).contains(&m.block) || !m.block.is_power_of_two() {
+            self.err(
+                "machine.block",
+                format!("{} must be a power of two in 4096..=1048576", m.block),
+            );
+        }
+        for (key, v) in [
+            ("dirty_ratio", m.dirty_ratio),
+            ("dirty_background_ratio", m.dirty_background_ratio),
+        ] {
+            if !(1..=100).contains(&v) {
+                self.err(
+                    format!("machine.{key}"),
+                    format!("{v} is outside the allowed range 1..=100 (%)"),
+                );
+            }
+        }
+        for (key, v) in [
+            ("writeback_interval", m.writeback_interval),
+            ("dirty_expire", m.dirty_expire),
+        ] {
+            if v < Nanos::from_ms(10) || v > Nanos::from_secs(3600) {
+                self.err(
+                    format!("machine.{key}"),
+                    format!("{v} is outside the allowed range 10ms..=3600s"),
+                );
+            }
+        }
+        for (key, v) in [
+            ("write_chunk", m.write_chunk),
+            ("flush_chunk", m.flush_chunk),
+            ("max_request", m.max_request),
+            ("readahead", m.readahead),
+        ] {
+            if v > 1 << 30 || (key != "readahead" && v < 4096) {
+                self.err(
+                    format!("machine.{key}"),
+                    format!(
+                        "{v} is outside the allowed range {}..=1073741824 (bytes)",
+                        if key == "readahead" { 0 } else { 4096 }
+                    ),
+                );
+            }
+        }
+        if !(2..=100_000).contains(&m.nr_requests) {
+            self.err(
+                "machine.nr_requests",
+                format!(
+                    "{} is outside the allowed range 2..=100000 (requests)",
+                    m.nr_requests
+                ),
+            );
+        }
+        for (key, v) in [
+            ("read_ns_per_kb", m.read_ns_per_kb),
+            ("write_ns_per_kb", m.write_ns_per_kb),
+        ] {
+            if v > 100_000_000 {
+                self.err(
+                    format!("machine.{key}"),
+                    format!("{v} is outside the allowed range 0..=100000000 (ns per KB)"),
+                );
+            }
+        }
+        if m.flush_cpu > Nanos::from_secs(1) {
+            self.err(
+                "machine.flush_cpu",
+                format!("{} is outside the allowed range 0..=1s", m.flush_cpu),
+            );
+        }
+        if m.flusher.is_empty() {
+            self.err("machine.flusher", "must not be empty");
+        }
+        let mut names = BTreeSet::new();
+        for (i, f) in m.files.iter().enumerate() {
+            if f.name.is_empty() || !names.insert(f.name.as_str()) {
+                self.err(
+                    format!("machine.files[{i}].name"),
+                    format!("{:?} is empty or not unique", f.name),
+                );
+            }
+            match &f.disk {
+                None if self.scenario.disks.is_empty() => self.err(
+                    format!("machine.files[{i}]"),
+                    "a file needs a disk: add one to \"disks\"",
+                ),
+                Some(d) if !self.scenario.disks.iter().any(|x| &x.name == d) => self.err(
+                    format!("machine.files[{i}].disk"),
+                    format!("no disk named {d:?} in \"disks\""),
+                ),
+                _ => {}
+            }
+            if f.size > 1 << 50 {
+                self.err(
+                    format!("machine.files[{i}].size"),
+                    format!("{} is outside the allowed range 0..=2^50 (bytes)", f.size),
+                );
+            }
+        }
+    }
+
     fn nice(&mut self, path: &str, n: i32) {
         if !(-20..=19).contains(&n) {
             self.err(path, format!("{n} is outside the allowed range -20..=19"));
@@ -619,7 +895,37 @@ impl Validator<'_> {
             match st {
                 Step::Run(d) => self.dur(&format!("{p}.run"), d),
                 Step::Sleep(d) => self.dur(&format!("{p}.sleep"), d),
+                Step::Io(io) if io.file.is_some() => {
+                    let s = self.scenario;
+                    let name = io.file.as_deref().unwrap_or_default();
+                    match &s.machine {
+                        None => self.err(
+                            &p,
+                            "a read or write of a file needs a \"machine\" (page cache)",
+                        ),
+                        Some(m) if !m.files.iter().any(|f| f.name == name) => self.err(
+                            format!("{p}.file"),
+                            format!("no file named {name:?} in \"machine.files\""),
+                        ),
+                        _ => {}
+                    }
+                    if io.disk.is_some() || io.stream.is_some() || io.hit_percent != 0 {
+                        self.err(&p, "a file read or write takes no disk, stream or hit_percent (the file and the page cache decide)");
+                    }
+                    if io.bytes == 0 || io.bytes > 1 << 30 {
+                        self.err(
+                            format!("{p}.bytes"),
+                            format!("{} is outside the allowed range 1..=1073741824", io.bytes),
+                        );
+                    }
+                }
                 Step::Io(io) => {
+                    if io.random {
+                        self.err(
+                            format!("{p}.random"),
+                            "only a file read or write can be random",
+                        );
+                    }
                     match &io.disk {
                         None if self.disk_names.is_empty() => {
                             self.err(&p, "a read or write needs a disk: add one to \"disks\"")
@@ -807,5 +1113,36 @@ mod tests {
         let err = Scenario::from_json(&json(1001)).unwrap_err();
         assert_eq!(err.0[0].path, "tasks[0].cpu_rate_cap");
         assert!(err.0[0].message.contains("0..=1000"), "{err}");
+    }
+
+    #[test]
+    fn machine_problems_name_the_field_and_range() {
+        let text = r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
+          "disks":[{"name":"sda","elevator":"cfq"}],
+          "machine":{"ram":1000,"dirty_ratio":0,"block":5000,
+                     "files":[{"name":"f","disk":"sdz"}]},
+          "tasks":[{"name":"a","program":[{"read":{"file":"g","bytes":10}},
+                                          {"write":{"file":"f","bytes":10,"disk":"sda"}},
+                                          {"read":{"bytes":10,"random":true}}]}]}"#;
+        let err = Scenario::from_json(text).unwrap_err();
+        let msg = |path: &str| {
+            err.0
+                .iter()
+                .find(|p| p.path == path)
+                .map(|p| p.message.clone())
+                .unwrap_or_else(|| panic!("no problem at {path}: {err}"))
+        };
+        assert!(msg("machine.ram").contains("1 MiB..=64 GiB"));
+        assert!(msg("machine.dirty_ratio").contains("1..=100"));
+        assert!(msg("machine.block").contains("power of two"));
+        assert!(msg("machine.files[0].disk").contains("sdz"));
+        assert!(msg("tasks[0].program[0].file").contains("no file named \"g\""));
+        assert!(msg("tasks[0].program[1]").contains("no disk, stream or hit_percent"));
+        assert!(msg("tasks[0].program[2].random").contains("only a file"));
+        let bad = text.replace("\"cfq\"", "\"elevatorz\"");
+        assert!(Scenario::from_json(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown variant"));
     }
 }

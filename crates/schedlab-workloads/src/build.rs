@@ -72,6 +72,8 @@ pub fn io(op: IoOp, disk: &str, bytes: u64, stream: Option<&str>, hit_percent: u
         bytes,
         stream: stream.map(str::to_owned),
         hit_percent,
+        file: None,
+        random: false,
     })
 }
 pub fn read(disk: &str, bytes: u64, stream: Option<&str>, hit_percent: u8) -> Step {
@@ -79,6 +81,34 @@ pub fn read(disk: &str, bytes: u64, stream: Option<&str>, hit_percent: u8) -> St
 }
 pub fn write(disk: &str, bytes: u64, stream: Option<&str>) -> Step {
     io(IoOp::Write, disk, bytes, stream, 0)
+}
+
+/// A read of `bytes` from `file` through the page cache, at its sequential cursor or at a
+/// random block.
+pub fn file_read(file: &str, bytes: u64, random: bool) -> Step {
+    Step::Io(IoStep {
+        op: IoOp::Read,
+        disk: None,
+        bytes,
+        stream: None,
+        hit_percent: 0,
+        file: Some(file.to_owned()),
+        random,
+    })
+}
+
+/// A write of `bytes` into `file` through the page cache (dirtying it), at its cursor or at a
+/// random block.
+pub fn file_write(file: &str, bytes: u64, random: bool) -> Step {
+    Step::Io(IoStep {
+        op: IoOp::Write,
+        disk: None,
+        bytes,
+        stream: None,
+        hit_percent: 0,
+        file: Some(file.to_owned()),
+        random,
+    })
 }
 
 pub fn task(name: &str, nice: i32, arrival: Nanos, program: Vec<Step>) -> TaskSpec {
@@ -108,6 +138,7 @@ pub fn disk(name: &str, seek: Nanos, bandwidth: u64) -> DiskSpec {
         name: name.to_owned(),
         seek,
         bandwidth,
+        elevator: Default::default(),
     }
 }
 
@@ -126,5 +157,6 @@ pub fn scenario(base: &PresetBase, name: &str, description: &str, duration: Nano
         disks: Vec::new(),
         channels: Vec::new(),
         costs: Costs::default(),
+        machine: None,
     }
 }

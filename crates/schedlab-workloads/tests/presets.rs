@@ -201,7 +201,7 @@ fn every_param_default_is_in_range_and_assumptions_are_labelled() {
         "job_cpu_ms",
         "cache_hit_pct",
         "hop_us",
-        "io_cpu_us",
+        "write_us_per_mb",
         "tar_files",
         "mem_run_us",
         "fault_rate",

@@ -516,6 +516,7 @@ mod tests {
             disks: Vec::new(),
             channels: Vec::new(),
             costs: Default::default(),
+            machine: None,
         }
     }
 

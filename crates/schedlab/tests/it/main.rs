@@ -6,6 +6,7 @@ mod corpus;
 mod docs;
 mod limits;
 mod link;
+mod machine;
 mod result_contract;
 mod sweep;
 

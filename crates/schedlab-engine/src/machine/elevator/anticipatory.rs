@@ -1,0 +1,161 @@
+//! `anticipatory`: Nick Piggin's anticipatory scheduler (2.5.75-mm, the 2.6 default). Source:
+//! 2.6.12 `drivers/block/as-iosched.c` (torvalds/linux 1da177e4): `antic_expire` HZ/150,
+//! `read_expire` HZ/8, `write_expire` HZ/4, `read_batch_expire` HZ/2, `write_batch_expire` HZ/8
+//! (HZ = 1000), and the think-time estimate of `as_update_thinktime`.
+//!
+//! ```text
+//!   read batch (≤ 500 ms) ─ write batch (≤ 125 ms) ─ read batch ...   each in position order,
+//!   an expired FIFO head first. After a read completes, the disk stays idle up to 6 ms for
+//!   the same process's next read, if its mean think time is within that window.
+//! ```
+//!
+//! Simplified: anticipation is broken only by a read of the anticipated process or by the
+//! timeout (`as_can_break_anticipation` also accepts any request close to the head, and gives
+//! up when the process exits); no per-process seek-distance statistics.
+
+use std::collections::BTreeMap;
+
+use super::{next_from, Dispatch, Elevator};
+use crate::ids::TaskId;
+use crate::machine::{Dir, Request};
+use crate::time::Nanos;
+
+pub const ANTIC_EXPIRE: Nanos = Nanos::from_ms(6);
+pub const READ_EXPIRE: Nanos = Nanos::from_ms(125);
+pub const WRITE_EXPIRE: Nanos = Nanos::from_ms(250);
+pub const READ_BATCH_EXPIRE: Nanos = Nanos::from_ms(500);
+pub const WRITE_BATCH_EXPIRE: Nanos = Nanos::from_ms(125);
+
+/// `struct as_io_context`'s think-time history: decayed sample count and total (×256).
+#[derive(Clone, Copy, Default)]
+struct Think {
+    last_done: Option<Nanos>,
+    samples: u64,
+    total: u64,
+}
+
+impl Think {
+    /// `as_update_thinktime`.
+    fn update(&mut self, now: Nanos) {
+        let Some(done) = self.last_done else { return };
+        let t = now.saturating_sub(done).0.min(ANTIC_EXPIRE.0 * 2);
+        self.samples = (7 * self.samples + 256) / 8;
+        self.total = (7 * self.total + 256 * t) / 8;
+    }
+
+    fn mean(&self) -> u64 {
+        (self.total + 128).checked_div(self.samples).unwrap_or(0)
+    }
+}
+
+#[derive(Default)]
+pub struct Anticipatory {
+    sort: [BTreeMap<(u64, u64), Request>; 2],
+    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    batch: Option<(Dir, Nanos)>,
+    /// The process whose next read the disk waits for, and until when.
+    antic: Option<(TaskId, Nanos)>,
+    think: BTreeMap<TaskId, Think>,
+}
+
+fn ix(d: Dir) -> usize {
+    match d {
+        Dir::Read => 0,
+        Dir::Write => 1,
+    }
+}
+
+fn expire(d: Dir) -> Nanos {
+    match d {
+        Dir::Read => READ_EXPIRE,
+        Dir::Write => WRITE_EXPIRE,
+    }
+}
+
+impl Anticipatory {
+    fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
+        let rq = self.sort[ix(d)]
+            .remove(&key)
+            .expect("key from the sort list");
+        self.fifo[ix(d)].remove(&(rq.submitted + expire(d), rq.id));
+        rq
+    }
+
+    fn pick(&self, d: Dir, now: Nanos, head: u64) -> Option<(u64, u64)> {
+        let i = ix(d);
+        if let Some((&(deadline, id), &pos)) = self.fifo[i].iter().next() {
+            if deadline <= now {
+                return Some((pos, id));
+            }
+        }
+        next_from(&self.sort[i], head)
+    }
+}
+
+impl Elevator for Anticipatory {
+    fn add(&mut self, rq: Request, now: Nanos) {
+        if rq.dir == Dir::Read {
+            self.think.entry(rq.owner).or_default().update(now);
+        }
+        let i = ix(rq.dir);
+        self.fifo[i].insert((rq.submitted + expire(rq.dir), rq.id), rq.pos);
+        self.sort[i].insert((rq.pos, rq.id), rq);
+    }
+
+    fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
+        if self.is_empty() {
+            return Dispatch::Empty;
+        }
+        if let Some((task, until)) = self.antic {
+            let mine = self.sort[0]
+                .iter()
+                .filter(|(_, r)| r.owner == task)
+                .map(|(k, _)| *k)
+                .next();
+            if let Some(k) = mine {
+                self.antic = None;
+                return Dispatch::Serve(self.take(Dir::Read, k));
+            }
+            if now < until {
+                return Dispatch::IdleUntil(until);
+            }
+            self.antic = None;
+        }
+        let reads = !self.sort[0].is_empty();
+        let writes = !self.sort[1].is_empty();
+        let dir = match self.batch {
+            Some((Dir::Read, start))
+                if !(reads && (now < start + READ_BATCH_EXPIRE || !writes)) =>
+            {
+                Dir::Write
+            }
+            Some((Dir::Write, start)) if writes && (now < start + WRITE_BATCH_EXPIRE || !reads) => {
+                Dir::Write
+            }
+            _ if reads => Dir::Read,
+            _ => Dir::Write,
+        };
+        if self.batch.map(|b| b.0) != Some(dir) {
+            self.batch = Some((dir, now));
+        }
+        let key = self.pick(dir, now, head).expect("direction has requests");
+        Dispatch::Serve(self.take(dir, key))
+    }
+
+    fn completed(&mut self, rq: &Request, now: Nanos) {
+        if rq.dir != Dir::Read {
+            return;
+        }
+        let think = self.think.entry(rq.owner).or_default();
+        think.last_done = Some(now);
+        let in_read_batch =
+            matches!(self.batch, Some((Dir::Read, s)) if now < s + READ_BATCH_EXPIRE);
+        if in_read_batch && think.mean() <= ANTIC_EXPIRE.0 {
+            self.antic = Some((rq.owner, now + ANTIC_EXPIRE));
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.sort[0].len() + self.sort[1].len()
+    }
+}

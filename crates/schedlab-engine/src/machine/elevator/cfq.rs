@@ -1,0 +1,66 @@
+//! `cfq`: Jens Axboe's Completely Fair Queueing, first version (2.6.5). Source: 2.6.12
+//! `drivers/block/cfq-iosched.c` (torvalds/linux 1da177e4) as first merged: one queue per
+//! process, served round-robin, `cfq_quantum` = 4 requests per turn, each queue in position
+//! order from the head.
+//!
+//! ```text
+//!   rr: [cc1: r r] → [pdflush: w w w w w ...] → [cc7: r] → back to cc1
+//!        ≤ 4 requests per turn, then the queue goes to the back of the round
+//! ```
+//!
+//! Simplified: no per-queue FIFO expiry, no idle slice (those came with CFQ v2/v3, 2.6.13+).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::{next_from, Dispatch, Elevator};
+use crate::ids::TaskId;
+use crate::machine::Request;
+use crate::time::Nanos;
+
+pub const QUANTUM: u32 = 4;
+
+#[derive(Default)]
+pub struct Cfq {
+    queues: BTreeMap<TaskId, BTreeMap<(u64, u64), Request>>,
+    /// Processes with queued requests in round-robin order; the front one is being served.
+    rr: VecDeque<TaskId>,
+    served: u32,
+    len: usize,
+}
+
+impl Elevator for Cfq {
+    fn add(&mut self, rq: Request, _now: Nanos) {
+        let q = self.queues.entry(rq.owner).or_default();
+        if q.is_empty() {
+            self.rr.push_back(rq.owner);
+        }
+        q.insert((rq.pos, rq.id), rq);
+        self.len += 1;
+    }
+
+    fn dispatch(&mut self, _now: Nanos, head: u64) -> Dispatch {
+        let Some(&owner) = self.rr.front() else {
+            return Dispatch::Empty;
+        };
+        let q = self
+            .queues
+            .get_mut(&owner)
+            .expect("rr lists queues with requests");
+        let key = next_from(q, head).expect("a queue in rr is not empty");
+        let rq = q.remove(&key).expect("key from this queue");
+        self.len -= 1;
+        self.served += 1;
+        if q.is_empty() || self.served >= QUANTUM {
+            self.served = 0;
+            self.rr.pop_front();
+            if !q.is_empty() {
+                self.rr.push_back(owner);
+            }
+        }
+        Dispatch::Serve(rq)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}

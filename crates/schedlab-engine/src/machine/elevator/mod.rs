@@ -1,0 +1,113 @@
+//! Disk queue disciplines ("I/O schedulers", "elevators"), one small file each with the kernel
+//! source it follows. The engine hands every request to the disk's elevator and asks it for
+//! the next one whenever the disk is free; an elevator may also ask the disk to stay idle for
+//! a while (anticipation).
+//!
+//! | id | kernel | file |
+//! |---|---|---|
+//! | `noop` | FIFO (2.5/2.6 `noop-iosched.c`, and every disk before this model) | `noop.rs` |
+//! | `linus` | 2.4's default (`drivers/block/elevator.c`, `elevator_linus_merge`) | `linus.rs` |
+//! | `deadline` | 2.5.39+ (`drivers/block/deadline-iosched.c`) | `deadline.rs` |
+//! | `anticipatory` | 2.5.75-mm / 2.6 default (`drivers/block/as-iosched.c`) | `anticipatory.rs` |
+//! | `cfq` | 2.6.5+ (`drivers/block/cfq-iosched.c`) | `cfq.rs` |
+
+mod anticipatory;
+mod cfq;
+mod deadline;
+mod linus;
+mod noop;
+
+use serde::{Deserialize, Serialize};
+
+use super::Request;
+use crate::time::Nanos;
+
+/// What the disk should do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dispatch {
+    /// Serve this request now.
+    Serve(Request),
+    /// Stay idle until this time unless a new request arrives first (anticipation).
+    IdleUntil(Nanos),
+    /// Nothing queued.
+    Empty,
+}
+
+/// A disk's queue discipline.
+pub trait Elevator {
+    /// A new request joins the queue.
+    fn add(&mut self, rq: Request, now: Nanos);
+    /// The disk is free, its head at `head` (the end of the last request served): which
+    /// request next? A served request leaves the queue.
+    fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch;
+    /// The disk finished `rq`.
+    fn completed(&mut self, _rq: &Request, _now: Nanos) {}
+    /// Requests queued (not counting the one being served).
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The elevator of a disk, by its stable id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElevatorKind {
+    #[default]
+    Noop,
+    Linus,
+    Deadline,
+    Anticipatory,
+    Cfq,
+}
+
+impl ElevatorKind {
+    pub const ALL: [ElevatorKind; 5] = [
+        ElevatorKind::Noop,
+        ElevatorKind::Linus,
+        ElevatorKind::Deadline,
+        ElevatorKind::Anticipatory,
+        ElevatorKind::Cfq,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ElevatorKind::Noop => "noop",
+            ElevatorKind::Linus => "linus",
+            ElevatorKind::Deadline => "deadline",
+            ElevatorKind::Anticipatory => "anticipatory",
+            ElevatorKind::Cfq => "cfq",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<ElevatorKind> {
+        ElevatorKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    pub fn is_noop(&self) -> bool {
+        *self == ElevatorKind::Noop
+    }
+
+    pub fn build(self) -> Box<dyn Elevator> {
+        match self {
+            ElevatorKind::Noop => Box::new(noop::Noop::default()),
+            ElevatorKind::Linus => Box::new(linus::Linus::default()),
+            ElevatorKind::Deadline => Box::new(deadline::Deadline::default()),
+            ElevatorKind::Anticipatory => Box::new(anticipatory::Anticipatory::default()),
+            ElevatorKind::Cfq => Box::new(cfq::Cfq::default()),
+        }
+    }
+}
+
+/// The next request at or after `head` in ascending position, wrapping to the lowest: the
+/// one-way elevator sweep shared by the sorting disciplines. Keys are `(pos, id)`.
+pub(crate) fn next_from<V>(
+    sorted: &std::collections::BTreeMap<(u64, u64), V>,
+    head: u64,
+) -> Option<(u64, u64)> {
+    sorted
+        .range((head, 0)..)
+        .next()
+        .or_else(|| sorted.iter().next())
+        .map(|(k, _)| *k)
+}

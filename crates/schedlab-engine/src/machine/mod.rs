@@ -1,0 +1,203 @@
+//! The machine under the tasks: disks with per-era elevators, the page cache, dirty data and
+//! its writeback by a flusher kernel thread (workloads.md §7.2).
+//!
+//! The engine owns the event loop and the tasks; this module holds the state and the rules:
+//! which blocks a read misses, how much a writer may dirty before it is throttled
+//! ([`writeback`]), and in which order a disk serves its queue ([`elevator`]). Everything is
+//! integer bytes and nanoseconds, kept in `BTreeMap`s and `Vec`s, so runs stay deterministic.
+
+pub mod elevator;
+pub mod page_cache;
+pub mod writeback;
+
+use crate::ids::TaskId;
+use crate::time::Nanos;
+
+/// Direction of a disk request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dir {
+    Read,
+    Write,
+}
+
+/// What the engine does when a request completes, besides waking its waiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// A plain request of a `read`/`write` step without a file: nothing to record.
+    None,
+    /// A read miss: `count` blocks of `file` from `first` enter the page cache, clean.
+    Fill { file: u32, first: u64, count: u64 },
+    /// Writeback: `count` blocks of `file` from `first` are clean again.
+    Clean { file: u32, first: u64, count: u64 },
+}
+
+/// One request in a disk queue. `pos` is a byte address on the disk: a request that starts
+/// where the last one ended needs no positioning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Submission order, unique per disk; the tie-breaker of every elevator.
+    pub id: u64,
+    pub dir: Dir,
+    pub pos: u64,
+    pub bytes: u64,
+    /// The task on whose behalf it was issued (the flusher for background writeback): the
+    /// "process" of anticipatory and CFQ.
+    pub owner: TaskId,
+    /// A task sleeping until this request (and any others it waits for) completes.
+    pub waiter: Option<TaskId>,
+    pub submitted: Nanos,
+    pub effect: Effect,
+}
+
+impl Request {
+    pub fn end(&self) -> u64 {
+        self.pos + self.bytes
+    }
+}
+
+/// Where a file lives and where its sequential cursor and readahead stand.
+#[derive(Clone, Debug)]
+pub(crate) struct FileState {
+    pub disk: u32,
+    /// Disk address of offset 0.
+    pub base: u64,
+    pub size: u64,
+    pub cursor: u64,
+    /// The offset a sequential reader would read next (readahead triggers there).
+    pub ra_next: u64,
+}
+
+/// `blk_congestion_wait(WRITE, HZ/10)`: the longest a throttled writer sleeps before it looks
+/// at the dirty limit again.
+pub(crate) const CONGESTION_WAIT: Nanos = Nanos::from_ms(100);
+
+/// Why the flusher sleeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FlusherWait {
+    Running,
+    /// Nothing to write: woken by a writer over the background limit or the kupdate timer.
+    Idle,
+    /// Its disk's queue is congested: woken when the queue drains.
+    Congested(u32),
+}
+
+/// The memory side of the machine: page cache, files, dirty limits and the flusher's state.
+#[derive(Clone, Debug)]
+pub(crate) struct Vm {
+    pub spec: crate::scenario::MachineSpec,
+    pub cache: page_cache::PageCache,
+    pub files: Vec<FileState>,
+    pub limits: writeback::Limits,
+    pub flusher: Option<TaskId>,
+    pub flusher_wait: FlusherWait,
+    pub kupdate_due: bool,
+    /// Writers over the dirty limit in `blk_congestion_wait`: woken by the next write that
+    /// completes or after 100 ms, whichever comes first. The number tells stale timeouts apart.
+    pub throttled: Vec<(TaskId, u32)>,
+    /// Writers waiting for a free request slot on a disk (`get_request_wait`).
+    pub slot_waiters: Vec<(TaskId, u32)>,
+    pub wait_gen: u32,
+}
+
+/// Disk address of file `i`'s offset 0: files lie far apart, so moving between them always
+/// costs a positioning.
+pub(crate) fn file_base(i: usize) -> u64 {
+    (i as u64 + 1) << 44
+}
+
+/// Disk address of a plain `read`/`write` stream's offset 0.
+pub(crate) fn stream_base(stream: u32) -> u64 {
+    (1 << 62) + ((stream as u64) << 40)
+}
+
+impl Vm {
+    pub fn new(spec: &crate::scenario::MachineSpec, disks: &[crate::scenario::DiskSpec]) -> Vm {
+        let capacity = spec.ram - spec.anon.min(spec.ram);
+        let mut cache = page_cache::PageCache::new(spec.block, capacity);
+        let files: Vec<FileState> = spec
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FileState {
+                disk: f
+                    .disk
+                    .as_ref()
+                    .and_then(|d| disks.iter().position(|x| &x.name == d))
+                    .unwrap_or(0) as u32,
+                base: file_base(i),
+                size: f.size,
+                cursor: 0,
+                ra_next: 0,
+            })
+            .collect();
+        for (i, f) in spec.files.iter().enumerate() {
+            if f.cached {
+                let blocks = f.size.div_ceil(spec.block).min(capacity / spec.block);
+                for b in 0..blocks {
+                    cache.fill((i as u32, b));
+                }
+            }
+        }
+        Vm {
+            limits: writeback::limits(
+                spec.ram,
+                spec.anon,
+                spec.dirty_ratio,
+                spec.dirty_background_ratio,
+            ),
+            spec: spec.clone(),
+            cache,
+            files,
+            flusher: None,
+            flusher_wait: FlusherWait::Running,
+            kupdate_due: false,
+            throttled: Vec::new(),
+            slot_waiters: Vec::new(),
+            wait_gen: 0,
+        }
+    }
+
+    /// The offset of the next access of `bytes` to file `f`: its sequential cursor (wrapping at
+    /// the file's end), or a block-aligned draw when `random`.
+    pub fn offset(&mut self, f: u32, bytes: u64, random: Option<&mut crate::rng::Rng>) -> u64 {
+        let block = self.spec.block;
+        let st = &mut self.files[f as usize];
+        match random {
+            Some(rng) => {
+                let blocks = (st.size / block).max(1);
+                rng.below(blocks) * block
+            }
+            None => {
+                if st.size > 0 && st.cursor + bytes > st.size {
+                    st.cursor = 0;
+                }
+                let off = st.cursor;
+                st.cursor += bytes;
+                off
+            }
+        }
+    }
+
+    /// Queue length from which a disk counts as congested (2.5's
+    /// `queue_congestion_on_threshold`: 7/8 of the request slots).
+    pub fn congested_at(&self) -> usize {
+        let n = self.spec.nr_requests as usize;
+        n - n / 8
+    }
+
+    /// Splits blocks `first..first+count` of file `f` into disk requests of at most
+    /// `max_request` bytes: `(pos, bytes, first block, blocks)`.
+    pub fn requests(&self, f: u32, first: u64, count: u64) -> Vec<(u64, u64, u64, u64)> {
+        let block = self.spec.block;
+        let per = (self.spec.max_request / block).max(1);
+        let base = self.files[f as usize].base;
+        let mut out = Vec::new();
+        let mut b = first;
+        while b < first + count {
+            let n = per.min(first + count - b);
+            out.push((base + b * block, n * block, b, n));
+            b += n;
+        }
+        out
+    }
+}
