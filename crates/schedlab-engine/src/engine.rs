@@ -120,7 +120,13 @@ impl Queued {
             Ev::BurstEnd(..) => 0,
             Ev::Tick => 1,
             Ev::Timer(..) if timer_is_tick => 1,
-            Ev::Timer(..) | Ev::Arrive(..) | Ev::Wake(..) | Ev::DiskDone(..) => 2,
+            Ev::Timer(..)
+            | Ev::Arrive(..)
+            | Ev::Wake(..)
+            | Ev::DiskDone(..)
+            | Ev::DiskKick(..)
+            | Ev::Kupdate
+            | Ev::Recheck(..) => 2,
         };
         Queued {
             key: ((time.0 as u128) << 64) | (class << 62) | seq as u128,
@@ -379,6 +385,7 @@ impl Engine {
                         shares: None,
                         cap: None,
                         rt: None,
+                        cpus_allowed: all_cpus,
                         entry,
                     },
                 );
@@ -1519,7 +1526,8 @@ impl Engine {
                 } else {
                     disk.seek
                 };
-                let transfer = (rq.bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
+                let transfer =
+                    (rq.bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
                 let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
                 disk.head = rq.end();
                 disk.busy = Some(rq);
