@@ -78,6 +78,18 @@ pub fn read_self() -> io::Result<Counters> {
     })
 }
 
+/// The CPU a task last ran on: field 39 (`processor`) of /proc/<pid>/stat, counted after the
+/// command name, which may itself hold spaces and parentheses.
+pub fn parse_stat_cpu(text: &str) -> Option<u32> {
+    let rest = &text[text.rfind(')')? + 1..];
+    rest.split_whitespace().nth(39 - 3)?.parse().ok()
+}
+
+/// The CPU the calling process last ran on (the one it runs on now).
+pub fn current_cpu() -> Option<u32> {
+    parse_stat_cpu(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
 /// Busy and stolen time of some CPUs, in clock ticks (USER_HZ), from /proc/stat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuTicks {
@@ -130,6 +142,15 @@ mod tests {
         let status = "Name:\tcat\nvoluntary_ctxt_switches:\t7\nnonvoluntary_ctxt_switches:\t12\n";
         assert_eq!(parse_status_switches(status), Some((7, 12)));
         assert_eq!(parse_status_switches("Name:\tcat\n"), None);
+    }
+
+    #[test]
+    fn the_last_cpu_is_field_39() {
+        let mut fields: Vec<String> = (3..=52).map(|i| i.to_string()).collect();
+        fields[39 - 3] = "1".into();
+        let text = format!("4242 (a (b) c) {}\n", fields.join(" "));
+        assert_eq!(parse_stat_cpu(&text), Some(1));
+        assert_eq!(parse_stat_cpu("4242 (x) S 1"), None);
     }
 
     #[test]

@@ -78,6 +78,8 @@ pub struct Report {
     /// Wake-up latencies in ns: a sleep's from when it should have ended, a receive's from
     /// when the message was sent, to when the task ran again.
     pub latencies: Vec<u64>,
+    /// The CPU it was on at its end.
+    pub last_cpu: Option<u32>,
     /// Messages sent and received on channels.
     pub sent: u64,
     pub received: u64,

@@ -173,23 +173,32 @@ fn explain_three(o: &Output) -> String {
         ));
     }
     let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
+    let ends: Vec<String> = o
+        .measured
+        .tasks
+        .iter()
+        .map(|t| t.last_cpu.map_or("?".to_string(), |c| c.to_string()))
+        .collect();
+    let ends = format!("they ended on CPUs {}", ends.join(", "));
     if noise(o) > NOISY {
         e.push_str(&format!(
-            "The kernel migrated the hogs {moved} times. {} With that much of both CPUs taken, \
-             the measured shares mostly show where the other processes ran (a hog alone on a \
-             busy CPU gets less than the CPU), not how the kernel balances three hogs alone.",
+            "The kernel migrated the hogs {moved} times ({ends}). {} With that much of both CPUs \
+             taken, the measured shares mostly show where the other processes ran (hogs that \
+             share a CPU the others leave alone do as well as a hog alone on a busy one), not \
+             how the kernel balances three hogs alone.",
             noise_sentence(o)
         ));
         return e;
     }
     e.push_str(&match (real_even, sim_even) {
         (true, false) => format!(
-            "The kernel migrated the hogs {moved} times and gave each about a third: its load \
-             balancer moves tasks between the two CPUs where the model's does not. "
+            "The kernel migrated the hogs {moved} times ({ends}) and gave each about a third: \
+             its load balancer moves tasks between the two CPUs where the model's does not. "
         ),
-        (true, true) => format!("So does the kernel, migrating them {moved} times. "),
+        (true, true) => format!("So does the kernel, migrating them {moved} times ({ends}). "),
         (false, _) => format!(
-            "The kernel migrated the hogs {moved} times without evening out their shares. "
+            "The kernel migrated the hogs {moved} times ({ends}) without evening out their \
+             shares. "
         ),
     });
     e.push_str(&noise_sentence(o));

@@ -94,6 +94,9 @@ pub struct MeasuredTask {
     pub involuntary_switches: u64,
     /// Times given a CPU, from schedstat (`pcount`).
     pub timeslices: u64,
+    /// The CPU it was on at its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_cpu: Option<u32>,
     pub messages_sent: u64,
     pub messages_received: u64,
     /// False when its random durations could not be the simulation's draws.
@@ -165,6 +168,7 @@ fn task(r: &Report, total_cpu: u64) -> MeasuredTask {
         voluntary_switches: r.counters.voluntary,
         involuntary_switches: r.counters.involuntary,
         timeslices: r.counters.slices,
+        last_cpu: r.last_cpu,
         messages_sent: r.sent,
         messages_received: r.received,
         draws_match: r.draws_match,

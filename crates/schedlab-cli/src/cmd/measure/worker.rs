@@ -198,6 +198,7 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
     let flow = task.steps(&spec.program.0)?;
     let end = mono_ns();
     let counters = base.delta(&procfs::read_self().context("reading /proc/self")?);
+    report.last_cpu = procfs::current_cpu();
     // Switches onto a CPU: a scenario task's counters start before its arrival sleep, whose
     // switch-out pairs with its first switch-in; a forked task was already on a CPU.
     let first = u64::from(spec.clock.is_some());
