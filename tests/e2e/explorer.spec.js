@@ -55,13 +55,12 @@ test("each policy shows exactly its spec's sliders", async ({ app: { page } }) =
     const shown = await sliders.evaluateAll((inputs) =>
       inputs.map((i) => ({ key: i.dataset.testid.slice("tunable-".length), min: i.min, max: i.max, step: i.step, value: i.value })),
     );
-    const want = policy.tunables.map((t) => ({
-      key: t.key,
-      min: String(t.min),
-      max: String(t.max),
-      step: String(t.step),
-      value: String(t.default),
-    }));
+    // A tunable with listed values (CONFIG_HZ) slides over the list's positions.
+    const want = policy.tunables.map((t) =>
+      t.values
+        ? { key: t.key, min: "0", max: String(t.values.length - 1), step: "1", value: String(t.values.indexOf(t.default)) }
+        : { key: t.key, min: String(t.min), max: String(t.max), step: String(t.step), value: String(t.default) },
+    );
     const byKey = (a, b) => a.key.localeCompare(b.key);
     expect(shown.sort(byKey), policy.id).toEqual(want.sort(byKey));
     for (const t of policy.tunables) {

@@ -6,7 +6,9 @@
 //! arrivals, disk completions and other policy timers, each class in the order its events were
 //! scheduled, so every run is deterministic. After each event the engine runs schedule() on every
 //! CPU whose need_resched flag is set, in CPU-id order, until no flag is left (the kernel's
-//! "reschedule at the next preemption point", collapsed to the same instant).
+//! "reschedule at the next preemption point", collapsed to the same instant). A tick or a
+//! sleeper's wake-up followed by another sleeper's wake-up at the same instant defers it until
+//! those have woken: one timer interrupt runs the tick and every expired timer before it returns.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -611,7 +613,21 @@ impl Engine {
             }
         }
         self.apply_out();
-        self.reschedule()?;
+        // The timer interrupt runs the tick and then every sleeper's expired timer before it
+        // returns to a preemption point: a reschedule the tick asked for waits until the
+        // sleepers of the same instant have woken (and been judged against the task still
+        // running), and so does one that a wake-up asked for.
+        let timer_irq = match q.ev {
+            Ev::Tick | Ev::Wake(..) => true,
+            Ev::Timer(..) => self.timer_is_tick,
+            _ => false,
+        };
+        let sleeper_next = self
+            .next_event()
+            .is_some_and(|n| n.time() == self.now && matches!(n.ev, Ev::Wake(..)));
+        if !(timer_irq && sleeper_next) {
+            self.reschedule()?;
+        }
         self.check_work()?;
         if let Some(b) = self.bug.take() {
             return Err(RunError::PolicyBug(b));

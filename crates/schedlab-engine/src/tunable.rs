@@ -24,7 +24,7 @@ pub struct TunableSpec {
     /// Allowed values are `min + k·step` (validation enforces it, sliders move by it).
     pub step: i64,
     /// If set, the only values allowed (a kernel build choice such as CONFIG_HZ), each on the
-    /// steps of `min..=max`; sliders still move by `step`.
+    /// steps of `min..=max`; a slider then moves over the list's positions (see `slider`).
     pub values: Option<&'static [i64]>,
     /// Display divisor: the page shows `value / scale` (1 for plain integers).
     pub scale: i64,
@@ -90,6 +90,40 @@ impl TunableSpec {
         let step = self.step.max(1);
         let count = (self.max - self.min) / step + 1;
         (count <= 12).then(|| (0..count).map(|k| self.min + k * step).collect())
+    }
+
+    /// The slider over this tunable as `(min, max, step)` of its positions: the value itself in
+    /// `min..=max` by `step`, or, when `values` are listed, the list's indices `0..len` by 1, so
+    /// that every position of the slider is an allowed value.
+    pub fn slider(&self) -> (i64, i64, i64) {
+        match self.values {
+            Some(vs) => (0, (vs.len() as i64 - 1).max(0), 1),
+            None => (self.min, self.max, self.step.max(1)),
+        }
+    }
+
+    /// The slider position that shows `value`: its index in `values` (the nearest listed value's
+    /// for one not listed), or the value itself.
+    pub fn slider_position(&self, value: i64) -> i64 {
+        match self.values {
+            Some(vs) => vs
+                .iter()
+                .enumerate()
+                .min_by_key(|&(_, v)| v.abs_diff(value))
+                .map_or(0, |(i, _)| i as i64),
+            None => value,
+        }
+    }
+
+    /// The value a slider position stands for, `None` for a position off the slider.
+    pub fn slider_value(&self, position: i64) -> Option<i64> {
+        match self.values {
+            Some(vs) => usize::try_from(position)
+                .ok()
+                .and_then(|i| vs.get(i))
+                .copied(),
+            None => self.allows(position).then_some(position),
+        }
     }
 
     pub const fn scale(mut self, scale: i64) -> TunableSpec {
@@ -295,5 +329,28 @@ mod tests {
             check("slice", 50).unwrap_err()[0].message,
             "50 is outside the allowed range 100..=100000 us"
         );
+    }
+
+    #[test]
+    fn a_slider_over_listed_values_moves_over_their_indices() {
+        let hz = TunableSpec::new("hz", "HZ", "Hz", 250, 100, 1000, "")
+            .step(50)
+            .values(&[100, 250, 300, 1000]);
+        assert_eq!(hz.slider(), (0, 3, 1));
+        let shown: Vec<_> = (0..=3).map(|p| hz.slider_value(p)).collect();
+        assert_eq!(shown, [Some(100), Some(250), Some(300), Some(1000)]);
+        for p in 0..=3 {
+            let v = hz.slider_value(p).unwrap();
+            assert!(hz.allows(v));
+            assert_eq!(hz.slider_position(v), p);
+        }
+        assert_eq!(hz.slider_value(4), None);
+        assert_eq!(hz.slider_value(-1), None);
+        assert_eq!(hz.slider_position(260), 1, "the nearest listed value");
+        // Without a list the position is the value, on the spec's steps.
+        assert_eq!(SPECS[1].slider(), (100, 1000, 100));
+        assert_eq!(SPECS[1].slider_position(300), 300);
+        assert_eq!(SPECS[1].slider_value(300), Some(300));
+        assert_eq!(SPECS[1].slider_value(350), None);
     }
 }

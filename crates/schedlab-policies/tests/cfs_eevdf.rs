@@ -551,3 +551,30 @@ fn eevdf_place_rel_deadline_keeps_a_moved_tasks_deadline() {
         entry.detail
     );
 }
+
+/// Engine order (the tick before same-instant wake-ups, schedule() after both), under CFS's
+/// hrtimer tick: W's timer expires at 8 ms, exactly on a tick. The tick runs first and finds the
+/// running hog H-2 past its ideal slice (4 ms > 6 ms·1024/2048): resched. Before the interrupt
+/// returns W wakes with its sleeper credit; the pending reschedule makes check_preempt_wakeup
+/// return early (test_tsk_need_resched), so no wake-up preemption is judged and W is not made
+/// the next buddy; schedule() then picks the leftmost, W (7 ms against H-1's 10).
+#[test]
+fn cfs_tick_comes_before_a_timer_wakeup_at_the_same_instant() {
+    let tasks = r#"[{"name":"W","program":[{"sleep":"8ms"},{"run":"1ms"}]},
+                    {"name":"H","count":2,"program":[{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, CFS, tasks), "20ms"));
+    let at8: Vec<String> = out
+        .trace
+        .notes()
+        .filter(|a| a.time == Nanos::from_ms(8))
+        .map(|a| format!("{} {}", out.tasks[a.task.index()].name, a.note.render()))
+        .collect();
+    assert_eq!(
+        at8,
+        [
+            "H-2 tick: ran 4.000 ms > ideal slice 3.000 ms: resched",
+            "W sleeper credit: vruntime 6.000 -> 7.000 ms (min_vruntime 10.000 - 3.000 ms)",
+            "W picked: vruntime 7.000 ms, slice 2.000 ms of period 6.000 ms (3 running)",
+        ]
+    );
+}

@@ -44,6 +44,8 @@ struct GenTask {
     arrival_ms: u64,
     nice: i32,
     shares: Option<u32>,
+    /// An affinity mask, cut to the scenario's CPUs (none left: no affinity).
+    affinity: Option<u32>,
     steps: Vec<Gen>,
 }
 
@@ -88,12 +90,14 @@ fn task() -> impl Strategy<Value = GenTask> {
         0u64..20,
         -5i32..=5,
         prop_oneof![3 => Just(None), 1 => (1u32..10).prop_map(Some)],
+        prop_oneof![3 => Just(None), 1 => (1u32..16).prop_map(Some)],
         prop::collection::vec(step(), 1..7),
     )
-        .prop_map(|(arrival_ms, nice, shares, steps)| GenTask {
+        .prop_map(|(arrival_ms, nice, shares, affinity, steps)| GenTask {
             arrival_ms,
             nice,
             shares,
+            affinity,
             steps,
         })
 }
@@ -154,6 +158,14 @@ fn build(g: &GenScenario) -> (Scenario, BTreeMap<String, u64>) {
         });
         if let Some(s) = t.shares {
             spec["shares"] = json!(s);
+        }
+        if let Some(mask) = t
+            .affinity
+            .map(|m| m & ((1 << g.cpus) - 1))
+            .filter(|&m| m != 0)
+        {
+            let cpus: Vec<u32> = (0..g.cpus).filter(|c| mask & (1 << c) != 0).collect();
+            spec["cpus"] = json!(cpus);
         }
         specs.push(spec);
     }
@@ -311,6 +323,20 @@ fn check(
         }
     }
 
+    // Affinity: every segment on a CPU the task may run on (forked children inherit it).
+    for (c, lane) in lanes.iter().enumerate() {
+        for seg in lane {
+            let t = &out.tasks[seg.task.index()];
+            prop_assert!(
+                t.allowed(schedlab_engine::CpuId(c as u16)),
+                "task {} ran on cpu{} outside its cpus {:#b}",
+                t.name,
+                c,
+                t.cpus_allowed
+            );
+        }
+    }
+
     // CPU time adds up, and exited tasks used exactly their fixed bursts.
     for (t, m) in out.metrics.tasks.iter().enumerate() {
         let sum: u64 = by_task[t].iter().map(|&(s, e)| (e - s).0).sum();
@@ -356,7 +382,11 @@ fn check(
         },
     )
     .queues();
-    if cpus == 1 || (queues == Queues::Global && !IDLES_BY_DESIGN_ON_SMP.contains(&info.id)) {
+    // A pinned task may wait for its CPU while another idles: affinity is exempt on SMP.
+    let pinned = scenario.tasks.iter().any(|t| t.cpus.is_some());
+    if cpus == 1
+        || (queues == Queues::Global && !pinned && !IDLES_BY_DESIGN_ON_SMP.contains(&info.id))
+    {
         let mut times: Vec<Nanos> = states.iter().map(|s| s.time).collect();
         times.extend(lanes.iter().flatten().flat_map(|s| [s.start, s.end]));
         times.push(end);

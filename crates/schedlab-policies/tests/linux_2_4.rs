@@ -212,16 +212,18 @@ fn smp_idle_cpu_first_then_best_preemption() {
 
 /// Timer granularity and tick order (engine, `JIFFY_NANOSLEEP`): 2.4's nanosleep rounds a
 /// request up to jiffies and adds one, and the timer fires in the softirq after the tick's
-/// accounting, so the sleeper is not charged the tick that wakes it.
+/// accounting, so the sleeper is not charged the tick that wakes it; schedule() runs when the
+/// interrupt returns, after the sleeper has woken.
 #[test]
 fn sleeps_end_on_a_later_tick_and_the_waking_tick_charges_the_hog() {
     // S sleeps 15 ms at 0: jiffies 0 + ceil(1.5) 2 + 1 = 3: wakes at 30 ms. H runs 0-30; the
     // ticks at 10, 20, 30 charge H (6 -> 3). At 30 the tick runs first, then S wakes:
     // preemption_goodness (6 + 20) - (3 + 20 + 1 same mm) = 2 > 0: S runs 30-35 with its full
     // counter. It sleeps 20 ms at 35: jiffies 3 + 2 + 1 = 6: wakes at 60 ms, 25 ms later. The
-    // tick at 60 takes H's last tick (1 -> 0, need_resched): schedule() finds no runnable
-    // counter and recalculates: H 0/2 + 6 = 6, S (asleep) 6/2 + 6 = 9. Then S wakes with 9:
-    // (9 + 20) - (6 + 20 + 1) = 2 > 0, runs 60-65 and exits, never charged a tick.
+    // tick at 60 takes H's last tick (1 -> 0, need_resched), and before the interrupt returns
+    // S wakes against H's goodness 0: preemption_goodness 26 - 0 = 26. schedule() then finds S
+    // with its counter 6, so there is no recalculation yet: S runs 60-65, never charged a tick,
+    // and exits; only then does H, alone at 0, recalculate (0/2 + 6 = 6).
     let tasks = r#"[{"name":"S","program":[{"sleep":"15ms"},{"run":"5ms"},{"sleep":"20ms"},{"run":"5ms"}]},
                     {"name":"H","program":[{"run":"100ms"}]}]"#;
     let out = run(&scenario(1, POLICY, tasks));
@@ -240,12 +242,17 @@ fn sleeps_end_on_a_later_tick_and_the_waking_tick_charges_the_hog() {
     assert!(has_note(
         &out,
         0,
-        "60: epoch recalculation 1: counter 9 = 6/2 + NICE_TO_TICKS(0) 6"
+        "60: runnable at the head of the run list; preemption_goodness 26 > 0 on cpu0: preempt"
     ));
     assert!(has_note(
         &out,
         0,
-        "60: picked: goodness 29 = counter 9 + 20 - nice 0"
+        "60: picked: goodness 26 = counter 6 + 20 - nice 0"
+    ));
+    assert!(has_note(
+        &out,
+        1,
+        "65: epoch recalculation 1: counter 6 = 0/2 + NICE_TO_TICKS(0) 6"
     ));
     assert_eq!(out.metrics.tasks[0].turnaround_ns, Some(65_000_000));
     // Each wake-up found the CPU at once: the sleeps themselves were stretched (15 -> 30 ms,

@@ -12,8 +12,9 @@ pub struct TunableSliderProps {
     pub problem: Option<String>,
 }
 
-/// One tunable: a range input over the spec's min..max in its step, the value shown live, its
-/// help behind an info button, and a reset to the default.
+/// One tunable: a range input over the spec's min..max in its step (or, when the spec lists its
+/// values, over the list's positions, so every position is an allowed value), the value shown
+/// live, its help behind an info button, and a reset to the default.
 #[component]
 pub fn TunableSlider(props: &TunableSliderProps) -> Html {
     let Some(state) = use_context::<AppContext>() else {
@@ -24,7 +25,12 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
         let state = state.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().parse::<i64>() {
+            if let Some(v) = input
+                .value()
+                .parse::<i64>()
+                .ok()
+                .and_then(|p| spec.slider_value(p))
+            {
                 state.dispatch(Action::SetTunable(spec.key.to_owned(), v));
             }
         })
@@ -35,6 +41,14 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
     };
     let id = format!("tunable-{}", spec.key);
     let at_default = props.value == spec.default;
+    let (slider_min, slider_max, slider_step) = spec.slider();
+    let (low, high) = match spec.values {
+        Some(vs) => (
+            vs.first().copied().unwrap_or(spec.min),
+            vs.last().copied().unwrap_or(spec.max),
+        ),
+        None => (spec.min, spec.max),
+    };
     let kernel = spec
         .kernel_name
         .map(|k| format!(" Kernel name: {k}."))
@@ -48,13 +62,14 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                 </span>
             </div>
             <input type="range" id={id.clone()} data-testid={id.clone()}
-                min={spec.min.to_string()} max={spec.max.to_string()} step={spec.step.to_string()}
-                value={props.value.to_string()}
+                min={slider_min.to_string()} max={slider_max.to_string()}
+                step={slider_step.to_string()}
+                value={spec.slider_position(props.value).to_string()}
                 aria-valuetext={spec.display(props.value)}
                 {oninput} />
             <div class="tunable-foot">
                 <span class="tunable-range">
-                    { format!("{} … {}", spec.display(spec.min), spec.display(spec.max)) }
+                    { format!("{} … {}", spec.display(low), spec.display(high)) }
                 </span>
                 <details class="tunable-help">
                     <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "?" }</summary>
