@@ -59,7 +59,7 @@ fn writer_scenario(dirty_ratio: u32) -> String {
         r#"{{"version":1,"cpus":1,"duration":"10s","policy":{{"id":"rr"}},
           "disks":[{{"name":"sda","seek":"0ms","bandwidth":{BW}}}],
           "machine":{{"ram":16777216,"dirty_ratio":{dirty_ratio},"dirty_background_ratio":5,
-                      "max_request":65536,"write_chunk":65536,"nr_requests":4,
+                      "max_request":65536,"write_chunk":65536,"ratelimit":65536,"nr_requests":4,
                       "write_ns_per_kb":1000,"files":[{{"name":"out"}}]}},
           "tasks":[{{"name":"dd","program":[{{"repeat":"forever","body":[
               {{"write":{{"file":"out","bytes":65536}}}},{{"mark":"w"}}]}}]}}]}}"#
