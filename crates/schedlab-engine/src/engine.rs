@@ -180,6 +180,9 @@ struct Exec {
     last_observed: Option<i64>,
     /// Disk requests the task sleeps on; at 0 it wakes.
     io_pending: u32,
+    /// Inside `balance_dirty_pages` (woken from a wait in it): look at the limits again
+    /// whatever the rate limit says.
+    balancing: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -347,7 +350,7 @@ impl Engine {
         let vm = scenario
             .machine
             .as_ref()
-            .map(|m| Vm::new(m, &scenario.disks));
+            .map(|m| Vm::new(m, &scenario.disks, cpus));
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -711,6 +714,7 @@ impl Engine {
             woke_at: None,
             last_observed: None,
             io_pending: 0,
+            balancing: false,
         }
     }
 
@@ -1038,7 +1042,7 @@ impl Engine {
                 file,
                 bytes,
                 random,
-            } => self.file_write(t, file, bytes, random),
+            } => self.file_write(cpu, t, file, bytes, random),
             Op::Balance { file } => self.balance_dirty(cpu, t, file),
             Op::Flush => self.flush(cpu, t),
             Op::Send(ch) => {
@@ -1656,8 +1660,9 @@ impl Engine {
     }
 
     /// A write into the page cache (its copy was the step before): the blocks become dirty.
-    fn file_write(&mut self, t: TaskId, file: u32, bytes: u64, random: bool) {
+    fn file_write(&mut self, cpu: CpuId, t: TaskId, file: u32, bytes: u64, random: bool) {
         if let Some(vm) = self.vm.as_mut() {
+            vm.ratelimits[cpu.index()] += bytes;
             let rng = random.then_some(&mut self.exec[t.index()].rng);
             let off = vm.offset(file, bytes, rng);
             let block = vm.spec.block;
@@ -1685,7 +1690,8 @@ impl Engine {
     }
 
     /// `balance_dirty_pages` (2.5.52): under the dirty limit the writer goes on, waking the
-    /// flusher above the background limit. Over it, the writer writes back up to `write_chunk`
+    /// flusher above the background limit (looked at once per `ratelimit` bytes dirtied on a
+    /// CPU). Over it, the writer writes back up to `write_chunk`
     /// of the dirty data on its own disk (waiting for a request slot if the queue is full);
     /// having written its chunk it goes on, otherwise it sleeps in `blk_congestion_wait` (the
     /// next write completion or 100 ms) and looks again. 2.4 (`throttle` off): it only waits.
@@ -1694,6 +1700,17 @@ impl Engine {
             self.complete_step(t);
             return;
         };
+        // balance_dirty_pages_ratelimited: a CPU looks only once per `ratelimit` bytes.
+        let ci = cpu.index();
+        let x = &mut self.exec[t.index()];
+        if !x.balancing {
+            if vm.ratelimits[ci] < vm.ratelimit {
+                self.complete_step(t);
+                return;
+            }
+            vm.ratelimits[ci] = 0;
+        }
+        x.balancing = false;
         let lim = vm.limits;
         if vm.cache.dirty + vm.cache.writeback <= lim.dirty {
             let over_background = vm.cache.dirty > lim.background;
@@ -1707,11 +1724,12 @@ impl Engine {
         if vm.spec.throttle {
             if self.disks[disk as usize].elevator.len() >= vm.spec.nr_requests as usize {
                 vm.slot_waiters.push((t, disk));
+                self.exec[t.index()].balancing = true;
                 self.block(cpu, t, TaskState::BlockedDisk);
                 self.kick_flusher();
                 return;
             }
-            let chunk = vm.spec.write_chunk;
+            let chunk = vm.write_chunk;
             let mut written = 0;
             while written < chunk {
                 let Some(vm) = self.vm.as_mut() else { break };
@@ -1733,6 +1751,7 @@ impl Engine {
         vm.wait_gen = vm.wait_gen.wrapping_add(1);
         let gen = vm.wait_gen;
         vm.throttled.push((t, gen));
+        self.exec[t.index()].balancing = true;
         self.block(cpu, t, TaskState::BlockedDisk);
         self.push(self.now + machine::CONGESTION_WAIT, Ev::Recheck(t, gen));
         self.kick_flusher();

@@ -234,8 +234,13 @@ pub struct MachineSpec {
     /// false: it only waits for the flusher (2.4's bdflush, ASSUMPTION §7.2).
     #[serde(default = "default_true")]
     pub throttle: bool,
-    /// Bytes a throttled writer writes back before it looks again (1.5 × the rate-limit chunk).
-    #[serde(default = "default_write_chunk")]
+    /// `ratelimit_pages` in bytes: a CPU checks the dirty limits each time this much has been
+    /// dirtied on it. 0 = the kernel's rule: RAM / (CPUs × 32), between 64 KiB and 4 MiB.
+    #[serde(default)]
+    pub ratelimit: u64,
+    /// Bytes a throttled writer writes back before it goes on (`sync_writeback_pages`).
+    /// 0 = 1.5 × the rate limit.
+    #[serde(default)]
     pub write_chunk: u64,
     /// Bytes the flusher submits per pass before it checks its limits again.
     #[serde(default = "default_flush_chunk")]
@@ -301,9 +306,6 @@ fn default_dirty_expire() -> Nanos {
 fn default_true() -> bool {
     true
 }
-fn default_write_chunk() -> u64 {
-    1536 * 1024
-}
 fn default_flush_chunk() -> u64 {
     1024 * 1024
 }
@@ -339,7 +341,8 @@ impl MachineSpec {
             writeback_interval: default_writeback_interval(),
             dirty_expire: default_dirty_expire(),
             throttle: true,
-            write_chunk: default_write_chunk(),
+            ratelimit: 0,
+            write_chunk: 0,
             flush_chunk: default_flush_chunk(),
             max_request: default_max_request(),
             nr_requests: default_nr_requests(),
@@ -762,17 +765,20 @@ impl Validator<'_> {
         }
         for (key, v) in [
             ("write_chunk", m.write_chunk),
+            ("ratelimit", m.ratelimit),
             ("flush_chunk", m.flush_chunk),
             ("max_request", m.max_request),
             ("readahead", m.readahead),
         ] {
-            if v > 1 << 30 || (key != "readahead" && v < 4096) {
+            let min = match key {
+                "readahead" => 0,
+                "write_chunk" | "ratelimit" if v == 0 => 0,
+                _ => 4096,
+            };
+            if v > 1 << 30 || v < min {
                 self.err(
                     format!("machine.{key}"),
-                    format!(
-                        "{v} is outside the allowed range {}..=1073741824 (bytes)",
-                        if key == "readahead" { 0 } else { 4096 }
-                    ),
+                    format!("{v} is outside the allowed range {min}..=1073741824 (bytes; 0 = automatic for write_chunk and ratelimit)"),
                 );
             }
         }

@@ -8,7 +8,8 @@
 //! (`reference/workloads.md`, cited by section in each module).
 //!
 //! Every modelling constant that workloads.md marks ASSUMPTION is a parameter here, with help
-//! text saying so. Presets that use the disk model say "illustrative" in their reports.
+//! text saying so. Presets whose results rest on a disk model say which one in their reports
+//! (contest: the machine model of §7.2; the others: the illustrative disk).
 //!
 //! ```text
 //! PRESETS ─ find(id) ─ resolve(params) ─ generate(params, base) ─▶ Scenario

@@ -97,6 +97,11 @@ pub(crate) struct Vm {
     /// Writers waiting for a free request slot on a disk (`get_request_wait`).
     pub slot_waiters: Vec<(TaskId, u32)>,
     pub wait_gen: u32,
+    /// Bytes dirtied on each CPU since it last checked the dirty limits.
+    pub ratelimits: Vec<u64>,
+    /// The rate limit and the throttled writer's chunk, in bytes.
+    pub ratelimit: u64,
+    pub write_chunk: u64,
 }
 
 /// Disk address of file `i`'s offset 0: files lie far apart, so moving between them always
@@ -111,7 +116,20 @@ pub(crate) fn stream_base(stream: u32) -> u64 {
 }
 
 impl Vm {
-    pub fn new(spec: &crate::scenario::MachineSpec, disks: &[crate::scenario::DiskSpec]) -> Vm {
+    pub fn new(
+        spec: &crate::scenario::MachineSpec,
+        disks: &[crate::scenario::DiskSpec],
+        cpus: usize,
+    ) -> Vm {
+        // 2.5.52 `set_ratelimit`: total pages / (CPUs × 32), at least 16 pages, at most 4 MB.
+        let ratelimit = match spec.ratelimit {
+            0 => (spec.ram / (cpus.max(1) as u64 * 32)).clamp(16 * 4096, 4 << 20),
+            r => r,
+        };
+        let write_chunk = match spec.write_chunk {
+            0 => ratelimit + ratelimit / 2,
+            c => c,
+        };
         let capacity = spec.ram - spec.anon.min(spec.ram);
         let mut cache = page_cache::PageCache::new(spec.block, capacity);
         let files: Vec<FileState> = spec
@@ -154,6 +172,9 @@ impl Vm {
             throttled: Vec::new(),
             slot_waiters: Vec::new(),
             wait_gen: 0,
+            ratelimits: vec![0; cpus],
+            ratelimit,
+            write_chunk,
         }
     }
 

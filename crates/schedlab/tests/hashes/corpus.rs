@@ -26,6 +26,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         "three-hogs.json",
         include_str!("../../../../tests/scenarios/three-hogs.json"),
     ),
+    (
+        "writeback.json",
+        include_str!("../../../../tests/scenarios/writeback.json"),
+    ),
 ];
 
 /// The expected hashes, one `<file> <policy> <hash>` line per pair, written by the native test.

@@ -55,12 +55,16 @@ fn a_cached_read_costs_only_the_copy_and_a_miss_the_disk_with_readahead() {
 }
 
 fn writer_scenario(dirty_ratio: u32) -> String {
+    writer_scenario_with(dirty_ratio, "")
+}
+
+fn writer_scenario_with(dirty_ratio: u32, extra: &str) -> String {
     format!(
         r#"{{"version":1,"cpus":1,"duration":"10s","policy":{{"id":"rr"}},
           "disks":[{{"name":"sda","seek":"0ms","bandwidth":{BW}}}],
           "machine":{{"ram":16777216,"dirty_ratio":{dirty_ratio},"dirty_background_ratio":5,
-                      "max_request":65536,"write_chunk":65536,"nr_requests":4,
-                      "write_ns_per_kb":1000,"files":[{{"name":"out"}}]}},
+                      "max_request":65536,"write_chunk":65536,"ratelimit":65536,"nr_requests":4,
+                      "write_ns_per_kb":1000,"files":[{{"name":"out"}}]{extra}}},
           "tasks":[{{"name":"dd","program":[{{"repeat":"forever","body":[
               {{"write":{{"file":"out","bytes":65536}}}},{{"mark":"w"}}]}}]}}]}}"#
     )
@@ -83,6 +87,16 @@ fn a_writer_is_throttled_to_the_disk_at_dirty_ratio() {
     let out = run(&writer_scenario(50));
     let blocks = out.trace.marks_labelled("w").count() as u64;
     assert!((1000 + 128..=1000 + 128 + 5).contains(&blocks), "{blocks}");
+    // 2.4 (no per-writer writeback): the writer only waits, and bdflush writes everything;
+    // the disk is still the limit, less the moments it idles while bdflush, a task like any
+    // other, waits for the CPU after the writer woke.
+    let out = run(&writer_scenario_with(
+        10,
+        r#","throttle":false,"flusher":"bdflush""#,
+    ));
+    let blocks = out.trace.marks_labelled("w").count() as u64;
+    assert!((1000 + 25 - 10..1000 + 25).contains(&blocks), "{blocks}");
+    assert!(out.metrics.tasks[task(&out, "bdflush")].cpu_ns > 0);
 }
 
 #[test]

@@ -64,3 +64,41 @@ impl Elevator for Cfq {
         self.len
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::{Dir, Effect};
+
+    fn rq(id: u64, owner: u32, pos: u64) -> Request {
+        Request {
+            id,
+            dir: Dir::Read,
+            pos,
+            bytes: 1,
+            owner: TaskId(owner),
+            waiter: None,
+            submitted: Nanos::ZERO,
+            effect: Effect::None,
+        }
+    }
+
+    #[test]
+    fn processes_take_turns_of_four_requests() {
+        // A flood of 6 requests from process 1, then one from process 2: process 2 waits for
+        // one quantum (4) of process 1, not for all 6.
+        let mut e = Cfq::default();
+        for k in 0..6 {
+            e.add(rq(k, 1, 100 + k), Nanos::ZERO);
+        }
+        e.add(rq(10, 2, 5), Nanos::ZERO);
+        let mut order = Vec::new();
+        let mut head = 0;
+        while let Dispatch::Serve(r) = e.dispatch(Nanos::ZERO, head) {
+            head = r.end();
+            order.push(r.id);
+        }
+        assert_eq!(order, vec![0, 1, 2, 3, 10, 4, 5]);
+        assert!(e.is_empty());
+    }
+}
