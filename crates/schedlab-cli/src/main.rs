@@ -28,16 +28,18 @@ struct Cli {
     command: cmd::Command,
 
     /// Stop with exit status 3 if the command has not finished its work after this much
-    /// wall-clock time, e.g. 30s (for run, contest, sweep and seeds above all)
+    /// wall-clock time, e.g. 30s (for run, contest, sweep and seeds above all; measure kills
+    /// its task processes and fails at this limit)
     #[arg(long, global = true, value_name = "DURATION")]
     timeout: Option<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match &cli.timeout {
-        Some(t) => timeout::arm(t),
-        None => Ok(()),
+    // measure enforces --timeout itself: it must kill and reap its task processes first.
+    let result = match (&cli.command, &cli.timeout) {
+        (cmd::Command::Measure(_), _) | (_, None) => Ok(()),
+        (_, Some(t)) => timeout::arm(t),
     }
     .and_then(|()| cli.command.execute());
     match result {

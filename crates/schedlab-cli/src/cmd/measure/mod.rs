@@ -42,9 +42,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
-    /// Wall-clock limit of the measurement, after which every task process is killed and it
-    /// fails (default: the scenario's duration, at most 10 minutes, plus 10 s)
-    #[arg(long, value_name = "D")]
+    /// The global `--timeout`: for measure, the wall-clock limit of the measurement, after
+    /// which every task process is killed and it fails (default: the scenario's duration, at
+    /// most 10 minutes, plus 10 s)
+    #[arg(from_global)]
     timeout: Option<String>,
 }
 
