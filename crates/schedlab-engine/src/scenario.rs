@@ -51,9 +51,10 @@ pub mod limits {
     /// dequeue, pick), of the number of runnable tasks at that moment. It is what a policy that
     /// scans its run queue (sjf, stcf, stride, lottery, linux-2.4's goodness loop) pays,
     /// counted by the engine without knowing the policy, so thousands of runnable tasks end with
-    /// [`crate::RunError::WorkLimit`] in seconds instead of running for hours. The presets and
-    /// the corpus stay far below it (at most a few hundred million).
-    pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
+    /// [`crate::RunError::WorkLimit`] in seconds instead of running for hours (5,000 tasks that
+    /// run 1 us and yield under sjf: about 15 s of CPU). The presets stay below a quarter of it
+    /// (at most 451 million, chat under linux-2.5-o1).
+    pub const DEFAULT_MAX_WORK: u64 = 2_000_000_000;
     /// Bytes a run may record: the trace's logs (segments, states, notes), migrations, the
     /// observed metric, marks, the wake-up latency samples kept and the tasks themselves. The
     /// largest preset records about 180 MB (irman under eevdf, with every note). Reaching it stops the run
