@@ -825,9 +825,10 @@ lite model of §7.3. Every run uses the presets' default parameters except where
         "`schedlab seeds` runs every job (a cell at one seed) on all cores and rewrites this file and its plots; \
 `schedlab seeds --check` regenerates them in memory and fails if the committed ones differ. The jobs split into shards \
 for a batch system: `schedlab seeds --shard I/N --json FILE` runs shard I (0 ≤ I < N, jobs I, I + N, I + 2N, …) and \
-`schedlab seeds --merge FILES...` renders the same bytes from the shard files. With GNU parallel on several hosts:\n\n\
+`schedlab seeds --merge FILES...` renders the same bytes from the shard files (a shard file carries a fingerprint of the job list it was cut \
+from, and shards of another job list are refused). With GNU parallel over ssh, the same `schedlab` build on every host:\n\n\
 ```sh\n\
-parallel -S host1,host2 --transferfile {} --return shard-{}.json \\\n\
+parallel -S host1,host2 --return shard-{}.json --cleanup \\\n\
   'schedlab seeds --shard {}/8 --json shard-{}.json' ::: 0 1 2 3 4 5 6 7\n\
 schedlab seeds --merge shard-*.json\n\
 ```\n\n",
