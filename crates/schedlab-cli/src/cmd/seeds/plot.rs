@@ -64,7 +64,7 @@ fn panel<DB: DrawingBackend>(
         .x_desc(x_label)
         .y_desc(y_label)
         .x_labels(6)
-        .max_light_lines(0)
+        .light_line_style(TRANSPARENT)
         .y_labels(6)
         .y_label_formatter(&|v| format!("{v:.1}"))
         .draw()
