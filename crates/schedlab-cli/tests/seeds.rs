@@ -63,3 +63,69 @@ fn committed_samples_match_fresh_runs() {
     }
     assert!(checked >= 8, "only {checked} jobs checked");
 }
+
+#[test]
+fn bad_shards_are_refused_with_the_reason() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .current_dir(root())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["seeds", "--shard", "2/2", "--json", "unused.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 <= I < N"));
+    // A shard cut from another job list.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("seeds-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let other = dir.join("other.json");
+    std::fs::write(
+        &other,
+        r#"{"index":0,"count":1,"jobs_fingerprint":"0000000000000000","samples":[]}"#,
+    )
+    .unwrap();
+    let o = run(&["seeds", "--stdout", "--merge", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another job list"));
+    // One of two shards missing.
+    let text = std::fs::read_to_string(root().join("docs/seed-comparison/samples.json")).unwrap();
+    let mut shard: Shard = serde_json::from_str(&text).unwrap();
+    shard.count = 2;
+    let half = dir.join("half.json");
+    std::fs::write(&half, serde_json::to_string(&shard).unwrap()).unwrap();
+    let o = run(&["seeds", "--stdout", "--merge", half.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shard 1/2 is missing"));
+}
+
+#[test]
+fn shards_merged_in_any_order_render_the_committed_document() {
+    let text = std::fs::read_to_string(root().join("docs/seed-comparison/samples.json")).unwrap();
+    let all: Shard = serde_json::from_str(&text).unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("seeds-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Shard i of 3 holds jobs i, i + 3, ... of the job list, as `--shard i/3` would.
+    let mut files = Vec::new();
+    for i in [2usize, 0, 1] {
+        let shard = Shard {
+            index: i,
+            count: 3,
+            jobs_fingerprint: all.jobs_fingerprint.clone(),
+            samples: all.samples.iter().skip(i).step_by(3).cloned().collect(),
+        };
+        let f = dir.join(format!("shard-{i}.json"));
+        std::fs::write(&f, serde_json::to_string(&shard).unwrap()).unwrap();
+        files.push(f.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["seeds", "--stdout", "--merge"];
+    args.extend(files.iter().map(String::as_str));
+    let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .current_dir(root())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let committed = std::fs::read_to_string(root().join("docs/seed-comparison.md")).unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout) == committed);
+}
