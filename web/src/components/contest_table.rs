@@ -142,6 +142,7 @@ fn seed_time(f: &Figure) -> String {
             fixed(lo, 1),
             fixed(hi, 1)
         ),
+        None if f.whole_seconds => format!("{} [{runs}]", f.time / 10),
         None => format!("{} [{runs}]", fixed(f.time, 1)),
     }
 }

@@ -488,6 +488,8 @@ pub struct Figure {
     pub ratio: Option<i64>,
     /// Lowest and highest Time where the seed gives every run.
     pub time_range: Option<(i64, i64)>,
+    /// Seed 004 prints Time in whole seconds: the tenths are then always 0 and not shown.
+    pub whole_seconds: bool,
 }
 
 /// The published column a configuration reproduces, if a seed ran it.
@@ -506,6 +508,7 @@ impl Column {
 
 fn from_cell(load: &'static str, c: &ContestCell, ratio: bool) -> Figure {
     Figure {
+        whole_seconds: false,
         load,
         runs: c.runs,
         time: c.time,
@@ -558,6 +561,7 @@ pub fn contest_column(policy: &schedlab_engine::scenario::PolicySpec, cpus: u32)
                             lcpu: Some(mean(&|r| r.2)),
                             ratio: None,
                             time_range: t.iter().min().copied().zip(t.iter().max().copied()),
+                            whole_seconds: false,
                         }
                     })
                     .collect();
