@@ -9,6 +9,9 @@
 //!    the committed sample exactly, trace hash included: a change to a policy, a workload or
 //!    the engine that moves results makes it fail. chat's jobs (seconds each even in a release
 //!    build) are left to `schedlab seeds --check`.
+//!
+//! Beside them: shards of the committed samples merged in any order render the committed
+//! document, and bad shard specs or files are refused with the reason.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
