@@ -1,11 +1,17 @@
 use schedlab::workloads::contest::{label, ContestRun, Row, LOADS};
+use schedlab::workloads::seeds::model_interval;
+use schedlab::workloads::seeds::published::{contest_column, Figure};
 use schedlab::workloads::stats::{div_round, fixed};
 use yew::prelude::*;
 
 use crate::state::AppContext;
 
 /// Contest's table for the current policy and tunables, in the seeds' columns (Kernel [runs]
-/// Time CPU% Loads LCPU% Ratio), filled in load by load as the worker finishes them.
+/// Time CPU% Loads LCPU% Ratio), filled in load by load as the worker finishes them. When the
+/// policy, its tunables and the CPU count are a configuration a seed ran, the seed's published
+/// Time and Ratio stand beside the live ones, with their run counts (and the lowest and highest
+/// run where the seed gives every run), and schedlab's own 10-seed mean with its 95 % interval
+/// from the committed seed comparison.
 #[component]
 pub fn ContestTable() -> Html {
     let Some(state) = use_context::<AppContext>() else {
@@ -21,6 +27,21 @@ pub fn ContestTable() -> Html {
         .find(|r| r.load == "noload")
         .map(|r| Row::from_runs(&kernel, &[ContestRun::from(r)]).time_ms);
     let done = rows.len();
+    let seed = contest_column(&state.draft.policy, state.draft.cpus);
+    let seed_cells = |load: &str| -> Html {
+        let Some(col) = &seed else { return html! {} };
+        let f = col.figure(load);
+        let model = model_interval(INTERVALS, &state.draft.policy, state.draft.cpus, load)
+            .map(|((m, h), _)| format!("{} ± {}", fixed(m, 1), fixed(h, 1)))
+            .unwrap_or_else(|| "-".into());
+        html! {
+            <>
+                <td class="num seed" data-col="model-time">{ model }</td>
+                <td class="num seed" data-col="seed-time">{ f.map(seed_time).unwrap_or_else(|| "-".into()) }</td>
+                <td class="num seed" data-col="seed-ratio">{ f.and_then(|f| f.ratio).map(|r| fixed(r, 2)).unwrap_or_else(|| "-".into()) }</td>
+            </>
+        }
+    };
     html! {
         <section class="panel contest-panel" aria-labelledby="contest-heading">
             <h2 id="contest-heading">{ "contest" }
@@ -39,6 +60,11 @@ pub fn ContestTable() -> Html {
                             <th scope="col" class="num" title="Work the load did, in its own unit">{ "Loads" }</th>
                             <th scope="col" class="num" title="The load's CPU over its lifetime">{ "LCPU%" }</th>
                             <th scope="col" class="num" title="Time over this configuration's noload Time">{ "Ratio" }</th>
+                            if let Some(col) = &seed {
+                                <th scope="col" class="num seed" title="schedlab's mean Time over seeds 1-10 with the half-width of its 95 % t-interval (docs/seed-comparison.md)">{ "Model Time (10 seeds)" }</th>
+                                <th scope="col" class="num seed" title={format!("Published: {}. Mean Time [runs]; where every run is given, [runs: lowest–highest]", col.source)}>{ "Seed Time" }</th>
+                                <th scope="col" class="num seed" title={format!("Published: {}", col.source)}>{ "Seed Ratio" }</th>
+                            }
                         </tr>
                     </thead>
                     <tbody>
@@ -57,6 +83,7 @@ pub fn ContestTable() -> Html {
                                         <td class="num" data-col="loads">{ "…" }</td>
                                         <td class="num" data-col="lcpu">{ "…" }</td>
                                         <td class="num" data-col="ratio">{ "…" }</td>
+                                        { seed_cells(load) }
                                     </tr>
                                 },
                                 Some(cells) => {
@@ -76,6 +103,7 @@ pub fn ContestTable() -> Html {
                                             <td class="num" data-col="loads">{ div_round(row.loads_x100 as u128, 100) }</td>
                                             <td class="num" data-col="lcpu">{ div_round(row.lcpu_pct_x10 as u128, 10) }</td>
                                             <td class="num" data-col="ratio">{ ratio }</td>
+                                            { seed_cells(load) }
                                         </tr>
                                     }
                                 }
@@ -84,10 +112,37 @@ pub fn ContestTable() -> Html {
                     </tbody>
                 </table>
             </div>
+            if let Some(col) = &seed {
+                <p class="muted seed-source" data-testid="contest-seed">
+                    { format!("Seed columns: {}. The seed's runs are real machines; compare directions, not seconds. The Model column is schedlab's mean over seeds 1-10 with its 95 % interval, from docs/seed-comparison.md.", col.source) }
+                </p>
+            }
             <p class="model-note">
                 { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
                 { "Disk and page-cache model illustrative (synchronous writes, FIFO disk queue, no VM): the io_load ratios of 16× or 60× that 2.5 kernels showed came from elevator and VM bugs this model cannot reproduce." }
             </p>
         </section>
+    }
+}
+
+/// schedlab's 10-seed contest intervals, written by `schedlab seeds` beside the comparison.
+const INTERVALS: &str = include_str!("../../../docs/seed-comparison/contest-intervals.tsv");
+
+/// "55.5 [7]", or "27.2 [3: 23.7–73.8]" where the seed gives every run.
+fn seed_time(f: &Figure) -> String {
+    let runs = if f.runs == 0 {
+        "?".to_owned()
+    } else {
+        f.runs.to_string()
+    };
+    match f.time_range {
+        Some((lo, hi)) => format!(
+            "{} [{runs}: {}–{}]",
+            fixed(f.time, 1),
+            fixed(lo, 1),
+            fixed(hi, 1)
+        ),
+        None if f.whole_seconds => format!("{} [{runs}]", f.time / 10),
+        None => format!("{} [{runs}]", fixed(f.time, 1)),
     }
 }

@@ -63,7 +63,7 @@ pub fn problems(s: &Scenario) -> Vec<String> {
             ));
         }
     }
-    if s.task_count() as u64 > MAX_PROCESSES {
+    if s.task_count() > MAX_PROCESSES {
         out.push(format!(
             "tasks: {} tasks is more than measure starts ({MAX_PROCESSES} processes)",
             s.task_count()
