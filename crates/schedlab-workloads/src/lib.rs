@@ -407,6 +407,15 @@ pub fn run_until(
         detail,
         ..RunOptions::default()
     };
+    run_until_with(scenario, stop, opts)
+}
+
+/// [`run_until`] with explicit run options (budgets).
+pub fn run_until_with(
+    scenario: &Scenario,
+    stop: Stop,
+    opts: RunOptions,
+) -> Result<RunOutput, schedlab_policies::SimError> {
     let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
     let Stop::TaskExits(name) = stop else {
         return Ok(engine.run()?);
@@ -442,8 +451,22 @@ pub fn run_preset(
     base: &PresetBase,
     detail: Detail,
 ) -> Result<(Scenario, RunOutput, Report), PresetError> {
+    let opts = RunOptions {
+        detail,
+        ..RunOptions::default()
+    };
+    run_preset_with(preset, params, base, opts)
+}
+
+/// [`run_preset`] with explicit run options (budgets).
+pub fn run_preset_with(
+    preset: &Preset,
+    params: &Params,
+    base: &PresetBase,
+    opts: RunOptions,
+) -> Result<(Scenario, RunOutput, Report), PresetError> {
     let scenario = generate(preset, params, base);
-    let out = run_until(&scenario, preset.stop, detail)?;
+    let out = run_until_with(&scenario, preset.stop, opts)?;
     let mut report = (preset.report)(params, base, &out);
     report.preset = preset.id;
     Ok((scenario, out, report))
