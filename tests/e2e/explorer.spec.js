@@ -212,6 +212,24 @@ test("the contest preset fills the contest table, load by load", async ({ app: {
   await page.screenshot({ path: join(artifacts, "explorer-contest.png"), fullPage: true });
 });
 
+test("the contest table shows the matching seed's published figures beside the model's interval", async ({ app: { page } }) => {
+  await page.getByTestId("preset-select").selectOption("contest");
+  await page.getByTestId("policy-select").selectOption("linux-2.5-o1");
+  await page.getByTestId("cpus-input").fill("2");
+  await page.getByTestId("cpus-input").press("Enter");
+  // 2.5.52-mm1 at its default prio_bonus_ratio on two CPUs is seed 000's default column.
+  await expect(page.getByTestId("contest-seed")).toContainText("Seed columns:");
+  const io = page.getByTestId("contest-table").locator('tr[data-load="io_load"]');
+  await expect(io.locator('[data-col="seed-time"]')).toContainText("80.5");
+  await expect(io.locator('[data-col="model-time"]')).toHaveText(/^\d+\.\d ± \d+\.\d$/);
+  // Another tunable value is another column of the seed: the published Time follows the slider.
+  await slide(page, "prio_bonus_ratio", 0);
+  await expect(io.locator('[data-col="seed-time"]')).toContainText("120.3");
+  // A policy the seeds never ran shows no seed columns.
+  await page.getByTestId("policy-select").selectOption("rr");
+  await expect(page.getByTestId("contest-seed")).toHaveCount(0);
+});
+
 test("works at 1280x720 and in large type", async ({ app: { page } }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await doneHash(page);

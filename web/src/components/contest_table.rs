@@ -119,7 +119,7 @@ pub fn ContestTable() -> Html {
             }
             <p class="model-note">
                 { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
-                { "Disk and page-cache model illustrative (synchronous writes, FIFO disk queue, no VM): the io_load ratios of 16× or 60× that 2.5 kernels showed came from elevator and VM bugs this model cannot reproduce." }
+                { "The loads run on the machine model: a page cache, dirty throttling, a flusher kernel thread scheduled like any task, and the kernel era's elevator. Memory and swap are not modelled yet, so mem_load does not press on the VM, and the io_load ratios of 16× or 60× that some 2.5 kernels showed are reproduced only in part (docs/seed-comparison.md says which rows)." }
             </p>
         </section>
     }
