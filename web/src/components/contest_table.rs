@@ -61,7 +61,7 @@ pub fn ContestTable() -> Html {
                             <th scope="col" class="num" title="The load's CPU over its lifetime">{ "LCPU%" }</th>
                             <th scope="col" class="num" title="Time over this configuration's noload Time">{ "Ratio" }</th>
                             if let Some(col) = &seed {
-                                <th scope="col" class="num seed" title="schedlab's mean Time over seeds 1-10 with the half-width of its 95 % t-interval (docs/seed-comparison.md)">{ "Model Time (10 seeds)" }</th>
+                                <th scope="col" class="num seed" title="schedlab's mean Time over seeds 1-10 with the half-width of its 95 % t-interval (docs/seed-comparison.md)">{ "Model Time" }</th>
                                 <th scope="col" class="num seed" title={format!("Published: {}. Mean Time [runs]; where every run is given, [runs: lowest–highest]", col.source)}>{ "Seed Time" }</th>
                                 <th scope="col" class="num seed" title={format!("Published: {}", col.source)}>{ "Seed Ratio" }</th>
                             }
