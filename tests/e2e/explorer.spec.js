@@ -219,7 +219,7 @@ test("the contest table shows the matching seed's published figures beside the m
   await page.getByTestId("cpus-input").press("Enter");
   // 2.5.52-mm1 at its default prio_bonus_ratio on two CPUs is seed 000's default column.
   await expect(page.getByTestId("contest-seed")).toContainText("Seed columns:");
-  const io = page.getByTestId("contest-table").locator('tr[data-load="io_load"]');
+  const io = page.getByTestId("contest-seed-table").locator('tr[data-load="io_load"]');
   await expect(io.locator('[data-col="seed-time"]')).toContainText("80.5");
   await expect(io.locator('[data-col="model-time"]')).toHaveText(/^\d+\.\d ± \d+\.\d$/);
   // Another tunable value is another column of the seed: the published Time follows the slider.
@@ -228,6 +228,7 @@ test("the contest table shows the matching seed's published figures beside the m
   // A policy the seeds never ran shows no seed columns.
   await page.getByTestId("policy-select").selectOption("rr");
   await expect(page.getByTestId("contest-seed")).toHaveCount(0);
+  await expect(page.getByTestId("contest-seed-table")).toHaveCount(0);
 });
 
 test("works at 1280x720 and in large type", async ({ app: { page } }) => {

@@ -60,11 +60,6 @@ pub fn ContestTable() -> Html {
                             <th scope="col" class="num" title="Work the load did, in its own unit">{ "Loads" }</th>
                             <th scope="col" class="num" title="The load's CPU over its lifetime">{ "LCPU%" }</th>
                             <th scope="col" class="num" title="Time over this configuration's noload Time">{ "Ratio" }</th>
-                            if let Some(col) = &seed {
-                                <th scope="col" class="num seed" title="schedlab's mean Time over seeds 1-10 with the half-width of its 95 % t-interval (docs/seed-comparison.md)">{ "Model Time" }</th>
-                                <th scope="col" class="num seed" title={format!("Published: {}. Mean Time [runs]; where every run is given, [runs: lowest–highest]", col.source)}>{ "Seed Time" }</th>
-                                <th scope="col" class="num seed" title={format!("Published: {}", col.source)}>{ "Seed Ratio" }</th>
-                            }
                         </tr>
                     </thead>
                     <tbody>
@@ -83,7 +78,6 @@ pub fn ContestTable() -> Html {
                                         <td class="num" data-col="loads">{ "…" }</td>
                                         <td class="num" data-col="lcpu">{ "…" }</td>
                                         <td class="num" data-col="ratio">{ "…" }</td>
-                                        { seed_cells(load) }
                                     </tr>
                                 },
                                 Some(cells) => {
@@ -103,8 +97,7 @@ pub fn ContestTable() -> Html {
                                             <td class="num" data-col="loads">{ div_round(row.loads_x100 as u128, 100) }</td>
                                             <td class="num" data-col="lcpu">{ div_round(row.lcpu_pct_x10 as u128, 10) }</td>
                                             <td class="num" data-col="ratio">{ ratio }</td>
-                                            { seed_cells(load) }
-                                        </tr>
+                                            </tr>
                                     }
                                 }
                             }
@@ -113,8 +106,29 @@ pub fn ContestTable() -> Html {
                 </table>
             </div>
             if let Some(col) = &seed {
+                <h3 class="seed-heading">{ "Beside the seed" }</h3>
+                <div class="table-scroll">
+                    <table class="contest-table contest-seed-table" data-testid="contest-seed-table">
+                        <thead>
+                            <tr>
+                                <th scope="col">{ "Load" }</th>
+                                <th scope="col" class="num seed" title="schedlab's mean Time over seeds 1-10 with the half-width of its 95 % t-interval (docs/seed-comparison.md)">{ "Model Time" }</th>
+                                <th scope="col" class="num seed" title={format!("Published: {}. Mean Time [runs]; where every run is given, [runs: lowest–highest]", col.source)}>{ "Seed Time" }</th>
+                                <th scope="col" class="num seed" title={format!("Published: {}", col.source)}>{ "Seed Ratio" }</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for LOADS.iter().map(|load| html! {
+                                <tr data-load={*load}>
+                                    <th scope="row">{ *load }</th>
+                                    { seed_cells(load) }
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
                 <p class="muted seed-source" data-testid="contest-seed">
-                    { format!("Seed columns: {}. The seed's runs are real machines; compare directions, not seconds. The Model column is schedlab's mean over seeds 1-10 with its 95 % interval, from docs/seed-comparison.md.", col.source) }
+                    { format!("Seed columns: {}. The seed's runs are real machines; compare directions, not seconds. Model Time is schedlab's mean over seeds 1-10 with its 95 % interval, from docs/seed-comparison.md; the live table above is one run at this seed.", col.source) }
                 </p>
             }
             <p class="model-note">
