@@ -897,6 +897,37 @@ fn unit(m: Metric, lcpu_in_tenths: bool) -> i64 {
     }
 }
 
+/// A point of a contest row: the published cell's metric (with its run count and printed unit)
+/// beside the cell that simulates it.
+fn contest_point(
+    label: impl Into<String>,
+    c: &ContestCell,
+    m: Metric,
+    lcpu_in_tenths: bool,
+    published_cpu: Option<i64>,
+    cell: Cell,
+) -> Point {
+    Point {
+        label: label.into(),
+        published: Published::Mean {
+            value: contest_metric(c, m),
+            runs: c.runs,
+            unit: unit(m, lcpu_in_tenths),
+        },
+        published_cpu,
+        cell,
+    }
+}
+
+/// A seed's load name, with the model's load it runs when the two differ.
+fn load_label(name: &str, load: &str) -> String {
+    if name == load {
+        name.to_owned()
+    } else {
+        format!("{name} (as {load})")
+    }
+}
+
 fn section_s0() -> Section {
     let mut rows = Vec::new();
     for m in [Metric::Time, Metric::Loads, Metric::Lcpu] {
@@ -910,15 +941,9 @@ fn section_s0() -> Section {
                 points: cs
                     .iter()
                     .zip(published::S0_PBR)
-                    .map(|(c, pbr)| Point {
-                        label: format!("pbr {pbr}"),
-                        published: Published::Mean {
-                            value: contest_metric(c, m),
-                            runs: c.runs,
-                            unit: unit(m, false),
-                        },
-                        published_cpu: Some(c.cpu),
-                        cell: contest_cell(load, O1_25, &[("prio_bonus_ratio", pbr)], 2),
+                    .map(|(c, pbr)| {
+                        let cell = contest_cell(load, O1_25, &[("prio_bonus_ratio", pbr)], 2);
+                        contest_point(format!("pbr {pbr}"), c, m, false, Some(c.cpu), cell)
                     })
                     .collect(),
                 constants: "2.5.52-mm1 is the model itself".into(),
@@ -1034,35 +1059,26 @@ fn section_s3() -> Section {
             if !compared(load, m, &pair) {
                 continue;
             }
-            let label = if name == load {
-                (*name).to_owned()
-            } else {
-                format!("{name} (as {load})")
-            };
             rows.push(Row {
-                name: label,
+                name: load_label(name, load),
                 metric: m,
                 points: vec![
-                    Point {
-                        label: "2.4.19".into(),
-                        published: Published::Mean {
-                            value: contest_metric(&cs[0], m),
-                            runs: cs[0].runs,
-                            unit: unit(m, false),
-                        },
-                        published_cpu: Some(cs[0].cpu),
-                        cell: contest_cell(load, "linux-2.4", &[], 1),
-                    },
-                    Point {
-                        label: "2.5.40-mm2".into(),
-                        published: Published::Mean {
-                            value: contest_metric(&cs[last], m),
-                            runs: cs[last].runs,
-                            unit: unit(m, false),
-                        },
-                        published_cpu: Some(cs[last].cpu),
-                        cell: contest_cell(load, O1_25, &[], 1),
-                    },
+                    contest_point(
+                        "2.4.19",
+                        &cs[0],
+                        m,
+                        false,
+                        Some(cs[0].cpu),
+                        contest_cell(load, "linux-2.4", &[], 1),
+                    ),
+                    contest_point(
+                        "2.5.40-mm2",
+                        &cs[last],
+                        m,
+                        false,
+                        Some(cs[last].cpu),
+                        contest_cell(load, O1_25, &[], 1),
+                    ),
                 ],
                 constants: "2.5.52-mm1 stands in for 2.5.40-mm2; v0.61 load models for v0.50 loads"
                     .into(),
@@ -1114,35 +1130,26 @@ fn section_s4() -> Section {
             if !compared(load, m, cs) {
                 continue;
             }
-            let label = if name == load {
-                (*name).to_owned()
-            } else {
-                format!("{name} (as {load})")
-            };
             rows.push(Row {
-                name: label,
+                name: load_label(name, load),
                 metric: m,
                 points: vec![
-                    Point {
-                        label: "2.6.4".into(),
-                        published: Published::Mean {
-                            value: contest_metric(&cs[0], m),
-                            runs: cs[0].runs,
-                            unit: unit(m, true),
-                        },
-                        published_cpu: None,
-                        cell: contest_cell(load, "linux-2.6-o1", &[], 2),
-                    },
-                    Point {
-                        label: "EBS".into(),
-                        published: Published::Mean {
-                            value: contest_metric(&cs[1], m),
-                            runs: cs[1].runs,
-                            unit: unit(m, true),
-                        },
-                        published_cpu: None,
-                        cell: contest_cell(load, "ebs", &[], 2),
-                    },
+                    contest_point(
+                        "2.6.4",
+                        &cs[0],
+                        m,
+                        true,
+                        None,
+                        contest_cell(load, "linux-2.6-o1", &[], 2),
+                    ),
+                    contest_point(
+                        "EBS",
+                        &cs[1],
+                        m,
+                        true,
+                        None,
+                        contest_cell(load, "ebs", &[], 2),
+                    ),
                 ],
                 constants: if *name == "2list_load" {
                     "2list_load is undefined (workloads.md §1.3): list_load runs".into()
