@@ -36,6 +36,11 @@ pub(crate) enum Op {
     Balance {
         file: u32,
     },
+    /// Touch anonymous memory: faults sleep for the swap-in.
+    Touch {
+        bytes: u64,
+        size: u64,
+    },
     /// One pass of the flusher kernel thread.
     Flush,
     Send(u32),
@@ -260,6 +265,18 @@ impl Compiled {
                     });
                 }
                 Step::Wait(w) => out.push(Op::Wait(*w)),
+                Step::Touch { bytes, size } => {
+                    out.push(Op::Touch {
+                        bytes: *bytes,
+                        size: *size,
+                    });
+                    // Writing the memory costs what writing the same bytes into the cache does.
+                    let write_ns = self.copy_ns_per_kb.1;
+                    if write_ns > 0 {
+                        let kb = bytes.div_ceil(1024);
+                        out.push(Op::Run(Dur::Fixed(Nanos(kb * write_ns))));
+                    }
+                }
                 Step::Nice(n) => out.push(Op::Nice(*n)),
                 Step::Mark(l) => out.push(Op::Mark(self.labels.intern(l))),
                 Step::Yield => out.push(Op::Yield),

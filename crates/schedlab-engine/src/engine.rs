@@ -1044,6 +1044,7 @@ impl Engine {
                 random,
             } => self.file_write(cpu, t, file, bytes, random),
             Op::Balance { file } => self.balance_dirty(cpu, t, file),
+            Op::Touch { bytes, size } => self.touch(cpu, t, bytes, size),
             Op::Flush => self.flush(cpu, t),
             Op::Send(ch) => {
                 let c = &mut self.channels[ch as usize];
@@ -1584,8 +1585,12 @@ impl Engine {
                     vm.cache.writeback_done(file, first, count);
                     cleaned = true;
                 }
+                Effect::SwapIn { task, block } => {
+                    vm.cache.swap_in((machine::page_cache::ANON + task, block));
+                }
             }
         }
+        self.submit_swap_out(rq.owner);
         if let Some(t) = rq.waiter {
             let x = &mut self.exec[t.index()];
             x.io_pending = x.io_pending.saturating_sub(1);
@@ -1659,6 +1664,60 @@ impl Engine {
         }
     }
 
+    /// A touch of `bytes` of the task's anonymous memory of `size` bytes from its cursor:
+    /// resident blocks are hits, new ones zero pages (which may push other pages out), and
+    /// swapped-out ones major faults: each is read back from its swap slot and the task sleeps
+    /// until all are in.
+    fn touch(&mut self, cpu: CpuId, t: TaskId, bytes: u64, size: u64) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.complete_step(t);
+            return;
+        };
+        let block = vm.spec.block;
+        let blocks = size.div_ceil(block).max(1);
+        let cursor = vm.anon_cursor.entry(t.0).or_insert(0);
+        let first = *cursor / block;
+        let count = bytes.div_ceil(block).min(blocks);
+        *cursor = (*cursor + bytes) % (blocks * block);
+        let mut faults = Vec::new();
+        for i in 0..count {
+            let b = (first + i) % blocks;
+            let key = (machine::page_cache::ANON + t.0, b);
+            if let machine::page_cache::Touch::Swapped(slot) = vm.cache.touch_anon(key) {
+                faults.push((b, machine::swap_pos(slot, block)));
+            }
+        }
+        self.submit_swap_out(t);
+        if faults.is_empty() {
+            self.complete_step(t);
+            return;
+        }
+        self.block(cpu, t, TaskState::BlockedDisk);
+        self.exec[t.index()].io_pending = faults.len() as u32;
+        for (b, pos) in faults {
+            let effect = Effect::SwapIn {
+                task: t.0,
+                block: b,
+            };
+            self.submit(0, Dir::Read, pos, block, t, Some(t), effect);
+        }
+    }
+
+    /// Writes the anonymous pages that reclaim evicted to their swap slots on the first disk,
+    /// on behalf of `owner` (whose allocation made the room).
+    fn submit_swap_out(&mut self, owner: TaskId) {
+        let Some(vm) = self.vm.as_mut() else { return };
+        if vm.cache.swap_out.is_empty() || self.disks.is_empty() {
+            return;
+        }
+        let block = vm.spec.block;
+        let slots: Vec<u64> = vm.cache.swap_out.drain(..).map(|(s, _)| s).collect();
+        for slot in slots {
+            let pos = machine::swap_pos(slot, block);
+            self.submit(0, Dir::Write, pos, block, owner, None, Effect::None);
+        }
+    }
+
     /// A write into the page cache (its copy was the step before): the blocks become dirty.
     fn file_write(&mut self, cpu: CpuId, t: TaskId, file: u32, bytes: u64, random: bool) {
         if let Some(vm) = self.vm.as_mut() {
@@ -1670,6 +1729,7 @@ impl Engine {
                 vm.cache.dirty((file, b), self.now);
             }
         }
+        self.submit_swap_out(t);
         self.complete_step(t);
     }
 

@@ -1,5 +1,6 @@
 //! The machine under the tasks: disks with per-era elevators, the page cache, dirty data and
-//! its writeback by a flusher kernel thread (workloads.md §7.2).
+//! its writeback by a flusher kernel thread (workloads.md §7.2), and tasks' anonymous memory
+//! with swap on the first disk (§7.3, [`page_cache`]).
 //!
 //! The engine owns the event loop and the tasks; this module holds the state and the rules:
 //! which blocks a read misses, how much a writer may dirty before it is throttled
@@ -29,6 +30,8 @@ pub enum Effect {
     Fill { file: u32, first: u64, count: u64 },
     /// Writeback: `count` blocks of `file` from `first` are clean again.
     Clean { file: u32, first: u64, count: u64 },
+    /// A swap-in: anonymous block `block` of task `task` is resident again.
+    SwapIn { task: u32, block: u64 },
 }
 
 /// One request in a disk queue. `pos` is a byte address on the disk: a request that starts
@@ -102,12 +105,20 @@ pub(crate) struct Vm {
     /// The rate limit and the throttled writer's chunk, in bytes.
     pub ratelimit: u64,
     pub write_chunk: u64,
+    /// Each task's anonymous-memory cursor: where its next `touch` starts.
+    pub anon_cursor: std::collections::BTreeMap<u32, u64>,
 }
 
 /// Disk address of file `i`'s offset 0: files lie far apart, so moving between them always
 /// costs a positioning.
 pub(crate) fn file_base(i: usize) -> u64 {
     (i as u64 + 1) << 44
+}
+
+/// Disk address of swap slot `slot` (on the first disk): slots are allocated in order, so a
+/// burst of swap-outs is one sequential write.
+pub(crate) fn swap_pos(slot: u64, block: u64) -> u64 {
+    (1 << 61) + slot * block
 }
 
 /// Disk address of a plain `read`/`write` stream's offset 0.
@@ -132,6 +143,7 @@ impl Vm {
         };
         let capacity = spec.ram - spec.anon.min(spec.ram);
         let mut cache = page_cache::PageCache::new(spec.block, capacity);
+        cache.swappiness = spec.swappiness;
         let files: Vec<FileState> = spec
             .files
             .iter()
@@ -175,6 +187,7 @@ impl Vm {
             ratelimits: vec![0; cpus],
             ratelimit,
             write_chunk,
+            anon_cursor: std::collections::BTreeMap::new(),
         }
     }
 

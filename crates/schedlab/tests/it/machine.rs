@@ -1,6 +1,7 @@
 //! The machine model (engine `machine/`), each mechanism on its own with numbers worked out by
 //! hand: cached and missed reads, a writer throttled at `dirty_ratio`, and the anticipatory
-//! elevator's window keeping the disk for a sequential reader against writers.
+//! elevator's window keeping the disk for a sequential reader against writers; anonymous memory
+//! swapped out under pressure and faulted back in.
 
 use schedlab::{Detail, RunOptions, Scenario};
 
@@ -147,4 +148,39 @@ fn the_anticipation_window_lets_a_sequential_reader_keep_the_disk() {
     // ("deceptive idleness"): the writers' batch sweeps all four of them first, as in FIFO.
     let out = run(&antic_scenario("deadline"));
     assert_eq!(turnaround_ms(&out, "reader"), 1921);
+}
+
+fn swap_scenario(ram: u64) -> String {
+    // 17 blocks of 64 KiB touched once, a pause, then the first block again.
+    let size = 17 * 65536;
+    format!(
+        r#"{{"version":1,"cpus":1,"duration":"2s","policy":{{"id":"fifo"}},
+          "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
+          "machine":{{"ram":{ram},"write_ns_per_kb":1000}},
+          "tasks":[{{"name":"hog","program":[
+              {{"touch":{{"bytes":{size},"size":{size}}}}},{{"sleep":"100ms"}},{{"mark":"a"}},
+              {{"touch":{{"bytes":65536,"size":{size}}}}},{{"mark":"b"}},{{"sleep":"100ms"}}]}}]}}"#
+    )
+}
+
+fn mark_ns(out: &schedlab::engine::RunOutput, label: &str) -> u64 {
+    out.trace.marks_labelled(label).next().unwrap().time.0
+}
+
+#[test]
+fn a_swap_in_costs_one_positioning_and_a_transfer() {
+    // 16 blocks of RAM, 17 touched: the 17th pushes the oldest, block 0, out to swap slot 0 (a
+    // 10 ms positioning + 10 ms write, done long before the pause ends). Touching block 0 again
+    // is a major fault: one 64 KiB read from slot 0, away from where the head stopped (slot 1),
+    // so 10 ms positioning + 10 ms transfer, then the 64 µs of CPU the touch costs. Block 0
+    // back in pushes block 1 out: a third request, written where the read ended.
+    let out = run(&swap_scenario(16 * 65536));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 20_000_000 + 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![3]);
+    // The first touch: 17 × 64 KiB × 1000 ns of CPU, no waiting for the swap-out.
+    assert_eq!(mark_ns(&out, "a"), 17 * 64_000 + 100_000_000);
+    // With room for all 17 blocks nothing is swapped: the touch is its CPU only.
+    let out = run(&swap_scenario(17 * 65536));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![0]);
 }
