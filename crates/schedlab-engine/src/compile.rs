@@ -43,6 +43,8 @@ pub(crate) enum Op {
     },
     /// One pass of the flusher kernel thread.
     Flush,
+    /// One pass of `kswapd`.
+    Kswapd,
     Send(u32),
     Recv(u32),
     Fork {
@@ -78,6 +80,10 @@ pub(crate) struct Compiled {
     pub labels: Names,
     /// Entry of the flusher kernel thread's program, when the scenario has a machine.
     pub flusher_entry: Option<u32>,
+    /// `kswapd`'s program, when the scenario has a machine and some task touches memory.
+    pub kswapd_entry: Option<u32>,
+    /// Whether some program has a `touch` step.
+    has_touch: bool,
     named: BTreeMap<String, u32>,
     files: Names,
     /// CPU per KB of a cached read and of a write into the cache.
@@ -153,6 +159,18 @@ impl Compiled {
         for t in &s.tasks {
             let e = c.emit_program(&t.program.0, &mut fixups);
             c.task_entries.push(e);
+        }
+        if let (Some(m), true) = (&s.machine, c.has_touch) {
+            // kswapd: forever { reclaim to the high watermark; the CPU it costs }.
+            let entry = c.ops.len() as u32;
+            c.ops.extend([
+                Op::LoopBegin { times: 0 },
+                Op::Kswapd,
+                Op::Run(Dur::Fixed(m.flush_cpu)),
+                Op::LoopEnd { begin: entry },
+                Op::Exit,
+            ]);
+            c.kswapd_entry = Some(entry);
         }
         // Forks of named programs are resolved last, so programs may fork each other (or
         // themselves: a fork bomb).
@@ -266,6 +284,7 @@ impl Compiled {
                 }
                 Step::Wait(w) => out.push(Op::Wait(*w)),
                 Step::Touch { bytes, size } => {
+                    self.has_touch = true;
                     out.push(Op::Touch {
                         bytes: *bytes,
                         size: *size,

@@ -273,6 +273,8 @@ pub struct Engine {
     vm: Option<Vm>,
     /// Index in `arrivals` of the flusher kernel thread.
     flusher_arrival: Option<usize>,
+    /// Index in `arrivals` of the kswapd kernel thread.
+    kswapd_arrival: Option<usize>,
     /// Kernel threads alive: they never exit, so the run ends when only they are left.
     kthreads: usize,
     out: Out,
@@ -350,7 +352,7 @@ impl Engine {
         let vm = scenario
             .machine
             .as_ref()
-            .map(|m| Vm::new(m, &scenario.disks, cpus));
+            .map(|m| Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some()));
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -398,6 +400,26 @@ impl Engine {
             }
             _ => None,
         };
+        // kswapd arrives right after it, when some task touches anonymous memory.
+        let kswapd_arrival = match (flusher_arrival, code.kswapd_entry) {
+            (Some(f), Some(entry)) => {
+                arrivals.insert(
+                    f + 1,
+                    Arrival {
+                        at: Nanos::ZERO,
+                        name: "kswapd".to_owned(),
+                        nice: 0,
+                        shares: None,
+                        cap: None,
+                        rt: None,
+                        cpus_allowed: all_cpus,
+                        entry,
+                    },
+                );
+                Some(f + 1)
+            }
+            _ => None,
+        };
         let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.list.clone();
         let mut e = Engine {
@@ -426,6 +448,7 @@ impl Engine {
             disks,
             vm,
             flusher_arrival,
+            kswapd_arrival,
             kthreads: 0,
             out: Out {
                 resched: vec![false; cpus],
@@ -799,6 +822,12 @@ impl Engine {
             a.entry,
             CpuId(0),
         )?;
+        if self.kswapd_arrival == Some(i) {
+            self.kthreads += 1;
+            if let Some(vm) = self.vm.as_mut() {
+                vm.kswapd = Some(id);
+            }
+        }
         if self.flusher_arrival == Some(i) {
             self.kthreads += 1;
             if let Some(vm) = self.vm.as_mut() {
@@ -1046,6 +1075,7 @@ impl Engine {
             Op::Balance { file } => self.balance_dirty(cpu, t, file),
             Op::Touch { bytes, size } => self.touch(cpu, t, bytes, size),
             Op::Flush => self.flush(cpu, t),
+            Op::Kswapd => self.kswapd(cpu, t),
             Op::Send(ch) => {
                 let c = &mut self.channels[ch as usize];
                 if let Some(r) = c.receivers.pop_front() {
@@ -1707,6 +1737,13 @@ impl Engine {
     /// on behalf of `owner` (whose allocation made the room).
     fn submit_swap_out(&mut self, owner: TaskId) {
         let Some(vm) = self.vm.as_mut() else { return };
+        if vm.kswapd_idle && vm.cache.free() < vm.cache.low {
+            if let Some(k) = vm.kswapd {
+                vm.kswapd_idle = false;
+                self.wake(k, None, false);
+            }
+        }
+        let Some(vm) = self.vm.as_mut() else { return };
         if vm.cache.swap_out.is_empty() || self.disks.is_empty() {
             return;
         }
@@ -1716,6 +1753,23 @@ impl Engine {
             let pos = machine::swap_pos(slot, block);
             self.submit(0, Dir::Write, pos, block, owner, None, Effect::None);
         }
+    }
+
+    /// kswapd's pass: below the low watermark, reclaim up to the high one, writing what it
+    /// swaps out, and go on (its CPU is the next step); otherwise sleep until an allocation
+    /// leaves free memory below the low watermark again.
+    fn kswapd(&mut self, cpu: CpuId, t: TaskId) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        };
+        if vm.cache.free() >= vm.cache.low || !vm.cache.kswapd_reclaim() {
+            vm.kswapd_idle = true;
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        }
+        self.submit_swap_out(t);
+        self.complete_step(t);
     }
 
     /// A write into the page cache (its copy was the step before): the blocks become dirty.

@@ -17,6 +17,12 @@
 //! always finds a page at the first priority; when mapped pages may be reclaimed, the least
 //! recently used of the oldest clean block and the oldest anonymous block goes; a page counts
 //! as free as soon as its swap-out is submitted (the kernel frees it when the write completes).
+//!
+//! With anonymous memory the zone watermarks apply ([`super::watermarks`]): an allocation that
+//! leaves less than `pages_min` free reclaims on the spot (direct reclaim, `try_to_free_pages`),
+//! one under `pages_low` wakes the kswapd kernel thread, which reclaims up to `pages_high`
+//! (`balance_pgdat`). Simplified: direct reclaim frees just enough to get back to `pages_min`
+//! rather than `SWAP_CLUSTER_MAX` (32) pages per pass.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -121,6 +127,12 @@ pub struct PageCache {
     pub swap_out: Vec<(u64, Key)>,
     /// Anonymous blocks evicted to swap so far.
     pub swapped_out: u64,
+    /// Zone watermarks in bytes of free memory (`pages_min`, `pages_low`, `pages_high`): an
+    /// allocation below `min` reclaims itself (direct reclaim), below `low` wakes kswapd,
+    /// which reclaims up to `high`. All 0 (reclaim only when full) unless set.
+    pub min: u64,
+    pub low: u64,
+    pub high: u64,
 }
 
 impl PageCache {
@@ -143,6 +155,9 @@ impl PageCache {
             next_slot: 0,
             swap_out: Vec::new(),
             swapped_out: 0,
+            min: 0,
+            low: 0,
+            high: 0,
         }
     }
 
@@ -296,7 +311,27 @@ impl PageCache {
     /// Evicts clean blocks, least recently used first, until the cache fits its capacity (or
     /// nothing clean is left).
     fn shrink(&mut self) {
-        while self.used + self.anon_used > self.capacity {
+        self.shrink_to(self.min);
+    }
+
+    /// Free memory: the capacity not held by cache or anonymous pages.
+    pub fn free(&self) -> u64 {
+        self.capacity.saturating_sub(self.used + self.anon_used)
+    }
+
+    /// kswapd's pass (`balance_pgdat`): reclaims until free memory reaches `high`. Returns
+    /// whether anything was reclaimed.
+    pub fn kswapd_reclaim(&mut self) -> bool {
+        let before = self.free();
+        self.shrink_to(self.high);
+        self.free() > before
+    }
+
+    /// Evicts, by the reclaim rule above, until `free` bytes are free (or nothing clean or
+    /// anonymous is left).
+    fn shrink_to(&mut self, free: u64) {
+        let target = self.capacity.saturating_sub(free);
+        while self.used + self.anon_used > target {
             let oldest_clean = self.clean.first_key_value().map(|(s, _)| *s);
             let oldest_anon = self.anon.first_key_value().map(|(s, _)| *s);
             let take_anon = match (oldest_clean, oldest_anon) {

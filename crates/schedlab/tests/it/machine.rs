@@ -151,10 +151,11 @@ fn the_anticipation_window_lets_a_sequential_reader_keep_the_disk() {
 }
 
 fn swap_scenario(ram: u64) -> String {
-    // 17 blocks of 64 KiB touched once, a pause, then the first block again.
+    // 17 blocks of 64 KiB touched once, a pause, then the first block again. Two CPUs, so
+    // kswapd never waits for the hog's CPU.
     let size = 17 * 65536;
     format!(
-        r#"{{"version":1,"cpus":1,"duration":"2s","policy":{{"id":"fifo"}},
+        r#"{{"version":1,"cpus":2,"duration":"2s","policy":{{"id":"fifo"}},
           "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
           "machine":{{"ram":{ram},"write_ns_per_kb":1000}},
           "tasks":[{{"name":"hog","program":[
@@ -168,19 +169,27 @@ fn mark_ns(out: &schedlab::engine::RunOutput, label: &str) -> u64 {
 }
 
 #[test]
-fn a_swap_in_costs_one_positioning_and_a_transfer() {
-    // 16 blocks of RAM, 17 touched: the 17th pushes the oldest, block 0, out to swap slot 0 (a
-    // 10 ms positioning + 10 ms write, done long before the pause ends). Touching block 0 again
-    // is a major fault: one 64 KiB read from slot 0, away from where the head stopped (slot 1),
-    // so 10 ms positioning + 10 ms transfer, then the 64 µs of CPU the touch costs. Block 0
-    // back in pushes block 1 out: a third request, written where the read ended.
+fn a_swap_in_costs_one_positioning_and_a_transfer_and_kswapd_keeps_memory_free() {
+    // 1 MiB of RAM = 16 blocks. Watermarks (2.6 rule): min_free_kbytes = isqrt(1024 × 16) =
+    // 128 KiB = 2 blocks, low 160 KiB, high 192 KiB = 3 blocks. Touching 17 blocks: 14 fit
+    // above min; blocks 14, 15, 16 each push the oldest out by direct reclaim (blocks 0, 1, 2
+    // to swap slots 0, 1, 2). Free is then 128 KiB < low: kswapd wakes and reclaims to high,
+    // block 3 to slot 3. Touching block 0 again is a major fault: one 64 KiB read from slot 0,
+    // away from where the head stopped (after slot 3): 10 ms positioning + 10 ms transfer,
+    // then the 64 µs of CPU the touch costs. Block 0 back in leaves free below low again:
+    // kswapd writes block 4 to slot 4. Six requests: five swap-outs and the swap-in.
     let out = run(&swap_scenario(16 * 65536));
     assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 20_000_000 + 64_000);
-    assert_eq!(out.metrics.run.disk_requests, vec![3]);
-    // The first touch: 17 × 64 KiB × 1000 ns of CPU, no waiting for the swap-out.
+    assert_eq!(out.metrics.run.disk_requests, vec![6]);
+    // The first touch: 17 × 64 KiB × 1000 ns of CPU, no waiting for the swap-outs.
     assert_eq!(mark_ns(&out, "a"), 17 * 64_000 + 100_000_000);
-    // With room for all 17 blocks nothing is swapped: the touch is its CPU only.
-    let out = run(&swap_scenario(17 * 65536));
+    // kswapd ran twice, one 100 µs pass each time the low watermark was crossed.
+    assert_eq!(out.metrics.tasks[task(&out, "kswapd")].cpu_ns, 200_000);
+    // 20 blocks of RAM: min_free_kbytes = isqrt(1280 × 16) = 143 KiB, low = 178.75 KiB, and 17
+    // blocks leave 192 KiB free: above low, so kswapd never runs, nothing is swapped and the
+    // touch is its CPU only.
+    let out = run(&swap_scenario(20 * 65536));
     assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 64_000);
     assert_eq!(out.metrics.run.disk_requests, vec![0]);
+    assert_eq!(out.metrics.tasks[task(&out, "kswapd")].cpu_ns, 0);
 }
