@@ -123,6 +123,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("anon_mb", "Anonymous memory", "MB", 32, 0, 65_536, "Resident anonymous memory (gcc, make, daemons): the page cache gets the rest of RAM. ASSUMPTION."),
     ParamSpec::choice("elevator", "Elevator", &["era", "noop", "linus", "deadline", "anticipatory", "cfq"], 0, "Disk queue discipline; era = the policy's kernel (2.4 linus, 2.5 deadline, 2.6 anticipatory, CFS cfq, EEVDF deadline, textbook noop)."),
     ParamSpec::int("dirty_ratio", "dirty_ratio", "%", 0, 0, 100, "vm.dirty_ratio: writers are throttled above it; 0 = the era's (2.5/2.6: 40; 2.4: 60, bdflush's nfract_sync)."),
+    ParamSpec::int("swappiness", "swappiness", "", 60, 0, 100, "vm.swappiness (2.5.43+): how readily reclaim swaps anonymous memory rather than dropping page cache; mapped pages go when mapped % / 2 + swappiness >= 100 (2.6 refill_inactive_zone). Default 60, the kernel's. Only mem_load touches anonymous memory."),
     ParamSpec::int("dirty_background_ratio", "dirty_background_ratio", "%", 0, 0, 100, "vm.dirty_background_ratio: the flusher starts above it; 0 = the era's (2.5/2.6: 10; 2.4: 30, bdflush's nfract)."),
     ParamSpec::int("lead_ms", "Load lead", "ms", 3000, 0, 60_000, "The load starts this long before the compile (FACT, §1.3)."),
     ParamSpec::int("seek_us", "Disk positioning", "us", 10_000, 0, 100_000, "Seek + rotation of a request that does not start where the last one ended. ASSUMPTION, §7.2."),
@@ -359,7 +360,7 @@ pub fn era(policy: &str) -> Era {
 }
 
 /// Names of the kernel threads the machine adds: not part of the compile or the load.
-const KTHREADS: [&str; 2] = ["pdflush", "bdflush"];
+const KTHREADS: [&str; 3] = ["pdflush", "bdflush", "kswapd"];
 
 /// The machine of one contest run: RAM, the writeback rules and CPU costs of its era, and the
 /// files the compile and `load` use.
@@ -377,6 +378,7 @@ fn machine(p: &Params, policy: &str, load: &str, cpus: u32) -> MachineSpec {
         0 => e.dirty_background_ratio,
         v => v,
     };
+    m.swappiness = p.u("swappiness");
     m.throttle = e.throttle;
     m.flusher = e.flusher.to_owned();
     m.write_ns_per_kb = p.u("write_us_per_mb") * 1000 / 1024;
