@@ -87,7 +87,7 @@ pub(crate) struct Compiled {
     named: BTreeMap<String, u32>,
     files: Names,
     /// CPU per KB of a cached read and of a write into the cache.
-    copy_ns_per_kb: (u64, u64),
+    copy_ns_per_kb: (u64, u64, u64),
     disks: Names,
 }
 
@@ -126,7 +126,7 @@ impl Compiled {
             copy_ns_per_kb: s
                 .machine
                 .as_ref()
-                .map(|m| (m.read_ns_per_kb, m.write_ns_per_kb))
+                .map(|m| (m.read_ns_per_kb, m.write_ns_per_kb, m.touch_ns_per_kb))
                 .unwrap_or_default(),
             ..Compiled::default()
         };
@@ -224,7 +224,7 @@ impl Compiled {
                     let name = io.file.as_deref().unwrap_or_default();
                     let file = self.files.get(name).unwrap_or(0);
                     let kb = io.bytes.div_ceil(1024);
-                    let (read_ns, write_ns) = self.copy_ns_per_kb;
+                    let (read_ns, write_ns, _) = self.copy_ns_per_kb;
                     match io.op {
                         IoOp::Read => {
                             out.push(Op::FileRead {
@@ -289,11 +289,10 @@ impl Compiled {
                         bytes: *bytes,
                         size: *size,
                     });
-                    // Writing the memory costs what writing the same bytes into the cache does.
-                    let write_ns = self.copy_ns_per_kb.1;
-                    if write_ns > 0 {
+                    let touch_ns = self.copy_ns_per_kb.2;
+                    if touch_ns > 0 {
                         let kb = bytes.div_ceil(1024);
-                        out.push(Op::Run(Dur::Fixed(Nanos(kb * write_ns))));
+                        out.push(Op::Run(Dur::Fixed(Nanos(kb * touch_ns))));
                     }
                 }
                 Step::Nice(n) => out.push(Op::Nice(*n)),

@@ -265,6 +265,12 @@ pub struct MachineSpec {
     /// writer.
     #[serde(default = "default_copy_ns")]
     pub write_ns_per_kb: u64,
+    /// CPU per KB of anonymous memory a `touch` step writes, charged to the toucher.
+    #[serde(
+        default = "default_copy_ns",
+        skip_serializing_if = "is_default_copy_ns"
+    )]
+    pub touch_ns_per_kb: u64,
     /// CPU the flusher spends per chunk it submits.
     #[serde(default = "default_flush_cpu")]
     pub flush_cpu: Nanos,
@@ -332,6 +338,9 @@ fn default_readahead() -> u64 {
 fn default_copy_ns() -> u64 {
     1953
 }
+fn is_default_copy_ns(v: &u64) -> bool {
+    *v == default_copy_ns()
+}
 fn default_flush_cpu() -> Nanos {
     Nanos::from_us(100)
 }
@@ -366,6 +375,7 @@ impl MachineSpec {
             readahead: default_readahead(),
             read_ns_per_kb: default_copy_ns(),
             write_ns_per_kb: default_copy_ns(),
+            touch_ns_per_kb: default_copy_ns(),
             flush_cpu: default_flush_cpu(),
             flusher: default_flusher(),
             swappiness: default_swappiness(),

@@ -203,8 +203,7 @@ fn every_param_default_is_in_range_and_assumptions_are_labelled() {
         "hop_us",
         "write_us_per_mb",
         "tar_files",
-        "mem_run_us",
-        "fault_rate",
+        "mem_us_per_mb",
     ] {
         let s = contest::PARAMS.iter().find(|s| s.key == key).unwrap();
         assert!(s.help.contains("ASSUMPTION"), "contest.{key}");

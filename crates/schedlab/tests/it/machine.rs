@@ -157,7 +157,7 @@ fn swap_scenario(ram: u64) -> String {
     format!(
         r#"{{"version":1,"cpus":2,"duration":"2s","policy":{{"id":"fifo"}},
           "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
-          "machine":{{"ram":{ram},"write_ns_per_kb":1000}},
+          "machine":{{"ram":{ram},"touch_ns_per_kb":1000}},
           "tasks":[{{"name":"hog","program":[
               {{"touch":{{"bytes":{size},"size":{size}}}}},{{"sleep":"100ms"}},{{"mark":"a"}},
               {{"touch":{{"bytes":65536,"size":{size}}}}},{{"mark":"b"}},{{"sleep":"100ms"}}]}}]}}"#
