@@ -193,3 +193,54 @@ fn a_swap_in_costs_one_positioning_and_a_transfer_and_kswapd_keeps_memory_free()
     assert_eq!(out.metrics.run.disk_requests, vec![0]);
     assert_eq!(out.metrics.tasks[task(&out, "kswapd")].cpu_ns, 0);
 }
+
+fn swappiness_scenario(swappiness: u32) -> String {
+    let b = 65536;
+    format!(
+        r#"{{"version":1,"cpus":2,"duration":"2s","policy":{{"id":"fifo"}},
+          "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
+          "machine":{{"ram":{ram},"touch_ns_per_kb":1000,"swappiness":{swappiness},
+                      "files":[{{"name":"f","size":{f},"cached":true}}]}},
+          "tasks":[
+            {{"name":"hog","program":[
+              {{"touch":{{"bytes":{b20},"size":{b24}}}}},{{"sleep":"50ms"}},
+              {{"touch":{{"bytes":{b4},"size":{b24}}}}},{{"mark":"a"}},
+              {{"touch":{{"bytes":{b},"size":{b24}}}}},{{"mark":"b"}},{{"sleep":"100ms"}}]}},
+            {{"name":"reader","program":[{{"sleep":"10ms"}},{{"read":{{"file":"f","bytes":{f}}}}}]}}]}}"#,
+        ram = 32 * b,
+        f = 8 * b,
+        b20 = 20 * b,
+        b24 = 24 * b,
+        b4 = 4 * b,
+    )
+}
+
+#[test]
+fn swappiness_moves_evictions_between_the_cache_and_a_hogs_memory() {
+    // 32 blocks of RAM (watermarks: min 181 KiB, low 226 KiB, high 271 KiB). An 8-block file
+    // is cached; the hog touches 20 blocks (28 in use, 4 free: above low), the reader then
+    // reads the file, so the cache is more recently used than the hog's pages. Four more hog
+    // blocks leave 0 free: reclaim must free 5 blocks (3 direct to get above min, 2 more by
+    // kswapd to get above high). Anonymous pages are ~75 % of memory: swap_tendency =
+    // 37 + swappiness.
+    // swappiness 0: 37 < 100, the cache goes; the hog's block 0 is still resident, so touching
+    // it again is its CPU only, and nothing touched the disk.
+    let out = run(&swappiness_scenario(0));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![0]);
+    // swappiness 100: 137 >= 100, the least recently used pages go: the hog's oldest, blocks
+    // 0-4, written to swap slots 0-4 when the 4-block touch starts (FIFO queue: 10 ms
+    // positioning + 5 × 10 ms). Block 0 then faults, 4 × 64 µs of touch CPU later (mark a),
+    // and its read from slot 0 waits for the writes, then costs a positioning and a transfer:
+    // b - a = 60 ms + 20 ms - 256 µs + the 64 µs touch.
+    let out = run(&swappiness_scenario(100));
+    assert_eq!(
+        mark_ns(&out, "b") - mark_ns(&out, "a"),
+        80_000_000 - 256_000 + 64_000
+    );
+    assert!(
+        out.metrics.run.disk_requests[0] >= 6,
+        "{:?}",
+        out.metrics.run.disk_requests
+    );
+}
