@@ -36,8 +36,15 @@ pub(crate) enum Op {
     Balance {
         file: u32,
     },
+    /// Touch anonymous memory: faults sleep for the swap-in.
+    Touch {
+        bytes: u64,
+        size: u64,
+    },
     /// One pass of the flusher kernel thread.
     Flush,
+    /// One pass of `kswapd`.
+    Kswapd,
     Send(u32),
     Recv(u32),
     Fork {
@@ -73,10 +80,14 @@ pub(crate) struct Compiled {
     pub labels: Names,
     /// Entry of the flusher kernel thread's program, when the scenario has a machine.
     pub flusher_entry: Option<u32>,
+    /// `kswapd`'s program, when the scenario has a machine and some task touches memory.
+    pub kswapd_entry: Option<u32>,
+    /// Whether some program has a `touch` step.
+    has_touch: bool,
     named: BTreeMap<String, u32>,
     files: Names,
     /// CPU per KB of a cached read and of a write into the cache.
-    copy_ns_per_kb: (u64, u64),
+    copy_ns_per_kb: (u64, u64, u64),
     disks: Names,
 }
 
@@ -115,7 +126,7 @@ impl Compiled {
             copy_ns_per_kb: s
                 .machine
                 .as_ref()
-                .map(|m| (m.read_ns_per_kb, m.write_ns_per_kb))
+                .map(|m| (m.read_ns_per_kb, m.write_ns_per_kb, m.touch_ns_per_kb))
                 .unwrap_or_default(),
             ..Compiled::default()
         };
@@ -148,6 +159,18 @@ impl Compiled {
         for t in &s.tasks {
             let e = c.emit_program(&t.program.0, &mut fixups);
             c.task_entries.push(e);
+        }
+        if let (Some(m), true) = (&s.machine, c.has_touch) {
+            // kswapd: forever { reclaim to the high watermark; the CPU it costs }.
+            let entry = c.ops.len() as u32;
+            c.ops.extend([
+                Op::LoopBegin { times: 0 },
+                Op::Kswapd,
+                Op::Run(Dur::Fixed(m.flush_cpu)),
+                Op::LoopEnd { begin: entry },
+                Op::Exit,
+            ]);
+            c.kswapd_entry = Some(entry);
         }
         // Forks of named programs are resolved last, so programs may fork each other (or
         // themselves: a fork bomb).
@@ -201,7 +224,7 @@ impl Compiled {
                     let name = io.file.as_deref().unwrap_or_default();
                     let file = self.files.get(name).unwrap_or(0);
                     let kb = io.bytes.div_ceil(1024);
-                    let (read_ns, write_ns) = self.copy_ns_per_kb;
+                    let (read_ns, write_ns, _) = self.copy_ns_per_kb;
                     match io.op {
                         IoOp::Read => {
                             out.push(Op::FileRead {
@@ -260,6 +283,18 @@ impl Compiled {
                     });
                 }
                 Step::Wait(w) => out.push(Op::Wait(*w)),
+                Step::Touch { bytes, size } => {
+                    self.has_touch = true;
+                    out.push(Op::Touch {
+                        bytes: *bytes,
+                        size: *size,
+                    });
+                    let touch_ns = self.copy_ns_per_kb.2;
+                    if touch_ns > 0 {
+                        let kb = bytes.div_ceil(1024);
+                        out.push(Op::Run(Dur::Fixed(Nanos(kb * touch_ns))));
+                    }
+                }
                 Step::Nice(n) => out.push(Op::Nice(*n)),
                 Step::Mark(l) => out.push(Op::Mark(self.labels.intern(l))),
                 Step::Yield => out.push(Op::Yield),

@@ -273,6 +273,8 @@ pub struct Engine {
     vm: Option<Vm>,
     /// Index in `arrivals` of the flusher kernel thread.
     flusher_arrival: Option<usize>,
+    /// Index in `arrivals` of the kswapd kernel thread.
+    kswapd_arrival: Option<usize>,
     /// Kernel threads alive: they never exit, so the run ends when only they are left.
     kthreads: usize,
     out: Out,
@@ -350,7 +352,7 @@ impl Engine {
         let vm = scenario
             .machine
             .as_ref()
-            .map(|m| Vm::new(m, &scenario.disks, cpus));
+            .map(|m| Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some()));
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -398,6 +400,26 @@ impl Engine {
             }
             _ => None,
         };
+        // kswapd arrives right after it, when some task touches anonymous memory.
+        let kswapd_arrival = match (flusher_arrival, code.kswapd_entry) {
+            (Some(f), Some(entry)) => {
+                arrivals.insert(
+                    f + 1,
+                    Arrival {
+                        at: Nanos::ZERO,
+                        name: "kswapd".to_owned(),
+                        nice: 0,
+                        shares: None,
+                        cap: None,
+                        rt: None,
+                        cpus_allowed: all_cpus,
+                        entry,
+                    },
+                );
+                Some(f + 1)
+            }
+            _ => None,
+        };
         let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.list.clone();
         let mut e = Engine {
@@ -426,6 +448,7 @@ impl Engine {
             disks,
             vm,
             flusher_arrival,
+            kswapd_arrival,
             kthreads: 0,
             out: Out {
                 resched: vec![false; cpus],
@@ -799,6 +822,12 @@ impl Engine {
             a.entry,
             CpuId(0),
         )?;
+        if self.kswapd_arrival == Some(i) {
+            self.kthreads += 1;
+            if let Some(vm) = self.vm.as_mut() {
+                vm.kswapd = Some(id);
+            }
+        }
         if self.flusher_arrival == Some(i) {
             self.kthreads += 1;
             if let Some(vm) = self.vm.as_mut() {
@@ -1044,7 +1073,9 @@ impl Engine {
                 random,
             } => self.file_write(cpu, t, file, bytes, random),
             Op::Balance { file } => self.balance_dirty(cpu, t, file),
+            Op::Touch { bytes, size } => self.touch(cpu, t, bytes, size),
             Op::Flush => self.flush(cpu, t),
+            Op::Kswapd => self.kswapd(cpu, t),
             Op::Send(ch) => {
                 let c = &mut self.channels[ch as usize];
                 if let Some(r) = c.receivers.pop_front() {
@@ -1584,8 +1615,12 @@ impl Engine {
                     vm.cache.writeback_done(file, first, count);
                     cleaned = true;
                 }
+                Effect::SwapIn { task, block } => {
+                    vm.cache.swap_in((machine::page_cache::ANON + task, block));
+                }
             }
         }
+        self.submit_swap_out(rq.owner);
         if let Some(t) = rq.waiter {
             let x = &mut self.exec[t.index()];
             x.io_pending = x.io_pending.saturating_sub(1);
@@ -1659,6 +1694,84 @@ impl Engine {
         }
     }
 
+    /// A touch of `bytes` of the task's anonymous memory of `size` bytes from its cursor:
+    /// resident blocks are hits, new ones zero pages (which may push other pages out), and
+    /// swapped-out ones major faults: each is read back from its swap slot and the task sleeps
+    /// until all are in.
+    fn touch(&mut self, cpu: CpuId, t: TaskId, bytes: u64, size: u64) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.complete_step(t);
+            return;
+        };
+        let block = vm.spec.block;
+        let blocks = size.div_ceil(block).max(1);
+        let cursor = vm.anon_cursor.entry(t.0).or_insert(0);
+        let first = *cursor / block;
+        let count = bytes.div_ceil(block).min(blocks);
+        *cursor = (*cursor + bytes) % (blocks * block);
+        let mut faults = Vec::new();
+        for i in 0..count {
+            let b = (first + i) % blocks;
+            let key = (machine::page_cache::ANON + t.0, b);
+            if let machine::page_cache::Touch::Swapped(slot) = vm.cache.touch_anon(key) {
+                faults.push((b, machine::swap_pos(slot, block)));
+            }
+        }
+        self.submit_swap_out(t);
+        if faults.is_empty() {
+            self.complete_step(t);
+            return;
+        }
+        self.block(cpu, t, TaskState::BlockedDisk);
+        self.exec[t.index()].io_pending = faults.len() as u32;
+        for (b, pos) in faults {
+            let effect = Effect::SwapIn {
+                task: t.0,
+                block: b,
+            };
+            self.submit(0, Dir::Read, pos, block, t, Some(t), effect);
+        }
+    }
+
+    /// Writes the anonymous pages that reclaim evicted to their swap slots on the first disk,
+    /// on behalf of `owner` (whose allocation made the room).
+    fn submit_swap_out(&mut self, owner: TaskId) {
+        let Some(vm) = self.vm.as_mut() else { return };
+        if vm.kswapd_idle && vm.cache.free() < vm.cache.low {
+            if let Some(k) = vm.kswapd {
+                vm.kswapd_idle = false;
+                self.wake(k, None, false);
+            }
+        }
+        let Some(vm) = self.vm.as_mut() else { return };
+        if vm.cache.swap_out.is_empty() || self.disks.is_empty() {
+            return;
+        }
+        let block = vm.spec.block;
+        let slots: Vec<u64> = vm.cache.swap_out.drain(..).map(|(s, _)| s).collect();
+        for slot in slots {
+            let pos = machine::swap_pos(slot, block);
+            self.submit(0, Dir::Write, pos, block, owner, None, Effect::None);
+        }
+    }
+
+    /// kswapd's pass: below the low watermark, reclaim up to the high one, writing what it
+    /// swaps out, and go on (its CPU is the next step); otherwise sleep until an allocation
+    /// leaves free memory below the low watermark again.
+    fn kswapd(&mut self, cpu: CpuId, t: TaskId) {
+        let Some(vm) = self.vm.as_mut() else {
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        };
+        if vm.cache.free() >= vm.cache.low || !vm.cache.kswapd_reclaim() {
+            vm.kswapd_idle = true;
+            self.block(cpu, t, TaskState::Sleeping);
+            return;
+        }
+        self.submit_swap_out(t);
+        self.complete_step(t);
+    }
+
     /// A write into the page cache (its copy was the step before): the blocks become dirty.
     fn file_write(&mut self, cpu: CpuId, t: TaskId, file: u32, bytes: u64, random: bool) {
         if let Some(vm) = self.vm.as_mut() {
@@ -1670,6 +1783,7 @@ impl Engine {
                 vm.cache.dirty((file, b), self.now);
             }
         }
+        self.submit_swap_out(t);
         self.complete_step(t);
     }
 

@@ -9,6 +9,7 @@
 //! { "write": {"disk": "sda", "bytes": 1048576} }
 //! { "read":  {"file": "src", "bytes": 65536, "random": true} }   through the page cache
 //! { "write": {"file": "out", "bytes": 1048576} }                  dirties pages, may throttle
+//! { "touch": {"bytes": 1048576, "size": 268435456} }  own anonymous memory (needs a machine)
 //! { "send": "pipe0" }   { "recv": "pipe0" }  one message on a named channel
 //! { "fork": {"program": "job", "name": "cc1", "nice": 0} }   ("program" may be inline steps)
 //! { "wait": "any" }  { "wait": "all" }     reap one exited child / all children
@@ -120,6 +121,12 @@ pub enum Step {
     Run(Dur),
     Sleep(Dur),
     Io(IoStep),
+    /// Touch `bytes` of the task's own anonymous memory of `size` bytes, from where the last
+    /// touch ended (wrapping at `size`): new pages are allocated, swapped-out ones fault in.
+    Touch {
+        bytes: u64,
+        size: u64,
+    },
     Send(String),
     Recv(String),
     Fork(ForkStep),
@@ -128,7 +135,10 @@ pub enum Step {
     Mark(String),
     Yield,
     Exit,
-    Repeat { count: Count, body: Vec<Step> },
+    Repeat {
+        count: Count,
+        body: Vec<Step>,
+    },
 }
 
 // ---- JSON -------------------------------------------------------------------------------------
@@ -265,6 +275,7 @@ fn step_to_value(s: &Step) -> Value {
             };
             json!({ key: m })
         }
+        Step::Touch { bytes, size } => json!({ "touch": {"bytes": bytes, "size": size} }),
         Step::Send(c) => json!({ "send": c }),
         Step::Recv(c) => json!({ "recv": c }),
         Step::Fork(f) => {
@@ -391,6 +402,20 @@ fn step_from_value(v: &Value) -> Result<Step, String> {
                 },
             }))
         }
+        "touch" => {
+            let o = val.as_object().ok_or("touch: expected an object")?;
+            only_keys(o, &["bytes", "size"], k)?;
+            let field = |f: &str| {
+                o.get(f)
+                    .ok_or_else(|| format!("touch: missing field {f:?}"))?
+                    .as_u64()
+                    .ok_or_else(|| format!("touch.{f}: expected a non-negative integer"))
+            };
+            Ok(Step::Touch {
+                bytes: field("bytes")?,
+                size: field("size")?,
+            })
+        }
         "send" => string_of(val, k).map(Step::Send),
         "recv" => string_of(val, k).map(Step::Recv),
         "mark" => string_of(val, k).map(Step::Mark),
@@ -481,6 +506,7 @@ mod tests {
           {"read": {"disk": "sda", "bytes": 65536, "stream": "src", "hit_percent": 70}},
           {"write": {"bytes": 1048576}},
           {"read": {"file": "src", "bytes": 4096, "random": true}},
+          {"touch": {"bytes": 65536, "size": 1048576}},
           {"send": "p"}, {"recv": "p"},
           {"fork": {"program": "job", "name": "cc1", "nice": 5}},
           {"fork": {"program": [{"run": "1ms"}]}},
@@ -489,7 +515,7 @@ mod tests {
           {"repeat": "forever", "body": [{"repeat": 3, "body": [{"run": "1us"}]}]}
         ]"#;
         let p: Program = serde_json::from_str(text).unwrap();
-        assert_eq!(p.0.len(), 18);
+        assert_eq!(p.0.len(), 19);
         let again: Program = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
         assert_eq!(p, again);
     }

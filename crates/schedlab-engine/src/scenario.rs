@@ -45,6 +45,8 @@ pub mod limits {
     pub const MAX_IO_BYTES: u64 = 1 << 30;
     /// Disks of a scenario.
     pub const MAX_DISKS: usize = 64;
+    /// Largest `machine.ram`, and so the largest anonymous memory a task may touch.
+    pub const MAX_RAM: u64 = 64 << 30;
     /// Default event budget of one run.
     pub const DEFAULT_MAX_EVENTS: u64 = 200_000_000;
     /// Default work budget of one run: the sum, over every run-queue operation (enqueue,
@@ -263,12 +265,25 @@ pub struct MachineSpec {
     /// writer.
     #[serde(default = "default_copy_ns")]
     pub write_ns_per_kb: u64,
+    /// CPU per KB of anonymous memory a `touch` step writes, charged to the toucher.
+    #[serde(
+        default = "default_copy_ns",
+        skip_serializing_if = "is_default_copy_ns"
+    )]
+    pub touch_ns_per_kb: u64,
     /// CPU the flusher spends per chunk it submits.
     #[serde(default = "default_flush_cpu")]
     pub flush_cpu: Nanos,
     /// Name of the flusher kernel thread (`pdflush`; 2.4: `bdflush`).
     #[serde(default = "default_flusher")]
     pub flusher: String,
+    /// `vm_swappiness` (0..=100, 2.6's `/proc/sys/vm/swappiness`): how readily reclaim takes
+    /// anonymous pages rather than page cache.
+    #[serde(
+        default = "default_swappiness",
+        skip_serializing_if = "is_default_swappiness"
+    )]
+    pub swappiness: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileSpec>,
 }
@@ -323,8 +338,18 @@ fn default_readahead() -> u64 {
 fn default_copy_ns() -> u64 {
     1953
 }
+fn is_default_copy_ns(v: &u64) -> bool {
+    *v == default_copy_ns()
+}
 fn default_flush_cpu() -> Nanos {
     Nanos::from_us(100)
+}
+/// 2.5.43's `vm_swappiness` default (seed 003).
+fn default_swappiness() -> u64 {
+    60
+}
+fn is_default_swappiness(v: &u64) -> bool {
+    *v == default_swappiness()
 }
 fn default_flusher() -> String {
     "pdflush".to_owned()
@@ -350,8 +375,10 @@ impl MachineSpec {
             readahead: default_readahead(),
             read_ns_per_kb: default_copy_ns(),
             write_ns_per_kb: default_copy_ns(),
+            touch_ns_per_kb: default_copy_ns(),
             flush_cpu: default_flush_cpu(),
             flusher: default_flusher(),
+            swappiness: default_swappiness(),
             files: Vec::new(),
         }
     }
@@ -742,6 +769,12 @@ impl Validator<'_> {
                 format!("{} must be a power of two in 4096..=1048576", m.block),
             );
         }
+        if m.swappiness > 100 {
+            self.err(
+                "machine.swappiness",
+                format!("{} is outside the allowed range 0..=100", m.swappiness),
+            );
+        }
         for (key, v) in [
             ("dirty_ratio", m.dirty_ratio),
             ("dirty_background_ratio", m.dirty_background_ratio),
@@ -958,6 +991,32 @@ impl Validator<'_> {
                         );
                     }
                 }
+                Step::Touch { bytes, size } => {
+                    if self.scenario.machine.is_none() || self.disk_names.is_empty() {
+                        self.err(
+                            format!("{p}.touch"),
+                            "touching memory needs a \"machine\" and a disk to swap to",
+                        );
+                    }
+                    if *bytes > limits::MAX_IO_BYTES {
+                        self.err(
+                            format!("{p}.touch.bytes"),
+                            format!(
+                                "{bytes} is outside the allowed range 0..={}",
+                                limits::MAX_IO_BYTES
+                            ),
+                        );
+                    }
+                    if !(1..=limits::MAX_RAM).contains(size) {
+                        self.err(
+                            format!("{p}.touch.size"),
+                            format!(
+                                "{size} is outside the allowed range 1..={}",
+                                limits::MAX_RAM
+                            ),
+                        );
+                    }
+                }
                 Step::Send(c) => {
                     self.name(&format!("{p}.send"), c);
                 }
@@ -1126,11 +1185,12 @@ mod tests {
     fn machine_problems_name_the_field_and_range() {
         let text = r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
           "disks":[{"name":"sda","elevator":"cfq"}],
-          "machine":{"ram":1000,"dirty_ratio":0,"block":5000,
+          "machine":{"ram":1000,"dirty_ratio":0,"block":5000,"swappiness":101,
                      "files":[{"name":"f","disk":"sdz"}]},
           "tasks":[{"name":"a","program":[{"read":{"file":"g","bytes":10}},
                                           {"write":{"file":"f","bytes":10,"disk":"sda"}},
-                                          {"read":{"bytes":10,"random":true}}]}]}"#;
+                                          {"read":{"bytes":10,"random":true}},
+                                          {"touch":{"bytes":10,"size":0}}]}]}"#;
         let err = Scenario::from_json(text).unwrap_err();
         let msg = |path: &str| {
             err.0
@@ -1146,6 +1206,14 @@ mod tests {
         assert!(msg("tasks[0].program[0].file").contains("no file named \"g\""));
         assert!(msg("tasks[0].program[1]").contains("no disk, stream or hit_percent"));
         assert!(msg("tasks[0].program[2].random").contains("only a file"));
+        assert!(msg("machine.swappiness").contains("0..=100"));
+        assert!(msg("tasks[0].program[3].touch.size").contains("1..="));
+        // A touch needs a machine to hold the memory.
+        let bare = r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
+          "disks":[{"name":"sda"}],
+          "tasks":[{"name":"a","program":[{"touch":{"bytes":10,"size":10}}]}]}"#;
+        let err = Scenario::from_json(bare).unwrap_err();
+        assert_eq!(err.0[0].path, "tasks[0].program[0].touch");
         let bad = text.replace("\"cfq\"", "\"elevatorz\"");
         assert!(Scenario::from_json(&bad)
             .unwrap_err()

@@ -1,7 +1,7 @@
 //! contest (Con Kolivas, 2002–2004): how much longer a kernel compile takes under a load.
 //!
 //! Source: workloads.md §1 (the benchmark, §1.3 the loads, §1.4 the columns, §1.6 the model),
-//! §7.2 (the machine: page cache, writeback, elevators), §7.3 (the "lite" mem_load).
+//! §7.2 (the machine: page cache, writeback, elevators), §7.3 (memory: mem_load).
 //!
 //! ```text
 //!   t=0            t=lead (3 s)                                  compile_end
@@ -25,7 +25,7 @@
 //! | read_load | streams a RAM-size file in 128 KB reads with readahead; the LRU makes every pass miss | passes |
 //! | ctar_load / xtar_load | per file 1 ms CPU and a 12 KB read of a random file of the tree (ctar), or a 12 KB write plus a 4 KB metadata write (xtar), through the page cache | passes over the tree |
 //! | list_load | per directory 0.3 ms CPU and, half the time, a seeking 4 KB metadata read (not kept by the file-data cache) | passes |
-//! | mem_load | the "lite" model of §7.3: a task blocked ~97 % in 5–50 ms waits; page faults (10 ms sleeps) injected into every compile job | cycles / 100 |
+//! | mem_load | a memory hog (§7.3): touches its 1.1 × RAM of anonymous memory in 1 MB steps, round and round, so each step faults in what the last pass swapped out; `swappiness` decides whether the compile's cache goes first | MB / 100 |
 //! | dbench_load | 16×CPUs clients: 0.2 ms CPU then a 4–64 KB read or write at a random place of a shared file, 7 writes in 10, through the page cache | client loops / (100 × clients) |
 //!
 //! The machine (workloads.md §7.2, `schedlab_engine::machine`): RAM `ram_mb`, of which `anon_mb`
@@ -33,7 +33,9 @@
 //! throttled at `dirty_ratio` (2.5/2.6 `balance_dirty_pages`); the flusher kernel thread writes
 //! back above `dirty_background_ratio` and every 5 s data older than 30 s. The elevator and
 //! the writeback rules follow the policy's kernel era ([`era`]) unless a parameter overrides
-//! them. Simplified: mem_load has no memory model (the "lite" model of §7.3); io_load ratios of
+//! them. mem_load's anonymous memory shares RAM with the cache; reclaim, swap and kswapd are the
+//! engine's (`machine::page_cache`). Simplified: the compile's own memory is the fixed
+//! `anon_mb`, which is never swapped; io_load ratios of
 //! 16× or 60× (elevator and VM bugs, T9) are not targets.
 
 use schedlab_engine::machine::elevator::ElevatorKind;
@@ -100,9 +102,12 @@ const DBENCH_OPS: [(u64, bool); 10] = [
     (8, false),
     (32, true),
 ];
-/// mem_load (lite) cycles per Loads unit. ASSUMPTION: chosen so Loads lands in the tens, like
-/// the seeds' mem_load column; there is no published unit to match.
-const MEM_CYCLES_PER_LOAD: u64 = 100;
+/// MB mem_load touches per Loads unit. ASSUMPTION: contest counted "RAM accesses ÷ 1000" in
+/// a unit that was not published (§1.3).
+const MEM_MB_PER_LOAD: u64 = 100;
+/// Default of `mem_us_per_mb`. Fitted to seed 000 (2.5.52-mm1, 2 CPUs, prio_bonus_ratio 25):
+/// mem_load's LCPU 2 %.
+const MEM_US_PER_MB_DEFAULT: i64 = 1300;
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::choice("load", "Load", LOADS, 0, "The background load the compile runs against (workloads.md §1.3)."),
@@ -123,6 +128,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("anon_mb", "Anonymous memory", "MB", 32, 0, 65_536, "Resident anonymous memory (gcc, make, daemons): the page cache gets the rest of RAM. ASSUMPTION."),
     ParamSpec::choice("elevator", "Elevator", &["era", "noop", "linus", "deadline", "anticipatory", "cfq"], 0, "Disk queue discipline; era = the policy's kernel (2.4 linus, 2.5 deadline, 2.6 anticipatory, CFS cfq, EEVDF deadline, textbook noop)."),
     ParamSpec::int("dirty_ratio", "dirty_ratio", "%", 0, 0, 100, "vm.dirty_ratio: writers are throttled above it; 0 = the era's (2.5/2.6: 40; 2.4: 60, bdflush's nfract_sync)."),
+    ParamSpec::int("swappiness", "swappiness", "", 60, 0, 100, "vm.swappiness (2.5.43+): how readily reclaim swaps anonymous memory rather than dropping page cache; mapped pages go when mapped % / 2 + swappiness >= 100 (2.6 refill_inactive_zone). Default 60, the kernel's. Only mem_load touches anonymous memory."),
     ParamSpec::int("dirty_background_ratio", "dirty_background_ratio", "%", 0, 0, 100, "vm.dirty_background_ratio: the flusher starts above it; 0 = the era's (2.5/2.6: 10; 2.4: 30, bdflush's nfract)."),
     ParamSpec::int("lead_ms", "Load lead", "ms", 3000, 0, 60_000, "The load starts this long before the compile (FACT, §1.3)."),
     ParamSpec::int("seek_us", "Disk positioning", "us", 10_000, 0, 100_000, "Seek + rotation of a request that does not start where the last one ended. ASSUMPTION, §7.2."),
@@ -141,11 +147,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("list_dirs", "Directories", "", 1000, 1, 1_000_000, "Directories list_load walks per pass. ASSUMPTION (a 2.5 tree has about a thousand)."),
     ParamSpec::int("list_cpu_us", "list CPU per directory", "us", 300, 0, 1_000_000, "ASSUMPTION, §1.6."),
     ParamSpec::int("list_read_pct", "list reads", "%", 50, 0, 100, "Chance a directory needs a 4 KB disk read that the page cache does not keep (dentry and inode blocks of a whole-filesystem walk; the model caches file data only). ASSUMPTION, §1.6."),
-    ParamSpec::int("mem_run_us", "mem_load burst", "us", 850, 1, 1_000_000, "CPU per mem_load cycle; with 5-50 ms waits it is blocked ~97 % of the time. ASSUMPTION, §7.3 lite model."),
-    ParamSpec::int("mem_wait_min_ms", "mem_load wait min", "ms", 5, 0, 10_000, "ASSUMPTION, §7.3 lite model."),
-    ParamSpec::int("mem_wait_max_ms", "mem_load wait max", "ms", 50, 0, 10_000, "ASSUMPTION, §7.3 lite model."),
-    ParamSpec::int("fault_rate", "Faults per CPU-second", "1/s", 20, 0, 10_000, "Page faults injected into each compile job under mem_load, per second of its CPU. ASSUMPTION, §7.3 lite model."),
-    ParamSpec::int("fault_ms", "Fault wait", "ms", 10, 0, 10_000, "Each injected fault is a sleep this long (a 4 KB swap read). ASSUMPTION, §7.3."),
+    ParamSpec::int("mem_us_per_mb", "mem_load CPU per MB", "us", MEM_US_PER_MB_DEFAULT, 0, 1_000_000, "CPU mem_load spends on each MB of its memory it touches (the machine's touch_ns_per_kb). Fitted to S0 2.5.52-mm1 [7] on 2 CPUs: mem_load LCPU 2 % at prio_bonus_ratio 25. ASSUMPTION, §7.3."),
     ParamSpec::int("dbench_per_cpu", "dbench clients per CPU", "", 16, 1, 256, "num_cpus×16 clients (FACT, contest v0.61, §1.1)."),
     ParamSpec::int("dbench_cpu_us", "dbench CPU per op", "us", 200, 0, 1_000_000, "ASSUMPTION, §1.6."),
     ParamSpec::int("dbench_loops_per_run", "dbench loops per run", "", 100, 1, 1_000_000, "Client loops (10 ops each) that make one 'dbench run' for Loads. ASSUMPTION (the unit is an INFERENCE, §1.3)."),
@@ -172,7 +174,7 @@ fn loads_scale(load: &str, p: &Params, cpus: u32) -> (u64, u64) {
         "read_load" => (p.u("read_req_kb"), p.u("ram_mb") * 1024),
         "ctar_load" | "xtar_load" => (1, p.u("tar_files")),
         "list_load" => (1, p.u("list_dirs")),
-        "mem_load" => (1, MEM_CYCLES_PER_LOAD),
+        "mem_load" => (1, MEM_MB_PER_LOAD),
         "dbench_load" => (
             1,
             p.u("dbench_loops_per_run") * p.u("dbench_per_cpu") * cpus as u64,
@@ -202,8 +204,7 @@ enum CompileIo {
 const SRC: &str = "src";
 const OBJ: &str = "obj";
 
-/// The compile job's program (one `cc`): cold read, CPU, object write, and under mem_load
-/// injected faults.
+/// The compile job's program (one `cc`): cold read, CPU, object write.
 fn cc_program(p: &Params, load: &str, io: CompileIo) -> Vec<Step> {
     let hit = if load == "cacherun" {
         100
@@ -232,26 +233,7 @@ fn cc_program(p: &Params, load: &str, io: CompileIo) -> Vec<Step> {
             });
         }
     }
-    // Faults per job = rate × mean CPU, rounded: 20/s × 0.14 s = 2.8 -> 3. The burst is split
-    // into faults + 1 equal-mean pieces with a fault wait between them.
-    let faults = if load == "mem_load" {
-        div_round(p.u("fault_rate") as u128 * p.u("job_cpu_ms") as u128, 1000) as u64
-    } else {
-        0
-    };
-    let pieces = faults + 1;
-    let piece = lognormal(
-        Nanos(mean.0 / pieces),
-        p.u("job_cv_pct"),
-        Nanos(min.0 / pieces),
-        Nanos(max.0 / pieces),
-    );
-    for i in 0..pieces {
-        if i > 0 {
-            steps.push(sleep(ms(p.u("fault_ms"))));
-        }
-        steps.push(run_dur(piece.clone()));
-    }
+    steps.push(run_dur(lognormal(mean, p.u("job_cv_pct"), min, max)));
     if io == CompileIo::Cache && p.u("obj_kb") > 0 {
         steps.push(file_write(OBJ, p.u("obj_kb") * 1024, false));
     }
@@ -359,7 +341,7 @@ pub fn era(policy: &str) -> Era {
 }
 
 /// Names of the kernel threads the machine adds: not part of the compile or the load.
-const KTHREADS: [&str; 2] = ["pdflush", "bdflush"];
+const KTHREADS: [&str; 3] = ["pdflush", "bdflush", "kswapd"];
 
 /// The machine of one contest run: RAM, the writeback rules and CPU costs of its era, and the
 /// files the compile and `load` use.
@@ -377,9 +359,11 @@ fn machine(p: &Params, policy: &str, load: &str, cpus: u32) -> MachineSpec {
         0 => e.dirty_background_ratio,
         v => v,
     };
+    m.swappiness = p.u("swappiness");
     m.throttle = e.throttle;
     m.flusher = e.flusher.to_owned();
     m.write_ns_per_kb = p.u("write_us_per_mb") * 1000 / 1024;
+    m.touch_ns_per_kb = p.u("mem_us_per_mb") * 1000 / 1024;
     let file = |name: &str, disk: &str, size: u64, cached: bool| FileSpec {
         name: name.to_owned(),
         disk: Some(disk.to_owned()),
@@ -543,13 +527,13 @@ fn add_load(s: &mut Scenario, p: &Params, load: &str, cpus: u32) {
             s.tasks.push(task(load, 0, t0, vec![forever(body)]));
         }
         "mem_load" => {
-            let (lo, hi) = (
-                p.u("mem_wait_min_ms"),
-                p.u("mem_wait_max_ms").max(p.u("mem_wait_min_ms")),
-            );
+            // 1.1 × RAM, touched 1 MB at a time (workloads.md §1.3, §7.3).
+            let size = p.u("ram_mb") * (1 << 20) * 11 / 10;
             let body = vec![
-                run(us(p.u("mem_run_us"))),
-                sleep_uniform(ms(lo), ms(hi)),
+                Step::Touch {
+                    bytes: 1 << 20,
+                    size,
+                },
                 mark(MARK_WORK),
             ];
             s.tasks.push(task(load, 0, t0, vec![forever(body)]));
@@ -665,7 +649,7 @@ pub fn measure(p: &Params, cpus: u32, out: &RunOutput) -> ContestRun {
     }
 }
 
-const MACHINE: &str = "machine model (workloads.md §7.2): page cache, dirty throttling and a flusher kernel thread (pdflush; bdflush on 2.4) scheduled like any task; the elevator follows the kernel era (2.4 linus, 2.5 deadline, 2.6 anticipatory, CFS cfq) unless --param elevator; mem_load is the lite model of §7.3";
+const MACHINE: &str = "machine model (workloads.md §7.2): page cache, dirty throttling and a flusher kernel thread (pdflush; bdflush on 2.4) scheduled like any task; the elevator follows the kernel era (2.4 linus, 2.5 deadline, 2.6 anticipatory, CFS cfq) unless --param elevator; mem_load touches 1.1 × RAM of anonymous memory, swapped on the first disk by reclaim and a kswapd kernel thread (§7.3, --param swappiness)";
 
 fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, base.cpus, out);

@@ -203,8 +203,7 @@ fn every_param_default_is_in_range_and_assumptions_are_labelled() {
         "hop_us",
         "write_us_per_mb",
         "tar_files",
-        "mem_run_us",
-        "fault_rate",
+        "mem_us_per_mb",
     ] {
         let s = contest::PARAMS.iter().find(|s| s.key == key).unwrap();
         assert!(s.help.contains("ASSUMPTION"), "contest.{key}");
@@ -221,4 +220,27 @@ fn contest_compile_tree_and_loads_are_separated() {
     let (_, r, _) = run("contest", &[("load", "process_load")], "rr", 1, 1);
     assert!(r.metric("lcpu_pct").unwrap() > 10.0, "{:?}", r.metrics);
     assert!(r.metric("loads").unwrap() > 0.0);
+}
+
+#[test]
+fn contest_mem_load_swaps_and_swappiness_reaches_the_machine() {
+    // The hog touches 1.1 × RAM, so it keeps faulting: mostly asleep, yet it gets work done.
+    let (s, r, _) = run("contest", &[("load", "mem_load")], "linux-2.5-o1", 2, 1);
+    assert!(r.metric("loads").unwrap() > 0.0, "{:?}", r.metrics);
+    assert!(r.metric("lcpu_pct").unwrap() < 10.0, "{:?}", r.metrics);
+    assert_eq!(s.machine.as_ref().unwrap().swappiness, 60);
+    // swappiness changes what reclaim evicts, so the run (given RAM enough for the compile's
+    // cache to compete with the hog); without anonymous memory it cannot.
+    let hash = |load: &str, sw: &str| {
+        run(
+            "contest",
+            &[("load", load), ("swappiness", sw), ("ram_mb", "64")],
+            "linux-2.5-o1",
+            2,
+            1,
+        )
+        .2
+    };
+    assert_ne!(hash("mem_load", "0"), hash("mem_load", "100"));
+    assert_eq!(hash("noload", "0"), hash("noload", "100"));
 }

@@ -1,5 +1,6 @@
 //! The machine under the tasks: disks with per-era elevators, the page cache, dirty data and
-//! its writeback by a flusher kernel thread (workloads.md §7.2).
+//! its writeback by a flusher kernel thread (workloads.md §7.2), and tasks' anonymous memory
+//! with swap on the first disk (§7.3, [`page_cache`]).
 //!
 //! The engine owns the event loop and the tasks; this module holds the state and the rules:
 //! which blocks a read misses, how much a writer may dirty before it is throttled
@@ -29,6 +30,8 @@ pub enum Effect {
     Fill { file: u32, first: u64, count: u64 },
     /// Writeback: `count` blocks of `file` from `first` are clean again.
     Clean { file: u32, first: u64, count: u64 },
+    /// A swap-in: anonymous block `block` of task `task` is resident again.
+    SwapIn { task: u32, block: u64 },
 }
 
 /// One request in a disk queue. `pos` is a byte address on the disk: a request that starts
@@ -102,12 +105,34 @@ pub(crate) struct Vm {
     /// The rate limit and the throttled writer's chunk, in bytes.
     pub ratelimit: u64,
     pub write_chunk: u64,
+    /// The kswapd kernel thread, and whether it sleeps for want of work.
+    pub kswapd: Option<TaskId>,
+    pub kswapd_idle: bool,
+    /// Each task's anonymous-memory cursor: where its next `touch` starts.
+    pub anon_cursor: std::collections::BTreeMap<u32, u64>,
 }
 
 /// Disk address of file `i`'s offset 0: files lie far apart, so moving between them always
 /// costs a positioning.
 pub(crate) fn file_base(i: usize) -> u64 {
     (i as u64 + 1) << 44
+}
+
+/// The zone watermarks `(pages_min, pages_low, pages_high)` in bytes for `ram` bytes, after
+/// 2.6.12's `mm/page_alloc.c`: `min_free_kbytes = int_sqrt(lowmem_kbytes * 16)`, clamped to
+/// 128..=65536 (`init_per_zone_pages_min`), `pages_low = min * 5 / 4`, `pages_high = min * 6 /
+/// 4` (`setup_per_zone_pages_min`). Simplified: one zone holds all of RAM.
+pub(crate) fn watermarks(ram: u64) -> (u64, u64, u64) {
+    let kb = ram / 1024 * 16;
+    let min_kb = kb.isqrt().clamp(128, 65536);
+    let min = min_kb * 1024;
+    (min, min * 5 / 4, min * 6 / 4)
+}
+
+/// Disk address of swap slot `slot` (on the first disk): slots are allocated in order, so a
+/// burst of swap-outs is one sequential write.
+pub(crate) fn swap_pos(slot: u64, block: u64) -> u64 {
+    (1 << 61) + slot * block
 }
 
 /// Disk address of a plain `read`/`write` stream's offset 0.
@@ -120,6 +145,7 @@ impl Vm {
         spec: &crate::scenario::MachineSpec,
         disks: &[crate::scenario::DiskSpec],
         cpus: usize,
+        anon_memory: bool,
     ) -> Vm {
         // 2.5.52 `set_ratelimit`: total pages / (CPUs × 32), at least 16 pages, at most 4 MB.
         let ratelimit = match spec.ratelimit {
@@ -132,6 +158,11 @@ impl Vm {
         };
         let capacity = spec.ram - spec.anon.min(spec.ram);
         let mut cache = page_cache::PageCache::new(spec.block, capacity);
+        cache.swappiness = spec.swappiness;
+        if anon_memory {
+            let w = watermarks(spec.ram);
+            (cache.min, cache.low, cache.high) = (w.0, w.1, w.2);
+        }
         let files: Vec<FileState> = spec
             .files
             .iter()
@@ -175,6 +206,9 @@ impl Vm {
             ratelimits: vec![0; cpus],
             ratelimit,
             write_chunk,
+            anon_cursor: std::collections::BTreeMap::new(),
+            kswapd: None,
+            kswapd_idle: false,
         }
     }
 
@@ -220,5 +254,20 @@ impl Vm {
             b += n;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn watermarks_follow_min_free_kbytes() {
+        // 256 MiB: isqrt(262144 × 16) = 2048 KiB; low 2560 KiB, high 3072 KiB.
+        assert_eq!(
+            super::watermarks(256 << 20),
+            (2048 << 10, 2560 << 10, 3072 << 10)
+        );
+        // 1 MiB: isqrt(16384) = 128, the floor; 64 GiB: isqrt(2^30) = 32768 KiB.
+        assert_eq!(super::watermarks(1 << 20).0, 128 << 10);
+        assert_eq!(super::watermarks(64 << 30).0, 32768 << 10);
     }
 }

@@ -6,6 +6,23 @@
 //! Simplified: blocks are a fixed size (64 KB by default) rather than 4 KB pages, so a run of a
 //! few hundred MB is tens of thousands of entries; the two lists of 2.6 (active, inactive) are
 //! one LRU.
+//!
+//! Anonymous memory (workloads.md §7.3): a task's own pages, keyed `(ANON + task, block)`,
+//! share the capacity with the cache. When cache and anonymous pages together exceed it,
+//! reclaim follows the 2.6 rule of `refill_inactive_zone` in `mm/vmscan.c` (2.6.12, torvalds/linux
+//! 1da177e4): `swap_tendency = mapped_ratio / 2 + distress + vm_swappiness`, and mapped pages are
+//! reclaimed only when `swap_tendency >= 100`; otherwise clean cache goes first. An evicted
+//! anonymous page goes to a swap slot (the engine writes it to the disk) and its next touch is
+//! a major fault. Simplified: `distress` (`100 >> zone->prev_priority`) is 0, since reclaim here
+//! always finds a page at the first priority; when mapped pages may be reclaimed, the least
+//! recently used of the oldest clean block and the oldest anonymous block goes; a page counts
+//! as free as soon as its swap-out is submitted (the kernel frees it when the write completes).
+//!
+//! With anonymous memory the zone watermarks apply ([`super::watermarks`]): an allocation that
+//! leaves less than `pages_min` free reclaims on the spot (direct reclaim, `try_to_free_pages`),
+//! one under `pages_low` wakes the kswapd kernel thread, which reclaims up to `pages_high`
+//! (`balance_pgdat`). Simplified: direct reclaim frees just enough to get back to `pages_min`
+//! rather than `SWAP_CLUSTER_MAX` (32) pages per pass.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,6 +37,22 @@ pub enum State {
     Dirty(Nanos),
     /// Being written; `Some(t)` if dirtied again at `t` meanwhile.
     Writeback(Option<Nanos>),
+    /// A resident anonymous page.
+    Anon,
+}
+
+/// File ids from here up are tasks' anonymous memory: `ANON + task index`.
+pub const ANON: u32 = 1 << 31;
+
+/// What touching an anonymous block found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touch {
+    /// Resident.
+    Hit,
+    /// First touch: a zero-filled page, no disk.
+    Zero,
+    /// Swapped out to this slot: a major fault.
+    Swapped(u64),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +115,24 @@ pub struct PageCache {
     dirty_order: BTreeMap<u32, BTreeSet<(Nanos, u64)>>,
     /// Blocks evicted so far.
     pub evicted: u64,
+    /// Resident anonymous pages by last use, oldest first, and their bytes.
+    anon: BTreeMap<u64, Key>,
+    pub anon_used: u64,
+    /// `vm_swappiness` (0..=100).
+    pub swappiness: u64,
+    /// Swapped-out anonymous blocks and their swap slots; the next free slot.
+    swapped: BTreeMap<Key, u64>,
+    next_slot: u64,
+    /// Swap slots written since the engine last took them: `(slot, key)`.
+    pub swap_out: Vec<(u64, Key)>,
+    /// Anonymous blocks evicted to swap so far.
+    pub swapped_out: u64,
+    /// Zone watermarks in bytes of free memory (`pages_min`, `pages_low`, `pages_high`): an
+    /// allocation below `min` reclaims itself (direct reclaim), below `low` wakes kswapd,
+    /// which reclaims up to `high`. All 0 (reclaim only when full) unless set.
+    pub min: u64,
+    pub low: u64,
+    pub high: u64,
 }
 
 impl PageCache {
@@ -97,6 +148,16 @@ impl PageCache {
             writeback: 0,
             dirty_order: BTreeMap::new(),
             evicted: 0,
+            anon: BTreeMap::new(),
+            anon_used: 0,
+            swappiness: 60,
+            swapped: BTreeMap::new(),
+            next_slot: 0,
+            swap_out: Vec::new(),
+            swapped_out: 0,
+            min: 0,
+            low: 0,
+            high: 0,
         }
     }
 
@@ -117,8 +178,68 @@ impl PageCache {
         if p.state == State::Clean {
             self.clean.remove(&p.stamp);
             self.clean.insert(self.stamp, k);
+        } else if p.state == State::Anon {
+            self.anon.remove(&p.stamp);
+            self.anon.insert(self.stamp, k);
         }
         p.stamp = self.stamp;
+        true
+    }
+
+    /// A task touches block `k` of its anonymous memory: a hit, a new zero page (which may
+    /// make room by reclaim), or a fault on a swapped-out page, which the caller reads back
+    /// and then passes to [`PageCache::swap_in`].
+    pub fn touch_anon(&mut self, k: Key) -> Touch {
+        if self.touch(k) {
+            return Touch::Hit;
+        }
+        if let Some(&slot) = self.swapped.get(&k) {
+            return Touch::Swapped(slot);
+        }
+        self.insert_anon(k);
+        Touch::Zero
+    }
+
+    /// A swapped-out block is read back: resident again, its slot freed.
+    pub fn swap_in(&mut self, k: Key) {
+        if self.swapped.remove(&k).is_some() && !self.contains(k) {
+            self.insert_anon(k);
+        }
+    }
+
+    fn insert_anon(&mut self, k: Key) {
+        self.stamp += 1;
+        self.pages.insert(
+            k,
+            Page {
+                stamp: self.stamp,
+                state: State::Anon,
+            },
+        );
+        self.anon.insert(self.stamp, k);
+        self.anon_used += self.block;
+        self.shrink();
+    }
+
+    /// `refill_inactive_zone`'s `reclaim_mapped`: `mapped_ratio / 2 + vm_swappiness >= 100`,
+    /// with `mapped_ratio` the anonymous share of the capacity in percent.
+    pub fn reclaim_mapped(&self) -> bool {
+        let mapped_ratio = self.anon_used * 100 / self.capacity.max(1);
+        mapped_ratio / 2 + self.swappiness >= 100
+    }
+
+    /// Evicts the oldest anonymous block to a new swap slot.
+    fn swap_out_oldest(&mut self) -> bool {
+        let Some((_, k)) = self.anon.pop_first() else {
+            return false;
+        };
+        self.pages.remove(&k);
+        self.anon_used -= self.block;
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.swapped.insert(k, slot);
+        self.swap_out.push((slot, k));
+        self.swapped_out += 1;
         true
     }
 
@@ -161,7 +282,7 @@ impl PageCache {
                 self.dirty += self.block;
                 return self.block;
             }
-            Some(State::Dirty(_) | State::Writeback(Some(_))) => {
+            Some(State::Dirty(_) | State::Writeback(Some(_)) | State::Anon) => {
                 self.touch(k);
                 return 0;
             }
@@ -190,7 +311,38 @@ impl PageCache {
     /// Evicts clean blocks, least recently used first, until the cache fits its capacity (or
     /// nothing clean is left).
     fn shrink(&mut self) {
-        while self.used > self.capacity {
+        self.shrink_to(self.min);
+    }
+
+    /// Free memory: the capacity not held by cache or anonymous pages.
+    pub fn free(&self) -> u64 {
+        self.capacity.saturating_sub(self.used + self.anon_used)
+    }
+
+    /// kswapd's pass (`balance_pgdat`): reclaims until free memory reaches `high`. Returns
+    /// whether anything was reclaimed.
+    pub fn kswapd_reclaim(&mut self) -> bool {
+        let before = self.free();
+        self.shrink_to(self.high);
+        self.free() > before
+    }
+
+    /// Evicts, by the reclaim rule above, until `free` bytes are free (or nothing clean or
+    /// anonymous is left).
+    fn shrink_to(&mut self, free: u64) {
+        let target = self.capacity.saturating_sub(free);
+        while self.used + self.anon_used > target {
+            let oldest_clean = self.clean.first_key_value().map(|(s, _)| *s);
+            let oldest_anon = self.anon.first_key_value().map(|(s, _)| *s);
+            let take_anon = match (oldest_clean, oldest_anon) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some(c), Some(a)) => self.reclaim_mapped() && a < c,
+            };
+            if take_anon {
+                self.swap_out_oldest();
+                continue;
+            }
             let Some((_, k)) = self.clean.pop_first() else {
                 return;
             };
@@ -266,6 +418,55 @@ impl PageCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 4 blocks of room: 2 clean cache blocks then 2 anonymous; a fifth block must evict one.
+    fn full(swappiness: u64) -> PageCache {
+        let mut c = PageCache::new(1, 4);
+        c.swappiness = swappiness;
+        c.fill((0, 0));
+        c.fill((0, 1));
+        c.touch_anon((ANON, 0));
+        c.touch_anon((ANON, 1));
+        c.touch((0, 0));
+        c.touch((0, 1));
+        c
+    }
+
+    #[test]
+    fn swappiness_moves_evictions_between_cache_and_anonymous_pages() {
+        // Anonymous pages are 2 of 4 blocks: mapped_ratio 50, so swap_tendency = 25 + s.
+        // s = 0: 25 < 100, cache goes although the anonymous pages are older.
+        let mut c = full(0);
+        assert!(!c.reclaim_mapped());
+        assert_eq!(c.touch_anon((ANON, 2)), Touch::Zero);
+        assert_eq!((c.evicted, c.swapped_out), (1, 0));
+        assert!(!c.contains((0, 0)) && c.contains((ANON, 0)));
+        // s = 100: 125 >= 100, the least recently used page goes: the anonymous one.
+        let mut c = full(100);
+        assert!(c.reclaim_mapped());
+        assert_eq!(c.touch_anon((ANON, 2)), Touch::Zero);
+        assert_eq!((c.evicted, c.swapped_out), (0, 1));
+        assert_eq!(c.swap_out, vec![(0, (ANON, 0))]);
+        // s = 75 sits exactly at the threshold (25 + 75 = 100): mapped pages are reclaimed.
+        assert!(full(75).reclaim_mapped() && !full(74).reclaim_mapped());
+    }
+
+    #[test]
+    fn a_swapped_out_page_faults_and_comes_back() {
+        let mut c = full(100);
+        c.touch_anon((ANON, 2));
+        assert_eq!(c.touch_anon((ANON, 0)), Touch::Swapped(0));
+        c.swap_in((ANON, 0));
+        assert_eq!(c.touch_anon((ANON, 0)), Touch::Hit);
+        assert_eq!(c.used + c.anon_used, 4, "the swap-in made room again");
+        // With no clean cache left, anonymous pages go whatever the swappiness.
+        let mut c = PageCache::new(1, 2);
+        c.swappiness = 0;
+        c.touch_anon((ANON, 0));
+        c.touch_anon((ANON, 1));
+        c.touch_anon((ANON, 2));
+        assert_eq!(c.swapped_out, 1);
+    }
 
     #[test]
     fn lru_evicts_the_least_recently_used_clean_block() {

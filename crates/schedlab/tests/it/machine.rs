@@ -1,6 +1,7 @@
 //! The machine model (engine `machine/`), each mechanism on its own with numbers worked out by
 //! hand: cached and missed reads, a writer throttled at `dirty_ratio`, and the anticipatory
-//! elevator's window keeping the disk for a sequential reader against writers.
+//! elevator's window keeping the disk for a sequential reader against writers; anonymous memory
+//! swapped out under pressure and faulted back in.
 
 use schedlab::{Detail, RunOptions, Scenario};
 
@@ -147,4 +148,99 @@ fn the_anticipation_window_lets_a_sequential_reader_keep_the_disk() {
     // ("deceptive idleness"): the writers' batch sweeps all four of them first, as in FIFO.
     let out = run(&antic_scenario("deadline"));
     assert_eq!(turnaround_ms(&out, "reader"), 1921);
+}
+
+fn swap_scenario(ram: u64) -> String {
+    // 17 blocks of 64 KiB touched once, a pause, then the first block again. Two CPUs, so
+    // kswapd never waits for the hog's CPU.
+    let size = 17 * 65536;
+    format!(
+        r#"{{"version":1,"cpus":2,"duration":"2s","policy":{{"id":"fifo"}},
+          "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
+          "machine":{{"ram":{ram},"touch_ns_per_kb":1000}},
+          "tasks":[{{"name":"hog","program":[
+              {{"touch":{{"bytes":{size},"size":{size}}}}},{{"sleep":"100ms"}},{{"mark":"a"}},
+              {{"touch":{{"bytes":65536,"size":{size}}}}},{{"mark":"b"}},{{"sleep":"100ms"}}]}}]}}"#
+    )
+}
+
+fn mark_ns(out: &schedlab::engine::RunOutput, label: &str) -> u64 {
+    out.trace.marks_labelled(label).next().unwrap().time.0
+}
+
+#[test]
+fn a_swap_in_costs_one_positioning_and_a_transfer_and_kswapd_keeps_memory_free() {
+    // 1 MiB of RAM = 16 blocks. Watermarks (2.6 rule): min_free_kbytes = isqrt(1024 × 16) =
+    // 128 KiB = 2 blocks, low 160 KiB, high 192 KiB = 3 blocks. Touching 17 blocks: 14 fit
+    // above min; blocks 14, 15, 16 each push the oldest out by direct reclaim (blocks 0, 1, 2
+    // to swap slots 0, 1, 2). Free is then 128 KiB < low: kswapd wakes and reclaims to high,
+    // block 3 to slot 3. Touching block 0 again is a major fault: one 64 KiB read from slot 0,
+    // away from where the head stopped (after slot 3): 10 ms positioning + 10 ms transfer,
+    // then the 64 µs of CPU the touch costs. Block 0 back in leaves free below low again:
+    // kswapd writes block 4 to slot 4. Six requests: five swap-outs and the swap-in.
+    let out = run(&swap_scenario(16 * 65536));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 20_000_000 + 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![6]);
+    // The first touch: 17 × 64 KiB × 1000 ns of CPU, no waiting for the swap-outs.
+    assert_eq!(mark_ns(&out, "a"), 17 * 64_000 + 100_000_000);
+    // kswapd ran twice, one 100 µs pass each time the low watermark was crossed.
+    assert_eq!(out.metrics.tasks[task(&out, "kswapd")].cpu_ns, 200_000);
+    // 20 blocks of RAM: min_free_kbytes = isqrt(1280 × 16) = 143 KiB, low = 178.75 KiB, and 17
+    // blocks leave 192 KiB free: above low, so kswapd never runs, nothing is swapped and the
+    // touch is its CPU only.
+    let out = run(&swap_scenario(20 * 65536));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![0]);
+    assert_eq!(out.metrics.tasks[task(&out, "kswapd")].cpu_ns, 0);
+}
+
+fn swappiness_scenario(swappiness: u32) -> String {
+    let b = 65536;
+    format!(
+        r#"{{"version":1,"cpus":2,"duration":"2s","policy":{{"id":"fifo"}},
+          "disks":[{{"name":"sda","seek":"10ms","bandwidth":{BW}}}],
+          "machine":{{"ram":{ram},"touch_ns_per_kb":1000,"swappiness":{swappiness},
+                      "files":[{{"name":"f","size":{f},"cached":true}}]}},
+          "tasks":[
+            {{"name":"hog","program":[
+              {{"touch":{{"bytes":{b20},"size":{b24}}}}},{{"sleep":"50ms"}},
+              {{"touch":{{"bytes":{b4},"size":{b24}}}}},{{"mark":"a"}},
+              {{"touch":{{"bytes":{b},"size":{b24}}}}},{{"mark":"b"}},{{"sleep":"100ms"}}]}},
+            {{"name":"reader","program":[{{"sleep":"10ms"}},{{"read":{{"file":"f","bytes":{f}}}}}]}}]}}"#,
+        ram = 32 * b,
+        f = 8 * b,
+        b20 = 20 * b,
+        b24 = 24 * b,
+        b4 = 4 * b,
+    )
+}
+
+#[test]
+fn swappiness_moves_evictions_between_the_cache_and_a_hogs_memory() {
+    // 32 blocks of RAM (watermarks: min 181 KiB, low 226 KiB, high 271 KiB). An 8-block file
+    // is cached; the hog touches 20 blocks (28 in use, 4 free: above low), the reader then
+    // reads the file, so the cache is more recently used than the hog's pages. Four more hog
+    // blocks leave 0 free: reclaim must free 5 blocks (3 direct to get above min, 2 more by
+    // kswapd to get above high). Anonymous pages are ~75 % of memory: swap_tendency =
+    // 37 + swappiness.
+    // swappiness 0: 37 < 100, the cache goes; the hog's block 0 is still resident, so touching
+    // it again is its CPU only, and nothing touched the disk.
+    let out = run(&swappiness_scenario(0));
+    assert_eq!(mark_ns(&out, "b") - mark_ns(&out, "a"), 64_000);
+    assert_eq!(out.metrics.run.disk_requests, vec![0]);
+    // swappiness 100: 137 >= 100, the least recently used pages go: the hog's oldest, blocks
+    // 0-4, written to swap slots 0-4 when the 4-block touch starts (FIFO queue: 10 ms
+    // positioning + 5 × 10 ms). Block 0 then faults, 4 × 64 µs of touch CPU later (mark a),
+    // and its read from slot 0 waits for the writes, then costs a positioning and a transfer:
+    // b - a = 60 ms + 20 ms - 256 µs + the 64 µs touch.
+    let out = run(&swappiness_scenario(100));
+    assert_eq!(
+        mark_ns(&out, "b") - mark_ns(&out, "a"),
+        80_000_000 - 256_000 + 64_000
+    );
+    assert!(
+        out.metrics.run.disk_requests[0] >= 6,
+        "{:?}",
+        out.metrics.run.disk_requests
+    );
 }

@@ -84,6 +84,9 @@ fn steps(steps: &[Step], path: &str, out: &mut Vec<String>) {
                     schedlab::engine::program::IoOp::Write => "write",
                 }
             )),
+            Step::Touch { .. } => out.push(format!(
+                "{p}: touch (paging) cannot be measured: the machine's memory is not the model's"
+            )),
             Step::Repeat { body, .. } => self::steps(body, &format!("{p}.body"), out),
             Step::Fork(f) => {
                 if let ProgramRef::Inline(body) = &f.program {

@@ -280,6 +280,9 @@ impl Task<'_> {
                 },
                 io.bytes
             ),
+            Step::Touch { bytes, .. } => bail!(
+                "a touch of {bytes} bytes of memory: paging cannot be measured"
+            ),
             Step::Send(c) => self.send(c)?,
             Step::Recv(c) => self.recv(c)?,
             Step::Fork(f) => self.fork(f)?,
