@@ -823,7 +823,9 @@ decide no step; {} informative rows have a simulated step the seeds cannot decid
 `balance_dirty_pages`, a flusher kernel thread (`pdflush`, 2.4's `bdflush`) scheduled like any task, and the kernel era's elevator \
 (2.4 linus, 2.5 deadline, 2.6 and EBS anticipatory, CFS cfq). Its calibrated constants are fitted to seed 000's input-side figures \
 only (io_load's and read_load's LCPU% and Loads at the default prio_bonus_ratio, noload against cacherun) and kept for seeds 003 \
-and 004. There is no memory or swap model yet: mem_load is the lite model of §7.3. Every run uses the presets' default parameters \
+and 004. Memory follows §7.3: anonymous memory shares RAM with the page cache, reclaim follows 2.6's `vm_swappiness` rule with \
+swap on the shared disk and `kswapd` as a kernel thread, and mem_load touches 110 % of RAM (its Loads unit is an assumption, not \
+fitted). Every run uses the presets' default parameters \
 except where a row's constants say otherwise.\n\n",
     );
     out.push_str("### Running it\n\n");
