@@ -133,7 +133,7 @@ pub fn ContestTable() -> Html {
             }
             <p class="model-note">
                 { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
-                { "The loads run on the machine model: a page cache, dirty throttling, a flusher kernel thread scheduled like any task, and the kernel era's elevator. Memory and swap are not modelled yet, so mem_load does not press on the VM, and the io_load ratios of 16× or 60× that some 2.5 kernels showed are reproduced only in part (docs/seed-comparison.md says which rows)." }
+                { "The loads run on the machine model: a page cache, dirty throttling, swap with kswapd, flusher and swap threads scheduled like any task, and the kernel era's elevator. The io_load ratios of 16× or 60× that some 2.5 kernels showed are reproduced only in part (docs/seed-comparison.md says which rows)." }
             </p>
         </section>
     }
