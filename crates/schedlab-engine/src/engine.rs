@@ -243,6 +243,22 @@ struct Arrival {
     entry: u32,
 }
 
+impl Arrival {
+    /// A kernel thread (the flusher, kswapd): at boot, nice 0, on every CPU.
+    fn kernel_thread(name: String, entry: u32, cpus_allowed: u32) -> Arrival {
+        Arrival {
+            at: Nanos::ZERO,
+            name,
+            nice: 0,
+            shares: None,
+            cap: None,
+            rt: None,
+            cpus_allowed,
+            entry,
+        }
+    }
+}
+
 /// A simulation in progress.
 pub struct Engine {
     policy: Box<dyn Policy>,
@@ -385,16 +401,7 @@ impl Engine {
                 let at = arrivals.iter().take_while(|a| a.at == Nanos::ZERO).count();
                 arrivals.insert(
                     at,
-                    Arrival {
-                        at: Nanos::ZERO,
-                        name: m.flusher.clone(),
-                        nice: 0,
-                        shares: None,
-                        cap: None,
-                        rt: None,
-                        cpus_allowed: all_cpus,
-                        entry,
-                    },
+                    Arrival::kernel_thread(m.flusher.clone(), entry, all_cpus),
                 );
                 Some(at)
             }
@@ -405,16 +412,7 @@ impl Engine {
             (Some(f), Some(entry)) => {
                 arrivals.insert(
                     f + 1,
-                    Arrival {
-                        at: Nanos::ZERO,
-                        name: "kswapd".to_owned(),
-                        nice: 0,
-                        shares: None,
-                        cap: None,
-                        rt: None,
-                        cpus_allowed: all_cpus,
-                        entry,
-                    },
+                    Arrival::kernel_thread("kswapd".to_owned(), entry, all_cpus),
                 );
                 Some(f + 1)
             }

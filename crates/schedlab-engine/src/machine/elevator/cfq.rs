@@ -68,19 +68,10 @@ impl Elevator for Cfq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::{Dir, Effect};
+    use crate::machine::Dir;
 
     fn rq(id: u64, owner: u32, pos: u64) -> Request {
-        Request {
-            id,
-            dir: Dir::Read,
-            pos,
-            bytes: 1,
-            owner: TaskId(owner),
-            waiter: None,
-            submitted: Nanos::ZERO,
-            effect: Effect::None,
-        }
+        crate::machine::elevator::test_request(id, Dir::Read, pos, owner)
     }
 
     #[test]

@@ -91,20 +91,9 @@ impl Elevator for Linus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::TaskId;
-    use crate::machine::Effect;
 
     fn rq(id: u64, dir: Dir, pos: u64) -> Request {
-        Request {
-            id,
-            dir,
-            pos,
-            bytes: 1,
-            owner: TaskId(0),
-            waiter: None,
-            submitted: Nanos::ZERO,
-            effect: Effect::None,
-        }
+        crate::machine::elevator::test_request(id, dir, pos, 0)
     }
 
     fn order(e: &mut Linus) -> Vec<u64> {

@@ -111,3 +111,18 @@ pub(crate) fn next_from<V>(
         .or_else(|| sorted.iter().next())
         .map(|(k, _)| *k)
 }
+
+/// A one-byte request for the elevators' unit tests: `id` at `pos`, from task `owner`.
+#[cfg(test)]
+pub(crate) fn test_request(id: u64, dir: super::Dir, pos: u64, owner: u32) -> Request {
+    Request {
+        id,
+        dir,
+        pos,
+        bytes: 1,
+        owner: crate::ids::TaskId(owner),
+        waiter: None,
+        submitted: Nanos::ZERO,
+        effect: super::Effect::None,
+    }
+}
