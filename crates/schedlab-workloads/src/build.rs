@@ -86,22 +86,18 @@ pub fn write(disk: &str, bytes: u64, stream: Option<&str>) -> Step {
 /// A read of `bytes` from `file` through the page cache, at its sequential cursor or at a
 /// random block.
 pub fn file_read(file: &str, bytes: u64, random: bool) -> Step {
-    Step::Io(IoStep {
-        op: IoOp::Read,
-        disk: None,
-        bytes,
-        stream: None,
-        hit_percent: 0,
-        file: Some(file.to_owned()),
-        random,
-    })
+    file_io(IoOp::Read, file, bytes, random)
 }
 
 /// A write of `bytes` into `file` through the page cache (dirtying it), at its cursor or at a
 /// random block.
 pub fn file_write(file: &str, bytes: u64, random: bool) -> Step {
+    file_io(IoOp::Write, file, bytes, random)
+}
+
+fn file_io(op: IoOp, file: &str, bytes: u64, random: bool) -> Step {
     Step::Io(IoStep {
-        op: IoOp::Write,
+        op,
         disk: None,
         bytes,
         stream: None,
