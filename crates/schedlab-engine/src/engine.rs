@@ -185,13 +185,20 @@ struct Exec {
     balancing: bool,
 }
 
+/// An empty slot of [`Engine::slots`] (no real key is this large: the class is at most 2).
+const NO_EVENT: u128 = u128::MAX;
+
+/// The slot of `cpu`'s burst end in [`Engine::slots`]; its policy timer's is the next one.
+fn burst_slot(cpu: CpuId) -> usize {
+    2 * cpu.index()
+}
+
+fn timer_slot(cpu: CpuId) -> usize {
+    2 * cpu.index() + 1
+}
+
 #[derive(Clone, Debug, Default)]
 struct Cpu {
-    /// Key (as in [`Queued`]) of the pending burst end, if a burst is running. Burst ends and
-    /// policy timers live in these per-CPU slots rather than the heap: they are cancelled at
-    /// almost every switch, and a slot is cancelled by clearing it, where a heap entry would
-    /// linger until popped.
-    burst: Option<u128>,
     /// Start of the current segment.
     seg_start: Nanos,
     /// Last time the running task was accounted.
@@ -199,8 +206,6 @@ struct Cpu {
     busy: Nanos,
     /// The last task that ran here (for context-switch costs).
     last: Option<TaskId>,
-    /// Key of the pending policy timer, if armed.
-    timer: Option<u128>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -277,6 +282,12 @@ pub struct Engine {
     now: Nanos,
     seq: u64,
     events: BinaryHeap<Queued>,
+    /// Keys (as in [`Queued`]) of each CPU's pending burst end and policy timer, [`NO_EVENT`]
+    /// when there is none, side by side in one flat array (see [`burst_slot`]). They live here
+    /// rather than in the heap: they are cancelled at almost every switch, and a slot is
+    /// cancelled by clearing it, where a heap entry would linger until popped; the next event
+    /// is the heap's top or the smallest slot, one scan of a few words.
+    slots: Vec<u128>,
     processed: u64,
 
     info: Vec<TaskInfo>,
@@ -437,6 +448,7 @@ impl Engine {
             now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
+            slots: vec![NO_EVENT; 2 * cpus],
             processed: 0,
             info: Vec::new(),
             exec: Vec::new(),
@@ -536,26 +548,33 @@ impl Engine {
         self.seq += 1;
         let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
         match ev {
-            Ev::BurstEnd(cpu) => self.cpus[cpu.index()].burst = Some(q.key),
-            Ev::Timer(cpu) => self.cpus[cpu.index()].timer = Some(q.key),
+            Ev::BurstEnd(cpu) => self.slots[burst_slot(cpu)] = q.key,
+            Ev::Timer(cpu) => self.slots[timer_slot(cpu)] = q.key,
             _ => self.events.push(q),
         }
     }
 
     /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
     fn next_event(&self) -> Option<Queued> {
-        let mut best = self.events.peek().copied();
-        for (c, cpu) in self.cpus.iter().enumerate() {
-            let id = CpuId(c as u16);
-            for (key, ev) in [(cpu.burst, Ev::BurstEnd(id)), (cpu.timer, Ev::Timer(id))] {
-                if let Some(key) = key {
-                    if best.is_none_or(|b| key < b.key) {
-                        best = Some(Queued { key, ev });
-                    }
-                }
+        let (mut slot, mut key) = (0, NO_EVENT);
+        for (i, &k) in self.slots.iter().enumerate() {
+            if k < key {
+                (slot, key) = (i, k);
             }
         }
-        best
+        match self.events.peek() {
+            Some(q) if q.key < key => Some(*q),
+            _ if key == NO_EVENT => None,
+            _ => {
+                let cpu = CpuId((slot / 2) as u16);
+                let ev = if slot % 2 == 0 {
+                    Ev::BurstEnd(cpu)
+                } else {
+                    Ev::Timer(cpu)
+                };
+                Some(Queued { key, ev })
+            }
+        }
     }
 
     fn arm_tick(&mut self) {
@@ -580,8 +599,8 @@ impl Engine {
             return Ok(false);
         }
         match q.ev {
-            Ev::BurstEnd(cpu) => self.cpus[cpu.index()].burst = None,
-            Ev::Timer(cpu) => self.cpus[cpu.index()].timer = None,
+            Ev::BurstEnd(cpu) => self.slots[burst_slot(cpu)] = NO_EVENT,
+            Ev::Timer(cpu) => self.slots[timer_slot(cpu)] = NO_EVENT,
             _ => {
                 self.events.pop();
             }
@@ -646,10 +665,12 @@ impl Engine {
             Ev::Timer(..) => self.timer_is_tick,
             _ => false,
         };
-        let sleeper_next = self
-            .next_event()
-            .is_some_and(|n| n.time() == self.now && matches!(n.ev, Ev::Wake(..)));
-        if !(timer_irq && sleeper_next) {
+        // A wake-up is only in the heap: unless its top is one due now, no scan is needed.
+        let sleeper_next = || {
+            let due = |n: &Queued| n.time() == self.now && matches!(n.ev, Ev::Wake(..));
+            self.events.peek().is_some_and(due) && self.next_event().is_some_and(|n| due(&n))
+        };
+        if !(timer_irq && sleeper_next()) {
             self.reschedule()?;
         }
         self.check_work()?;
@@ -948,28 +969,29 @@ impl Engine {
 
     /// Charges the running task on `cpu` up to now: exact CPU time, program progress, and the
     /// policy's `account` hook.
+    #[inline]
     fn account(&mut self, cpu: CpuId) {
-        let c = &mut self.cpus[cpu.index()];
-        let Some(t) = self.curr[cpu.index()] else {
-            c.accounted = self.now;
+        let ci = cpu.index();
+        let now = self.now;
+        let c = &mut self.cpus[ci];
+        let delta = now.saturating_sub(c.accounted);
+        c.accounted = now;
+        let Some(t) = self.curr[ci] else {
             return;
         };
-        let delta = self.now.saturating_sub(c.accounted);
         if delta == Nanos::ZERO {
             return;
         }
-        c.accounted = self.now;
-        c.busy += delta;
-        let x = &mut self.exec[t.index()];
-        let info = &mut self.info[t.index()];
+        // The CPU's busy time and the task's `stats.cpu` are not kept here: they are the
+        // closed segments' lengths and `cpu_time`, summed when a segment closes and at the end.
+        let ti = t.index();
+        let x = &mut self.exec[ti];
+        let info = &mut self.info[ti];
         info.cpu_time += delta;
-        x.stats.cpu += delta;
-        let mut left = delta;
-        let o = left.min(x.overhead);
+        let o = delta.min(x.overhead);
         x.overhead -= o;
-        left -= o;
         if let Some(b) = info.burst_left.as_mut() {
-            *b = b.saturating_sub(left);
+            *b = b.saturating_sub(delta - o);
         }
         hook!(self.account(cpu, t, delta));
     }
@@ -996,7 +1018,7 @@ impl Engine {
             let Some(t) = self.curr[cpu.index()] else {
                 return Ok(());
             };
-            if self.cpus[cpu.index()].burst.is_some() {
+            if self.slots[burst_slot(cpu)] != NO_EVENT {
                 return Ok(());
             }
             zero_steps += 1;
@@ -1262,7 +1284,7 @@ impl Engine {
         self.out.resched[ci] = false;
         let prev = self.curr[ci];
         // A policy timer belongs to one run of one task.
-        self.cpus[ci].timer = None;
+        self.slots[timer_slot(cpu)] = NO_EVENT;
         if let Some(p) = prev {
             self.account(cpu);
             let state = self.info[p.index()].state;
@@ -1280,7 +1302,7 @@ impl Engine {
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
                 self.curr[ci] = None;
-                self.cpus[ci].burst = None;
+                self.slots[burst_slot(cpu)] = NO_EVENT;
                 if why == Dequeue::Exit {
                     hook!(self.task_exit(p));
                     self.notify_parent(p);
@@ -1326,8 +1348,7 @@ impl Engine {
             if let Some(p) = prev {
                 // Preempted (or yielded): still runnable, waits in the queue.
                 self.close_segment(cpu, p);
-                let c = &mut self.cpus[ci];
-                c.burst = None;
+                self.slots[burst_slot(cpu)] = NO_EVENT;
                 let x = &mut self.exec[p.index()];
                 x.runnable_since = self.now;
                 self.record_state(p, TaskState::Runnable);
@@ -1418,8 +1439,12 @@ impl Engine {
     }
 
     fn close_segment(&mut self, cpu: CpuId, t: TaskId) {
-        let start = self.cpus[cpu.index()].seg_start;
+        let c = &mut self.cpus[cpu.index()];
+        let start = c.seg_start;
         let end = self.now;
+        // Every instant of a segment has been accounted to its task (schedule() and the end
+        // of the run account before they close it), so its length is the CPU's busy time.
+        c.busy += end - start;
         self.hasher.u64(((cpu.0 as u64) << 32) | t.0 as u64);
         self.hasher.u64(start.0);
         self.hasher.u64(end.0);
@@ -1482,7 +1507,15 @@ impl Engine {
     }
 
     /// Applies timers and migrations the policy asked for, and stores its notes.
+    #[inline]
     fn apply_out(&mut self) {
+        let o = &self.out;
+        if !(o.notes.is_empty() && o.timers.is_empty() && o.migrations.is_empty()) {
+            self.apply_requests();
+        }
+    }
+
+    fn apply_requests(&mut self) {
         if !self.out.notes.is_empty() {
             self.flush_notes();
         }
@@ -2001,7 +2034,15 @@ impl Engine {
         self.trace.shrink();
         let trace = std::mem::take(&mut self.trace);
 
-        let tasks: Vec<TaskStats> = self.exec.iter().map(|x| x.stats.clone()).collect();
+        let tasks: Vec<TaskStats> = self
+            .exec
+            .iter()
+            .zip(&self.info)
+            .map(|(x, info)| TaskStats {
+                cpu: info.cpu_time,
+                ..x.stats.clone()
+            })
+            .collect();
         let metrics = Metrics::compute(
             &self.info,
             tasks,

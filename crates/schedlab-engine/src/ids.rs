@@ -11,12 +11,14 @@ pub struct TaskId(pub u32);
 pub struct CpuId(pub u16);
 
 impl TaskId {
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
 impl CpuId {
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }

@@ -111,21 +111,26 @@ pub struct TaskInfo {
 }
 
 impl TaskInfo {
+    #[inline]
     pub fn is_rt(&self) -> bool {
         self.rt.is_some()
     }
+    #[inline]
     pub fn rt_policy(&self) -> Option<RtPolicy> {
         self.rt.map(|r| r.policy)
     }
     /// Whether the task may run on `cpu` (`cpumask_test_cpu(cpu, p->cpus_ptr)`).
+    #[inline]
     pub fn allowed(&self, cpu: CpuId) -> bool {
         cpu.0 < 32 && self.cpus_allowed & (1 << cpu.0) != 0
     }
     /// `select_fallback_rq`, reduced: the lowest CPU the task may run on.
+    #[inline]
     pub fn fallback_cpu(&self) -> CpuId {
         CpuId(self.cpus_allowed.trailing_zeros().min(31) as u16)
     }
     /// `cpu` if the task may run there, else its fallback CPU.
+    #[inline]
     pub fn allowed_or_fallback(&self, cpu: CpuId) -> CpuId {
         if self.allowed(cpu) {
             cpu
@@ -150,12 +155,15 @@ pub enum TaskState {
 }
 
 impl TaskState {
+    #[inline]
     pub fn is_runnable(self) -> bool {
         matches!(self, TaskState::Runnable | TaskState::Running)
     }
+    #[inline]
     pub fn code(self) -> u8 {
         self as u8
     }
+    #[inline]
     pub fn name(self) -> &'static str {
         match self {
             TaskState::New => "new",
@@ -242,58 +250,81 @@ pub struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
+    #[inline]
     pub fn now(&self) -> Nanos {
         self.now
     }
     /// Ticks since the start at the policy's HZ (`jiffies`); 0 for tickless policies.
+    #[inline]
     pub fn jiffies(&self) -> u64 {
         self.now.0.checked_div(self.tick_ns).unwrap_or(0)
     }
     /// Length of one tick in ns (0 for tickless policies).
+    #[inline]
     pub fn tick_ns(&self) -> u64 {
         self.tick_ns
     }
+    #[inline]
     pub fn task(&self, t: TaskId) -> &TaskInfo {
         &self.tasks[t.index()]
     }
     /// Every task created so far, in creation order.
+    #[inline]
     pub fn tasks(&self) -> &[TaskInfo] {
         self.tasks
     }
+    #[inline]
     pub fn nr_cpus(&self) -> usize {
         self.curr.len()
     }
+    #[inline]
     pub fn cpus(&self) -> impl Iterator<Item = CpuId> {
         (0..self.curr.len() as u16).map(CpuId)
     }
     /// The task running on `cpu`, if any.
+    #[inline]
     pub fn curr(&self, cpu: CpuId) -> Option<TaskId> {
         self.curr[cpu.index()]
     }
+    #[inline]
     pub fn is_idle(&self, cpu: CpuId) -> bool {
         self.curr[cpu.index()].is_none()
     }
     /// Whether `cpu` will run schedule() at the end of this event (need_resched is set): an idle
     /// CPU that was already kicked for an earlier newcomer of this event is about to be busy.
+    #[inline]
     pub fn resched_pending(&self, cpu: CpuId) -> bool {
         self.out.resched[cpu.index()]
     }
+    /// Bit masks of the idle CPUs and of those with need_resched set (bit i = CPU i).
+    pub(crate) fn idle_and_kicked(&self) -> (u32, u32) {
+        let (mut idle, mut kicked) = (0u32, 0u32);
+        for (i, (c, &r)) in self.curr.iter().zip(&self.out.resched).enumerate() {
+            idle |= (c.is_none() as u32) << i;
+            kicked |= (r as u32) << i;
+        }
+        (idle, kicked)
+    }
     /// Sets need_resched on `cpu`: the engine runs schedule() there at the end of this event.
+    #[inline]
     pub fn resched(&mut self, cpu: CpuId) {
         self.out.resched[cpu.index()] = true;
         self.out.any_resched = true;
     }
     /// Whether notes are being recorded (false in summary-only runs: skip building them).
+    #[inline]
     pub fn annotating(&self) -> bool {
         self.out.annotate
     }
     /// Records an explanation of a decision about `task` on `cpu`.
+    #[inline]
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
             self.out.notes.push((self.now, cpu, task, note));
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
+    #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
     }
@@ -301,10 +332,12 @@ impl<'a> Cx<'a> {
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
     /// cancels it, so arm it in `set_next` for the run that is starting. Tickless policies use
     /// this for exact quanta.
+    #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
+    #[inline]
     pub fn random_below(&mut self, n: u64) -> u64 {
         self.out.rng.below(n)
     }
@@ -377,18 +410,25 @@ pub trait Policy {
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, _why: Select) -> CpuId {
         let info = cx.task(task);
         let last = info.allowed_or_fallback(info.cpu);
-        let ok = |c: CpuId| info.allowed(c);
-        let free = |c: CpuId| ok(c) && cx.is_idle(c) && !cx.resched_pending(c);
-        if free(last) {
+        // Bit masks of CPUs (there are at most 32): allowed and idle, and of those the ones
+        // no newcomer has kicked yet; each choice below is the lowest set bit.
+        let (idle, kicked) = cx.idle_and_kicked();
+        let idle = idle & info.cpus_allowed;
+        let free = idle & !kicked;
+        let bit = |c: CpuId| 1u32 << c.0;
+        if free & bit(last) != 0 {
             return last;
         }
-        if let Some(c) = cx.cpus().find(|&c| free(c)) {
-            return c;
+        if free != 0 {
+            return CpuId(free.trailing_zeros() as u16);
         }
         if cx.is_idle(last) {
             return last;
         }
-        cx.cpus().find(|&c| ok(c) && cx.is_idle(c)).unwrap_or(last)
+        if idle != 0 {
+            return CpuId(idle.trailing_zeros() as u16);
+        }
+        last
     }
 
     /// `task` becomes runnable on `cpu`'s queue (or the global one).

@@ -25,18 +25,23 @@ impl Nanos {
     pub const fn from_secs(s: u64) -> Nanos {
         Nanos(s * 1_000_000_000)
     }
+    #[inline]
     pub const fn as_u64(self) -> u64 {
         self.0
     }
+    #[inline]
     pub fn saturating_sub(self, rhs: Nanos) -> Nanos {
         Nanos(self.0.saturating_sub(rhs.0))
     }
+    #[inline]
     pub fn saturating_add(self, rhs: Nanos) -> Nanos {
         Nanos(self.0.saturating_add(rhs.0))
     }
+    #[inline]
     pub fn checked_add(self, rhs: Nanos) -> Option<Nanos> {
         self.0.checked_add(rhs.0).map(Nanos)
     }
+    #[inline]
     pub fn checked_sub(self, rhs: Nanos) -> Option<Nanos> {
         self.0.checked_sub(rhs.0).map(Nanos)
     }
@@ -147,9 +152,11 @@ impl fmt::Display for Nanos {
 // The operators are checked in every build, release and wasm included: a wrap would move
 // simulated time backwards and give a wrong trace silently. Values a scenario controls are
 // bounded by `scenario::limits`, and the engine adds them with `saturating_add` where a sum may
-// lie past the end of any run, so these panics mark a bug, not bad input.
+// lie past the end of any run, so these panics mark a bug, not bad input. They, and the small
+// methods above, are `#[inline]` so that other crates (the policies) inline them without LTO.
 impl Add for Nanos {
     type Output = Nanos;
+    #[inline]
     #[track_caller]
     fn add(self, rhs: Nanos) -> Nanos {
         match self.0.checked_add(rhs.0) {
@@ -159,6 +166,7 @@ impl Add for Nanos {
     }
 }
 impl AddAssign for Nanos {
+    #[inline]
     #[track_caller]
     fn add_assign(&mut self, rhs: Nanos) {
         *self = *self + rhs;
@@ -166,6 +174,7 @@ impl AddAssign for Nanos {
 }
 impl Sub for Nanos {
     type Output = Nanos;
+    #[inline]
     #[track_caller]
     fn sub(self, rhs: Nanos) -> Nanos {
         match self.0.checked_sub(rhs.0) {
@@ -175,6 +184,7 @@ impl Sub for Nanos {
     }
 }
 impl SubAssign for Nanos {
+    #[inline]
     #[track_caller]
     fn sub_assign(&mut self, rhs: Nanos) {
         *self = *self - rhs;
