@@ -1,8 +1,9 @@
 // Wasm side of `./x bench`: loads the schedlab-bench module built for Node (wasm-bindgen
 // --target nodejs) and times every case, the median of SCHEDLAB_BENCH_REPEAT runs (5) as the
-// native side does. Usage: node run.mjs <dir with schedlab_bench.js> [native.json]
-// With the native side's `--json` output, each line also gives wasm time / native time.
-import { readFileSync } from "node:fs";
+// native side does. Usage: node run.mjs <dir with schedlab_bench.js> [native.json] [wasm.json]
+// With the native side's `--json` output, each line also gives wasm time / native time; with a
+// third argument the wasm rows are written there as JSON too (for ./x bench's goals table).
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -12,6 +13,7 @@ const dir = path.resolve(process.argv[2] ?? ".");
 const native = process.argv[3] ? JSON.parse(readFileSync(process.argv[3], "utf8")) : [];
 const repeat = Math.max(1, Number(process.env.SCHEDLAB_BENCH_REPEAT) || 5);
 const m = require(path.join(dir, "schedlab_bench.js"));
+const rows = [];
 
 JSON.parse(m.bench_cases()).forEach((name, i) => {
   const times = [];
@@ -31,6 +33,8 @@ JSON.parse(m.bench_cases()).forEach((name, i) => {
   const rate = out.events ? `${(out.events / seconds / 1e6).toFixed(2).padStart(7)} M events/s` : "".padStart(18);
   const twin = native.find((n) => n.name === name);
   const ratio = twin ? `  ${(seconds / twin.seconds).toFixed(2)}x native` : "";
+  rows.push({ name, events: out.events, seconds, hash: out.hash });
   const same = twin ? (twin.hash === out.hash ? "  same hash" : "  HASH DIFFERS FROM NATIVE") : "";
   console.log(`${name.padEnd(32)} ${seconds.toFixed(3).padStart(8)} s ${rate}  hash ${out.hash}${ratio}${same}`);
 });
+if (process.argv[4]) writeFileSync(process.argv[4], JSON.stringify(rows));

@@ -8,8 +8,9 @@
 // - the wasm and JavaScript files, raw and gzipped.
 //
 // It measures and reports; nothing here is a test and nothing fails on a slow machine.
-// Usage: node tests/e2e/bench/page-speed.mjs [--json]
-import { readdirSync, readFileSync } from "node:fs";
+// Usage: node tests/e2e/bench/page-speed.mjs [--json] [--out FILE]
+// (--out also writes the JSON report to FILE while printing the text one.)
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
@@ -67,6 +68,8 @@ function waitForRedraw(oldHash) {
 
 async function main() {
   const json = process.argv.includes("--json");
+  const outAt = process.argv.indexOf("--out");
+  const outFile = outAt > 0 ? process.argv[outAt + 1] : null;
   const site = await serveStatic(dist);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -111,7 +114,14 @@ async function main() {
     const wasm = files.filter((f) => f.file.endsWith(".wasm"));
     const report = {
       load_to_first_chart_ms: { median: median(loads), runs: loads },
-      slider_to_redraw_ms: { median: median(moves), max: Math.max(...moves), runs: moves },
+      // The first move after load is always the slowest (the worker's first run): the goal's
+      // "worst after warm-up" leaves it out.
+      slider_to_redraw_ms: {
+        median: median(moves),
+        max: Math.max(...moves),
+        max_after_warmup: Math.max(...moves.slice(1)),
+        runs: moves,
+      },
       simulation_in_worker_ms: { median: median(sims), max: Math.max(...sims), runs: sims },
       bundle: files,
       wasm_total: {
@@ -119,13 +129,14 @@ async function main() {
         gzipped: wasm.reduce((a, f) => a + f.gzipped, 0),
       },
     };
+    if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
     if (json) {
       console.log(JSON.stringify(report, null, 2));
     } else {
       const r = (x) => x.toFixed(1);
       console.log(`load to first chart:  median ${r(median(loads))} ms  (${loads.map(r).join(", ")})`);
       console.log(
-        `slider to redraw:     median ${r(median(moves))} ms, worst ${r(Math.max(...moves))} ms over ${moves.length} moves`,
+        `slider to redraw:     median ${r(median(moves))} ms, worst ${r(Math.max(...moves))} ms (after the first move ${r(report.slider_to_redraw_ms.max_after_warmup)} ms) over ${moves.length} moves`,
       );
       console.log(`  of which simulation in the worker: median ${r(median(sims))} ms, worst ${r(Math.max(...sims))} ms`);
       for (const f of files) console.log(`${f.file.padEnd(20)} ${String(f.bytes).padStart(9)} bytes ${String(f.gzipped).padStart(9)} gzipped`);
