@@ -1,14 +1,23 @@
-//! Native side of `./x bench`: times every case and prints one line each, plus JSON for the
-//! comparison with wasm (`--json`).
+//! Native side of `./x bench`: times every case and prints one line each; `--json` prints the
+//! rows as JSON instead (for the comparison with wasm), `--out FILE` writes them there too, so
+//! one run gives both the lines and the file.
 
 use std::time::Instant;
 
 fn main() {
-    let json = std::env::args().any(|a| a == "--json");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let out_file = args
+        .iter()
+        .position(|a| a == "--out")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
     // Any other argument filters cases by name substring.
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
+    let filter: Vec<String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with("--") && (i == 0 || args[i - 1] != "--out"))
+        .map(|(_, a)| a.clone())
         .collect();
     let repeat: usize = std::env::var("SCHEDLAB_BENCH_REPEAT")
         .ok()
@@ -64,7 +73,14 @@ fn main() {
             "hash": format!("{:016x}", o.hash), "trace_bytes": o.trace_bytes,
         }));
     }
+    let rows = serde_json::Value::Array(rows);
     if json {
-        println!("{}", serde_json::Value::Array(rows));
+        println!("{rows}");
+    }
+    if let Some(path) = out_file {
+        if let Err(e) = std::fs::write(&path, rows.to_string()) {
+            eprintln!("schedlab-bench: cannot write {path}: {e}");
+            std::process::exit(1);
+        }
     }
 }
