@@ -50,15 +50,6 @@ pub enum Request {
         id: u64,
         point: schedlab::sweep::Point,
     },
-    /// Crashes the worker on purpose: a panic, or with `out_of_memory` an allocation that
-    /// fails (the wasm trap a scenario too large for the page ends with). It exists so the
-    /// browser tests can check that the page survives a crashed worker and says why (no
-    /// scenario within the engine's limits crashes it); nothing in the page sends it.
-    Crash {
-        id: u64,
-        #[serde(default)]
-        out_of_memory: bool,
-    },
 }
 
 impl Request {
@@ -67,8 +58,7 @@ impl Request {
             Request::Run { id, .. }
             | Request::ContestRow { id, .. }
             | Request::Inspect { id, .. }
-            | Request::SweepPoint { id, .. }
-            | Request::Crash { id, .. } => *id,
+            | Request::SweepPoint { id, .. } => *id,
         }
     }
 }

@@ -732,7 +732,7 @@ impl Reducible for AppState {
             }
             Action::SetCpus(text) => {
                 if let Some(cpus) = s.parsed("cpus", &text, parse_int::<u32>) {
-                    if s.preset.is_some() && !s.edited && (1..=16).contains(&cpus) {
+                    if s.preset.is_some() && !s.edited && (1..=schedlab::MAX_CPUS).contains(&cpus) {
                         s.regenerate(cpus);
                     } else {
                         Rc::make_mut(&mut s.draft).cpus = cpus;

@@ -477,3 +477,56 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
     // Per listed task well under a kilobyte, whatever the run created.
     assert!(reply.len() < TASK_LIMIT * 1_000, "{} bytes", reply.len());
 }
+
+/// The worker inspects every preset as `schedlab run P --inspect-at T` does (the same
+/// `Job::with_preset(..).inspect(T)`, which the CLI's tests/inspect.rs compares with the
+/// binary's output): before the benchmark ends, at its end, and past it, where it stands at the
+/// end, as the page's cursor does.
+#[test]
+fn the_worker_inspects_every_preset_as_the_command_line_does() {
+    use schedlab::engine::scenario::PolicySpec;
+    use schedlab::workloads::{self, PRESETS};
+    use schedlab::{Benchmark, Detail, Job, Nanos, PresetRef};
+    for preset in PRESETS {
+        let reference = PresetRef {
+            id: preset.id.to_owned(),
+            params: Default::default(),
+        };
+        let policy = PolicySpec {
+            id: workloads::default_policy().to_owned(),
+            tunables: Default::default(),
+        };
+        let scenario = Benchmark::resolve(&reference).unwrap().scenario(
+            workloads::DEFAULT_CPUS,
+            workloads::DEFAULT_SEED,
+            policy,
+        );
+        let job = Job::with_preset(scenario.clone(), Some(&reference)).unwrap();
+        let end = job.run(Detail::Summary).unwrap().output.end.0;
+        for at_ns in [end / 2, end, end + 1_000_000, end + 100_000_000_000] {
+            let reply = sim::respond(
+                Request::Inspect {
+                    id: 1,
+                    scenario: scenario.clone(),
+                    preset: Some(reference.clone()),
+                    at_ns,
+                },
+                &clock,
+            );
+            let Response::Inspected {
+                outcome: Ok(queues),
+                ..
+            } = reply
+            else {
+                panic!("{}: {reply:?}", preset.id)
+            };
+            assert_eq!(queues.at_ns, at_ns.min(end), "{} at {at_ns}", preset.id);
+            assert_eq!(
+                queues,
+                job.inspect(Nanos(at_ns)).unwrap(),
+                "{} at {at_ns}",
+                preset.id
+            );
+        }
+    }
+}

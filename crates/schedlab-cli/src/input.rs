@@ -6,7 +6,7 @@ use std::io::Read;
 
 use anyhow::Context;
 use schedlab::engine::scenario::PolicySpec;
-use schedlab::{LinkState, Nanos, Scenario};
+use schedlab::{Benchmark, Job, LinkState, Nanos, PresetError, Scenario};
 
 /// Input the user can fix: a bad scenario, link or flag (exit status 2).
 #[derive(Debug)]
@@ -62,16 +62,44 @@ pub struct ScenarioArgs {
 impl ScenarioArgs {
     /// The scenario (and the view, for a link) with every override applied, fully validated.
     pub fn load(&self) -> anyhow::Result<LinkState> {
+        Ok(self.resolve()?.0)
+    }
+
+    /// The scenario and the job that runs it: for a preset, or a link whose view names the
+    /// preset its scenario came from, the run ends where that benchmark ends (as on the page).
+    pub fn job(&self) -> anyhow::Result<(LinkState, Job)> {
+        let (state, benchmark) = self.resolve()?;
+        let benchmark = match benchmark {
+            Some(b) => Some(b),
+            None => state
+                .view
+                .preset
+                .as_ref()
+                .map(Benchmark::resolve)
+                .transpose()
+                .map_err(|e| invalid(format!("--link: {e}")))?,
+        };
+        let job = Job::new(state.scenario.clone(), benchmark);
+        Ok((state, job))
+    }
+
+    /// [`ScenarioArgs::load`], and the preset SCENARIO names, resolved once.
+    fn resolve(&self) -> anyhow::Result<(LinkState, Option<Benchmark>)> {
+        let mut benchmark = None;
         let (mut state, source) = match (&self.link, &self.scenario) {
             (Some(link), _) => (
                 schedlab::decode(link).map_err(|e| invalid(format!("--link: {e}")))?,
                 "the link".to_string(),
             ),
             (None, Some(path)) => match self.preset()? {
-                Some((preset, params)) => (
-                    LinkState::new(self.generate(preset, &params)),
-                    format!("preset {}", preset.id),
-                ),
+                Some(b) => {
+                    let generated = (
+                        LinkState::new(self.generate(&b)),
+                        format!("preset {}", b.preset().id),
+                    );
+                    benchmark = Some(b);
+                    generated
+                }
                 None => (LinkState::new(read_scenario(path)?), path.clone()),
             },
             (None, None) => {
@@ -88,7 +116,7 @@ impl ScenarioArgs {
                 lines.join("\n")
             ))
         })?;
-        Ok(state)
+        Ok((state, benchmark))
     }
 
     /// Whether `--policy` or `--set` chose the policy to simulate.
@@ -97,28 +125,21 @@ impl ScenarioArgs {
     }
 
     /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
-    pub fn preset(
-        &self,
-    ) -> anyhow::Result<
-        Option<(
-            &'static schedlab::workloads::Preset,
-            schedlab::workloads::Params,
-        )>,
-    > {
+    pub fn preset(&self) -> anyhow::Result<Option<Benchmark>> {
         let Some(name) = &self.scenario else {
             return Ok(None);
         };
         if name == "-" || std::path::Path::new(name).exists() {
             return Ok(None);
         }
-        let Some(preset) = schedlab::workloads::find(name) else {
+        if Benchmark::find(name).is_err() {
             if !self.param.is_empty() {
                 return Err(invalid(format!(
                     "--param needs a preset; {name:?} is not one (see `schedlab presets`)"
                 )));
             }
             return Ok(None);
-        };
+        }
         let mut given = Vec::new();
         for kv in &self.param {
             let (k, v) = kv
@@ -126,31 +147,35 @@ impl ScenarioArgs {
                 .ok_or_else(|| invalid(format!("--param {kv}: expected KEY=VALUE")))?;
             given.push((k.trim().to_owned(), v.trim().to_owned()));
         }
-        let params = schedlab::workloads::resolve(preset, &given).map_err(|p| {
-            let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
-            invalid(format!(
-                "invalid --param for preset {}:\n{}",
-                preset.id,
-                lines.join("\n")
-            ))
+        let benchmark = Benchmark::parse(name, &given).map_err(|e| match e {
+            PresetError::Params(p) => {
+                let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
+                invalid(format!(
+                    "invalid --param for preset {name}:\n{}",
+                    lines.join("\n")
+                ))
+            }
+            e => invalid(e.to_string()),
         })?;
-        Ok(Some((preset, params)))
+        Ok(Some(benchmark))
     }
 
     /// The preset's scenario for the given CPUs, seed and policy (the overrides then apply as
     /// to any scenario).
-    fn generate(
-        &self,
-        preset: &schedlab::workloads::Preset,
-        params: &schedlab::workloads::Params,
-    ) -> Scenario {
+    fn generate(&self, benchmark: &Benchmark) -> Scenario {
         use schedlab::workloads as w;
-        let base = w::PresetBase::new(
+        let policy = PolicySpec {
+            id: self
+                .policy
+                .clone()
+                .unwrap_or_else(|| w::default_policy().to_owned()),
+            tunables: Default::default(),
+        };
+        benchmark.scenario(
             self.cpus.unwrap_or(w::DEFAULT_CPUS),
             self.seed.unwrap_or(w::DEFAULT_SEED),
-            self.policy.as_deref().unwrap_or(w::default_policy()),
-        );
-        w::generate(preset, params, &base)
+            policy,
+        )
     }
 
     fn apply(&self, s: &mut Scenario) -> anyhow::Result<()> {

@@ -497,8 +497,15 @@ impl Engine {
         &self.curr
     }
 
-    pub fn is_finished(&self) -> bool {
-        self.finished
+    /// When the next event happens; `None` once the run is over. A caller that must stand at
+    /// an instant without passing a condition it checks after each [`Engine::step`] (a
+    /// benchmark's stop) steps while this is at most the instant, then calls
+    /// [`Engine::run_until`].
+    pub fn next_event_time(&self) -> Option<Nanos> {
+        if self.finished {
+            return None;
+        }
+        self.next_event().map(|q| q.time())
     }
 
     /// Calls a read-only policy query with a `Cx` whose requests go nowhere.

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::ids::{CpuId, TaskId};
 use crate::rng::Rng;
-use crate::scenario::{RtPolicy, RtSpec};
+use crate::scenario::RtSpec;
 use crate::time::Nanos;
 use crate::tunable::{TunableSpec, Tunables};
 
@@ -113,9 +113,6 @@ pub struct TaskInfo {
 impl TaskInfo {
     pub fn is_rt(&self) -> bool {
         self.rt.is_some()
-    }
-    pub fn rt_policy(&self) -> Option<RtPolicy> {
-        self.rt.map(|r| r.policy)
     }
     /// Whether the task may run on `cpu` (`cpumask_test_cpu(cpu, p->cpus_ptr)`).
     pub fn allowed(&self, cpu: CpuId) -> bool {

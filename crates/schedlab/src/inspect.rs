@@ -2,18 +2,17 @@
 //! would choose, every queue the policy reports (in the order it considers them) and its facts.
 //!
 //! One structure for both faces of the inspector: `schedlab run --inspect-at` prints it
-//! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel.
+//! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel. Both
+//! get it from [`crate::Job::inspect`], which runs to the instant or the benchmark's stop.
 //!
 //! ```text
-//! scenario ─► engine ─ run_until(at) ─► RunQueues::from_engine ─┬─► text::run_queues (CLI)
-//!                                                               └─► JSON (page's worker)
+//! Job::inspect(at) ─► engine at the instant ─► RunQueues::from_engine ─┬─► text::run_queues (CLI)
+//!                                                                      └─► JSON (page's worker)
 //! ```
 
 use serde::{Deserialize, Serialize};
 
-use schedlab_engine::{CpuId, Detail, Engine, Nanos, RunOptions, Scenario, TaskState};
-use schedlab_policies::SimError;
-use schedlab_workloads::Stop;
+use schedlab_engine::{CpuId, Engine};
 
 /// Every CPU's run queues at [`RunQueues::at_ns`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,42 +110,27 @@ impl RunQueues {
     }
 }
 
-/// Runs `scenario` until `at` and returns its run queues then.
-///
-/// With `stop` (a preset's, [`schedlab_workloads::Preset::stop`]) the run ends where the
-/// benchmark ends, as `schedlab run <preset>` and the page end it: an instant after that shows
-/// the queues at the benchmark's end.
-pub fn inspect_at(
-    scenario: &Scenario,
-    stop: Option<Stop>,
-    at: Nanos,
-) -> Result<RunQueues, SimError> {
-    let opts = RunOptions {
-        detail: Detail::Summary,
-        ..RunOptions::default()
-    };
-    let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
-    engine.run_until(at)?;
-    if let Some(Stop::TaskExits(name)) = stop {
-        let exited = engine
-            .tasks()
-            .iter()
-            .find(|t| t.name == name)
-            .is_some_and(|t| t.state == TaskState::Exited);
-        if exited {
-            // The benchmark ended before `at`: find where, and stand there instead.
-            let end =
-                schedlab_workloads::run_until(scenario, Stop::TaskExits(name), opts.detail)?.end;
-            engine = schedlab_policies::registry::engine(scenario, opts)?;
-            engine.run_until(end)?;
-        }
-    }
-    Ok(RunQueues::from_engine(&engine))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::{Benchmark, Job};
+    use schedlab_engine::{Nanos, Scenario};
+    use schedlab_policies::SimError;
+    use schedlab_workloads::Stop;
+
+    /// The run queues at `at`; with `stop`, the run ends when that task exits, as a preset's.
+    fn inspect_at(s: &Scenario, stop: Option<Stop>, at: Nanos) -> Result<RunQueues, SimError> {
+        let job = match stop {
+            None => Job::new(s.clone(), None),
+            Some(stop) => {
+                // contest's stop (make exits), with this scenario in place of its own.
+                let bench = Benchmark::parse("contest", &[]).unwrap();
+                assert_eq!(bench.stop(), stop);
+                Job::new(s.clone(), Some(bench))
+            }
+        };
+        job.inspect(at)
+    }
 
     /// Three CPU hogs under round robin with a 4 ms quantum on one CPU; `job` (if present) runs
     /// 8 ms and exits.
@@ -195,13 +179,13 @@ mod tests {
         assert_eq!(names(&q.cpus[0].queues[0]), ["hog2", "hog3"]);
     }
 
-    /// `job` (8 ms of CPU) gets quanta at 12–16 and 28–32 ms, so it exits at 32 ms: a preset
-    /// stopping when it exits stands there even when asked for later; without the stop the
-    /// hogs go on.
+    /// `make` (8 ms of CPU) gets quanta at 12–16 and 28–32 ms, so it exits at 32 ms: under
+    /// contest's stop (make exits) the run stands there even when asked for later; without
+    /// the stop the hogs go on.
     #[test]
     fn a_preset_stop_ends_the_run_where_the_benchmark_ends() {
-        let s = scenario(r#",{"name":"job","program":[{"run":"8ms"}]}"#);
-        let stop = Some(Stop::TaskExits("job"));
+        let s = scenario(r#",{"name":"make","program":[{"run":"8ms"}]}"#);
+        let stop = Some(Stop::TaskExits("make"));
         let q = inspect_at(&s, stop, Nanos::from_ms(500)).unwrap();
         assert_eq!(q.at_ns, 32_000_000);
         assert_eq!(q.cpus[0].running, task(0, "hog1"));
@@ -209,7 +193,7 @@ mod tests {
         // Before the benchmark ends, the stop changes nothing.
         let early = inspect_at(&s, stop, Nanos::from_ms(14)).unwrap();
         assert_eq!(early, inspect_at(&s, None, Nanos::from_ms(14)).unwrap());
-        assert_eq!(early.cpus[0].running, task(3, "job"));
+        assert_eq!(early.cpus[0].running, task(3, "make"));
         let natural = inspect_at(&s, None, Nanos::from_ms(500)).unwrap();
         assert_eq!(natural.at_ns, 500_000_000);
     }

@@ -12,10 +12,10 @@ pub fn Masthead() -> Html {
     html! {
         <header class="masthead">
             <h1 class="masthead-title">{ "schedlab" }</h1>
-            <p class="masthead-tagline" data-testid="engine-description">{ schedlab_engine::DESCRIPTION }</p>
+            <p class="masthead-tagline" data-testid="engine-description">{ schedlab::DESCRIPTION }</p>
             <p class="masthead-version">
                 { "engine " }
-                <span data-testid="engine-version">{ schedlab_engine::VERSION }</span>
+                <span data-testid="engine-version">{ schedlab::VERSION }</span>
             </p>
             if let Some(onclick) = onclick {
                 <button type="button" class="large-type-toggle" aria-pressed={large.to_string()} {onclick}

@@ -59,7 +59,7 @@ pub fn ScenarioPanel() -> Html {
             <div class="field-row">
                 <Field id="cpus-input" label="CPUs" testid="cpus-input" kind="number"
                     value={state.field_text("cpus", || draft.cpus.to_string())}
-                    hint={AttrValue::Static("1 to 16")}
+                    hint={AttrValue::from(format!("1 to {}", schedlab::MAX_CPUS))}
                     problem={state.problem_at("cpus")}
                     onchange={dispatch(Action::SetCpus)} />
                 <Field id="duration-input" label="Duration" testid="duration-input"

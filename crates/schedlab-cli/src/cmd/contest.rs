@@ -137,10 +137,11 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         }
         v
     };
-    if !(1..=schedlab::engine::scenario::limits::MAX_CPUS).contains(&args.cpus) {
+    if !(1..=schedlab::MAX_CPUS).contains(&args.cpus) {
         return Err(invalid(format!(
-            "--cpus {}: outside the allowed range 1..=16",
-            args.cpus
+            "--cpus {}: outside the allowed range 1..={}",
+            args.cpus,
+            schedlab::MAX_CPUS
         )));
     }
     let given: Vec<(String, String)> = args
@@ -152,9 +153,9 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
                 .ok_or_else(|| invalid(format!("--param {kv}: expected KEY=VALUE")))
         })
         .collect::<anyhow::Result<_>>()?;
-    let params = workloads::resolve(&contest::PRESET, &given)
-        .map_err(|p| invalid(format!("--param: {p}")))?;
-    let table = contest::table(&configs, &loads, &params, args.cpus, args.runs)?;
+    let benchmark = schedlab::Benchmark::parse(contest::PRESET.id, &given)
+        .map_err(|e| invalid(format!("--param: {e}")))?;
+    let table = contest::table(&configs, &loads, benchmark.params(), args.cpus, args.runs)?;
     if args.json {
         return crate::output::print_json(&(serde_json::to_string_pretty(&table)? + "\n"));
     }

@@ -1,10 +1,9 @@
 //! `schedlab sweep`: one metric of a preset (or scenario) over a range of one tunable.
 
 use schedlab::engine::scenario::PolicySpec;
-use schedlab::link::PresetRef;
 use schedlab::sweep::{self, Range, Sweep, SweepError, Target};
 use schedlab::workloads;
-use schedlab::Scenario;
+use schedlab::{Benchmark, Scenario};
 
 use crate::input::InvalidInput;
 
@@ -120,13 +119,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
                 .iter()
                 .map(|p| kv(p, "--param"))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let (preset, params) =
-                workloads::lookup(&args.target, &given).map_err(|e| invalid(e.to_string()))?;
+            let benchmark =
+                Benchmark::parse(&args.target, &given).map_err(|e| invalid(e.to_string()))?;
             Target::Preset {
-                preset: PresetRef {
-                    id: preset.id.to_owned(),
-                    params: params.iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-                },
+                preset: benchmark.reference(),
                 cpus: args.cpus.unwrap_or(workloads::DEFAULT_CPUS),
             }
         }
