@@ -188,16 +188,6 @@ test("task table edits change the result", async ({ app: { page } }) => {
   expect(removed).toEqual(first);
 });
 
-test("a crashed worker is reported and replaced; the page keeps working", async ({ app: { page } }) => {
-  const first = await doneHash(page);
-  // Inside the worker, hand it the request that panics on purpose (see web/src/protocol.rs).
-  const worker = page.workers()[0];
-  await worker.evaluate(() => self.onmessage({ data: JSON.stringify({ kind: "crash", id: 0 }) }));
-  await expect(page.getByTestId("error-banner")).toContainText("The simulator stopped on an internal error (crash requested by the page");
-  await slide(page, "prio_bonus_ratio", 3);
-  await doneHash(page, { not: first });
-});
-
 test("the contest preset fills the contest table, load by load", async ({ app: { page } }) => {
   await page.getByTestId("preset-select").selectOption("contest");
   const table = page.getByTestId("contest-table");
@@ -361,6 +351,26 @@ test("inspector: the time field sets the cursor, and the page shows what the CLI
   await time.fill("");
   await time.press("Enter");
   await expect(inspector).toContainText(/click the timeline/i);
+});
+
+test("inspector: past a preset's end, the page and the CLI both stand where the benchmark ends", async ({ app: { page } }) => {
+  const first = await doneHash(page);
+  await page.getByTestId("preset-select").selectOption("irman");
+  await doneHash(page, { not: first });
+  // The CLI at 100 s: irman's run ends long before, and the queues are those at its end.
+  const cliText = cli("run", "irman", "--inspect-at", "100s");
+  const at = cliText.split("\n")[0];
+  expect(at).toMatch(/^at \d+\.\d{3} ms$/);
+  expect(at).not.toBe("at 100000.000 ms");
+  const time = page.getByTestId("inspector-time");
+  await time.fill("100000");
+  await time.press("Enter");
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toContainText(at, { timeout: 20_000 });
+  const text = await settledInspector(page);
+  expect(text).toContain(at);
+  const running = cliText.match(/^cpu0: running (\S+),/m)[1];
+  expect(text).toContain(`running ${running}`);
 });
 
 test("compare: a pinned run (A) against the next (B), with what differs and per-task deltas", async ({ app: { page } }) => {
