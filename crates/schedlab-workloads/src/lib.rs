@@ -12,8 +12,9 @@
 //! (contest: the machine model of §7.2; the others: the illustrative disk).
 //!
 //! ```text
-//! PRESETS ─ find(id) ─ resolve(params) ─ generate(params, base) ─▶ Scenario
-//!                                                   run_preset ─▶ RunOutput ─ report ─▶ Report
+//! PRESETS ─ find(id) ─ check(params) ─ generate(params, base) ─▶ Scenario
+//!      (resolve: text values, choices by name)          run_until ─▶ RunOutput ─ report ─▶ Report
+//!                                   (advance: the stop rule, also for an instant)
 //! ```
 //!
 //! No IO, no threads: this crate compiles to wasm for the page.
@@ -526,15 +527,20 @@ pub fn run_preset_with(
     Ok((scenario, out, report))
 }
 
-/// Finds a preset and resolves `key=value` parameters in one step (the CLI's `run <preset>`).
+/// The preset with this id, or an error naming the known ones.
+pub fn lookup_preset(id: &str) -> Result<&'static Preset, PresetError> {
+    find(id).ok_or_else(|| PresetError::Unknown {
+        id: id.to_owned(),
+        known: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+    })
+}
+
+/// Finds a preset and resolves `key=value` parameters in one step.
 pub fn lookup(
     id: &str,
     given: &[(String, String)],
 ) -> Result<(&'static Preset, Params), PresetError> {
-    let preset = find(id).ok_or_else(|| PresetError::Unknown {
-        id: id.to_owned(),
-        known: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
-    })?;
+    let preset = lookup_preset(id)?;
     let params = resolve(preset, given).map_err(PresetError::Params)?;
     Ok((preset, params))
 }

@@ -39,14 +39,7 @@ pub struct Benchmark {
 impl Benchmark {
     /// The preset with this id, or an error naming the known ones.
     pub fn find(id: &str) -> Result<&'static Preset, PresetError> {
-        workloads::find(id).ok_or_else(|| PresetError::Unknown {
-            id: id.to_owned(),
-            known: workloads::PRESETS
-                .iter()
-                .map(|p| p.id)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+        workloads::lookup_preset(id)
     }
 
     /// A reference as links and the page store it (a choice as its index): every unknown key
@@ -60,8 +53,7 @@ impl Benchmark {
 
     /// The command line's `--param KEY=VALUE` pairs (a choice by name).
     pub fn parse(id: &str, given: &[(String, String)]) -> Result<Benchmark, PresetError> {
-        let preset = Benchmark::find(id)?;
-        let params = workloads::resolve(preset, given).map_err(PresetError::Params)?;
+        let (preset, params) = workloads::lookup(id, given)?;
         Ok(Benchmark { preset, params })
     }
 

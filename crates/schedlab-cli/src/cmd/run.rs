@@ -35,7 +35,8 @@ pub struct Args {
     perfetto: Option<PathBuf>,
 
     /// Instead of the results, run until TIME (e.g. 1.5s) and print the run queues as the
-    /// policy sees them then: who runs, who pick_next would choose, and why
+    /// policy sees them then: who runs, who pick_next would choose, and why. A run that ends
+    /// earlier (a preset's benchmark, every task exited, the duration) shows its end
     #[arg(long, value_name = "TIME", conflicts_with_all = ["json", "gantt", "csv", "perfetto"])]
     inspect_at: Option<String>,
 }
