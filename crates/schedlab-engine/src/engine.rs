@@ -383,7 +383,7 @@ impl Engine {
             .collect();
         let vm = scenario.machine.as_ref().map(|m| {
             let mut vm = Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some());
-            if opts.detail == Detail::Full {
+            if opts.detail != Detail::Summary {
                 vm.series = Some(machine::series::Recorder::new(scenario.disks.len()));
             }
             vm

@@ -12,6 +12,8 @@
 //!   `schedlab sweep` tables and the page's sweep panel plots.
 //! - [`compare`]: two runs side by side (what differs, summary and per-task deltas), what the
 //!   page's compare panel shows.
+//! - [`machine`]: the machine's state over a run (page cache, dirty data and its limits,
+//!   memory, disk queues, kernel threads' CPU) as the JSON result and the page carry it.
 //! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //!
 //! Compiles to wasm32 as well: no IO, no threads, no clocks.
@@ -20,6 +22,7 @@ pub mod compare;
 pub mod docs;
 pub mod inspect;
 pub mod link;
+pub mod machine;
 pub mod perfetto;
 pub mod result;
 pub mod sweep;

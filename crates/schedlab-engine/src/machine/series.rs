@@ -196,7 +196,8 @@ impl Recorder {
 /// What a run with a machine hands out: the series and what a chart draws it against.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
-    /// Empty when the run recorded only a summary ([`crate::Detail::Summary`]).
+    /// Empty when the run recorded only a summary ([`crate::Detail::Summary`]): sweeps and
+    /// benchmark tables do without.
     pub series: Series,
     /// RAM, and what of it the page cache and tasks' anonymous pages may use (RAM less the
     /// scenario's static anonymous memory).
