@@ -151,6 +151,111 @@ impl MachineSeries {
     }
 }
 
+impl MachineSeries {
+    /// The points whose interval `[t_i, t_i + step)` overlaps `start..end`.
+    pub fn points_in(&self, start: u64, end: u64) -> std::ops::Range<usize> {
+        if self.is_empty() || end <= start {
+            return 0..0;
+        }
+        let step = self.step_ns.max(1);
+        let first = ((start / step) as usize).min(self.len());
+        let last = (end.div_ceil(step) as usize).min(self.len());
+        first..last.max(first)
+    }
+
+    /// Dirty data and data under writeback at point `i`: what `balance_dirty_pages` compares
+    /// with the throttle limit.
+    pub fn dirty_total(&self, i: usize) -> u64 {
+        self.dirty_bytes.get(i).copied().unwrap_or(0)
+            + self.writeback_bytes.get(i).copied().unwrap_or(0)
+    }
+
+    /// The highest dirty data plus writeback over the run.
+    pub fn peak_dirty(&self) -> u64 {
+        (0..self.len())
+            .map(|i| self.dirty_total(i))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Kernel thread `k`'s CPU in grid interval `i`, in per mille of one CPU.
+    pub fn thread_permille(&self, k: usize, i: usize) -> u64 {
+        let cpu = self
+            .kernel_threads
+            .get(k)
+            .and_then(|t| t.cpu_ns.get(i))
+            .copied()
+            .unwrap_or(0);
+        (cpu.saturating_mul(1000) / self.step_ns.max(1)).min(1000)
+    }
+
+    /// What the chart's tooltip says at time `t`: the point holding then, one line per strip.
+    pub fn describe_at(&self, t: u64) -> Vec<String> {
+        let Some(i) = self.at(t) else {
+            return Vec::new();
+        };
+        let b = crate::text::bytes;
+        let v = |a: &[u64]| a.get(i).copied().unwrap_or(0);
+        let mut lines = vec![
+            format!(
+                "dirty {} + writeback {} (throttle at {}, background at {})",
+                b(v(&self.dirty_bytes)),
+                b(v(&self.writeback_bytes)),
+                b(self.dirty_limit_bytes),
+                b(self.background_limit_bytes)
+            ),
+            format!(
+                "free {}, page cache {}, anonymous {}, swap {}",
+                b(v(&self.free_bytes)),
+                b(v(&self.cached_bytes)),
+                b(v(&self.anon_bytes)),
+                b(v(&self.swap_bytes))
+            ),
+        ];
+        for d in &self.disks {
+            let r = d.reads.get(i).copied().unwrap_or(0);
+            let w = d.writes.get(i).copied().unwrap_or(0);
+            lines.push(format!("{}: {r} reads, {w} writes outstanding", d.name));
+        }
+        for (k, th) in self.kernel_threads.iter().enumerate() {
+            if !th.cpu_ns.is_empty() {
+                let pm = self.thread_permille(k, i);
+                lines.push(format!("{}: {}.{}% of a CPU", th.name, pm / 10, pm % 10));
+            }
+        }
+        lines
+    }
+}
+
+/// A round ceiling for an axis: the smallest 1, 2 or 5 × 10^k (times `unit`) at least `v`,
+/// in units of `unit` (1 for counts, 1 MiB or 1 KiB for bytes).
+pub fn nice_ceiling(v: u64, unit: u64) -> u64 {
+    let unit = unit.max(1);
+    let x = v.div_ceil(unit).max(1);
+    let mut decade = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            let c = decade.saturating_mul(m);
+            if c >= x {
+                return c.saturating_mul(unit);
+            }
+        }
+        if decade > u64::MAX / 10 {
+            return u64::MAX;
+        }
+        decade *= 10;
+    }
+}
+
+/// A byte axis's ceiling: round MiB from 1 MiB up, round KiB below.
+pub fn byte_ceiling(v: u64) -> u64 {
+    if v > 1 << 20 {
+        nice_ceiling(v, 1 << 20)
+    } else {
+        nice_ceiling(v, 1 << 10)
+    }
+}
+
 /// CPU time task `task` used in each interval `[i × step, (i + 1) × step)`, `i < points`,
 /// summed over every CPU's segments.
 fn cpu_per_interval(out: &RunOutput, task: u32, step: u64, points: usize) -> Vec<u64> {
@@ -170,4 +275,69 @@ fn cpu_per_interval(out: &RunOutput, task: u32, step: u64, points: usize) -> Vec
         }
     }
     cpu
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series() -> MachineSeries {
+        MachineSeries {
+            step_ns: 10,
+            dirty_limit_bytes: 100,
+            background_limit_bytes: 50,
+            dirty_bytes: vec![0, 40, 60],
+            writeback_bytes: vec![0, 0, 45],
+            free_bytes: vec![1000, 960, 895],
+            cached_bytes: vec![0, 40, 105],
+            anon_bytes: vec![0; 3],
+            swap_bytes: vec![0; 3],
+            disks: vec![DiskSeries {
+                name: "sda".into(),
+                elevator: "deadline".into(),
+                reads: vec![0, 1, 2],
+                writes: vec![0, 0, 3],
+            }],
+            kernel_threads: vec![KernelThread {
+                id: 1,
+                name: "pdflush".into(),
+                cpu_ns: vec![0, 5, 10],
+            }],
+            ..MachineSeries::default()
+        }
+    }
+
+    #[test]
+    fn points_and_values_by_time() {
+        let m = series();
+        assert_eq!(m.points_in(0, 30), 0..3);
+        assert_eq!(m.points_in(15, 16), 1..2);
+        assert_eq!(m.points_in(25, 1000), 2..3);
+        assert_eq!(m.points_in(40, 50), 3..3);
+        assert_eq!(m.at(29), Some(2));
+        assert_eq!(m.at(1000), Some(2));
+        assert_eq!(m.peak_dirty(), 105);
+        assert_eq!(m.thread_permille(0, 1), 500);
+        assert_eq!(m.thread_permille(0, 2), 1000);
+        assert_eq!(
+            m.describe_at(21),
+            [
+                "dirty 60 B + writeback 45 B (throttle at 100 B, background at 50 B)",
+                "free 895 B, page cache 105 B, anonymous 0 B, swap 0 B",
+                "sda: 2 reads, 3 writes outstanding",
+                "pdflush: 100.0% of a CPU",
+            ]
+        );
+    }
+
+    #[test]
+    fn axis_ceilings_are_round() {
+        assert_eq!(nice_ceiling(0, 1), 1);
+        assert_eq!(nice_ceiling(3, 1), 5);
+        assert_eq!(nice_ceiling(11, 1), 20);
+        assert_eq!(nice_ceiling(128, 1), 200);
+        assert_eq!(byte_ceiling(26 * 65536), 2 << 20);
+        assert_eq!(byte_ceiling(51 << 20), 100 << 20);
+        assert_eq!(byte_ceiling(300 << 10), 500 << 10);
+    }
 }
