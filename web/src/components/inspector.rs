@@ -1,6 +1,6 @@
 use schedlab::inspect::{CpuQueues, DiskQueueView, QueueView, RequestView, RunQueues, TaskRef};
 use schedlab::text::{bytes, ms};
-use schedlab::view::{format_ns, RunData};
+use schedlab::view::{format_ns_4, RunData};
 use schedlab::Nanos;
 use yew::prelude::*;
 
@@ -151,25 +151,24 @@ fn disk_view(disk: &DiskQueueView, at: u64, data: Option<&RunData>) -> Html {
                 } else {
                     <thead>
                         <tr>
-                            <th scope="col">{ "#" }</th><th scope="col">{ "request" }</th>
+                            <th scope="col">{ "request" }</th>
                             <th scope="col">{ "for" }</th><th scope="col">{ "what" }</th>
-                            <th scope="col" title="since it was submitted">{ "waited" }</th>
                             <th scope="col" title="if nothing else arrives">{ "starts in" }</th>
+                            <th scope="col" title="since it was submitted">{ "waited" }</th>
                         </tr>
                     </thead>
                     <tbody>
-                        { for disk.queue.iter().take(DISK_ROWS).enumerate().map(|(i, r)| html! {
+                        { for disk.queue.iter().take(DISK_ROWS).map(|r| html! {
                             <tr data-dir={r.dir.clone()}>
-                                <td class="inspector-key">{ i + 1 }</td>
                                 <td class="inspector-key">{ format!("{} {}", r.dir, bytes(r.bytes)) }</td>
                                 <td class="inspector-task">{ task_name(&r.owner, data) }</td>
-                                <td class="inspector-detail inspector-what">{ r.what.clone() }</td>
-                                <td class="inspector-key">{ format_ns(at.saturating_sub(r.submitted_ns)) }</td>
-                                <td class="inspector-key">{ format_ns(r.start_ns.saturating_sub(at)) }</td>
+                                <td class="inspector-detail">{ r.what.clone() }</td>
+                                <td class="inspector-key">{ format_ns_4(r.start_ns.saturating_sub(at)) }</td>
+                                <td class="inspector-key">{ format_ns_4(at.saturating_sub(r.submitted_ns)) }</td>
                             </tr>
                         }) }
                         if more > 0 {
-                            <tr><td colspan="6" class="muted">{ format!("and {more} more") }</td></tr>
+                            <tr><td colspan="5" class="muted">{ format!("and {more} more") }</td></tr>
                         }
                     </tbody>
                 }
