@@ -43,9 +43,15 @@ pub struct DiskQueueView {
     /// An idle disk waiting out an anticipation window: until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_until_ns: Option<u64>,
-    /// Queued requests in dispatch order.
+    /// Requests queued (not counting the one being served).
+    pub queued: u64,
+    /// The first [`DISK_QUEUE_LIMIT`] of them in dispatch order.
     pub queue: Vec<RequestView>,
 }
+
+/// Requests of a disk queue listed (a queue may hold one per task, thousands): the rest are
+/// counted in [`DiskQueueView::queued`].
+pub const DISK_QUEUE_LIMIT: usize = 512;
 
 /// One disk request.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,7 +198,13 @@ fn disk_queues(
                 elevator: spec.map_or("noop", |d| d.elevator.id()).to_owned(),
                 serving: q.serving.as_ref().map(|(rq, done)| request(rq, *done)),
                 idle_until_ns: q.idle_until.map(|t| t.0),
-                queue: q.queued.iter().map(|p| request(&p.rq, p.start)).collect(),
+                queued: q.queued.len() as u64,
+                queue: q
+                    .queued
+                    .iter()
+                    .take(DISK_QUEUE_LIMIT)
+                    .map(|p| request(&p.rq, p.start))
+                    .collect(),
             }
         })
         .collect()

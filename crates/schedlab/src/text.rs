@@ -244,6 +244,10 @@ pub fn run_queues(q: &RunQueues) -> String {
                 ms(r.start_ns)
             ));
         }
+        let more = d.queued.saturating_sub(d.queue.len() as u64);
+        if more > 0 {
+            out.push_str(&format!("    and {more} more\n"));
+        }
     }
     out
 }

@@ -139,13 +139,15 @@ fn disk_view(disk: &DiskQueueView, at: u64, data: Option<&RunData>) -> Html {
         }
         (None, None) => html! { <span class="muted">{ "idle" }</span> },
     };
-    let more = disk.queue.len().saturating_sub(DISK_ROWS);
+    let more = disk
+        .queued
+        .saturating_sub(DISK_ROWS.min(disk.queue.len()) as u64);
     html! {
         <div class="inspector-disk" data-testid="inspector-disk" data-disk={disk.name.clone()}>
             <h3>{ format!("{} ({})", disk.name, disk.elevator) }</h3>
             <p class="inspector-pick">{ state }</p>
             <table class="inspector-queue" data-testid="inspector-disk-queue">
-                <caption>{ format!("queue in dispatch order ({} requests)", disk.queue.len()) }</caption>
+                <caption>{ format!("queue in dispatch order ({} requests)", disk.queued) }</caption>
                 if disk.queue.is_empty() {
                     <tbody><tr><td class="muted">{ "(empty)" }</td></tr></tbody>
                 } else {

@@ -149,6 +149,7 @@ fn inspect_prints_the_disk_queue_in_dispatch_order() {
 "
         );
         assert!(text.ends_with(&expected), "{text}");
+        assert_eq!(d.queued, 4);
         assert_eq!(d.queue[0].owner.name, "dd");
         assert_eq!(d.queue[0].dir, "write");
     }
@@ -157,4 +158,23 @@ fn inspect_prints_the_disk_queue_in_dispatch_order() {
     let q = schedlab::inspect::inspect_at(&plain, None, Nanos::from_ms(1)).unwrap();
     assert!(q.disks.is_empty());
     assert!(!schedlab::text::run_queues(&q).contains("disk"));
+}
+
+/// 600 readers each submit a read at 0 on one FIFO disk (10 ms each): at 1 ms one is on the
+/// disk, 599 wait; the first 512 are listed in submission order, the rest counted.
+#[test]
+fn a_long_disk_queue_is_listed_up_to_its_limit() {
+    let s: Scenario = serde_json::from_str(
+        r#"{"version":1,"cpus":1,"duration":"10s","policy":{"id":"fifo"},
+          "disks":[{"name":"sda","seek":"0ms","bandwidth":6553600}],
+          "tasks":[{"name":"r","count":600,"program":[{"read":{"bytes":65536}}]}]}"#,
+    )
+    .unwrap();
+    let q = schedlab::inspect::inspect_at(&s, None, Nanos::from_ms(1)).unwrap();
+    let d = &q.disks[0];
+    assert_eq!(d.queued, 599);
+    assert_eq!(d.queue.len(), schedlab::inspect::DISK_QUEUE_LIMIT);
+    assert_eq!(d.queue[0].owner.name, "r-2");
+    assert_eq!(d.queue[1].start_ns, 20_000_000);
+    assert!(schedlab::text::run_queues(&q).ends_with("    and 87 more\n"));
 }
