@@ -733,7 +733,8 @@ impl Engine {
         Ok(self.into_output())
     }
 
-    /// Bytes the run has recorded: the trace plus tasks and their latency samples.
+    /// Bytes the run has recorded: the trace plus tasks and their latency samples, and the
+    /// machine's series.
     pub fn recorded_bytes(&self) -> u64 {
         self.trace.recorded_bytes()
             + self.stats_bytes
