@@ -221,6 +221,8 @@ struct Disk {
     busy: Option<Request>,
     /// Where the last request ended: a request starting here needs no positioning.
     head: u64,
+    /// When the request being served completes.
+    done_at: Nanos,
     /// Next offset of each plain `read`/`write` stream.
     cursors: std::collections::BTreeMap<u32, u64>,
     next_id: u64,
@@ -228,6 +230,19 @@ struct Disk {
     kick_at: Option<Nanos>,
     busy_time: Nanos,
     served: u64,
+}
+
+impl Disk {
+    /// Positioning unless `rq` starts where the head stands, then the transfer.
+    fn service(&self, rq: &Request, head: u64) -> Nanos {
+        let position = if rq.pos == head {
+            Nanos::ZERO
+        } else {
+            self.seek
+        };
+        let transfer = (rq.bytes as u128 * 1_000_000_000u128) / self.bandwidth.max(1) as u128;
+        position.saturating_add(Nanos(u64::try_from(transfer).unwrap_or(u64::MAX)))
+    }
 }
 
 /// A scenario task (one copy of it, after `count` expansion) waiting for its arrival time.
@@ -358,6 +373,7 @@ impl Engine {
                 elevator: d.elevator.build(),
                 busy: None,
                 head: u64::MAX,
+                done_at: Nanos::ZERO,
                 cursors: Default::default(),
                 next_id: 0,
                 kick_at: None,
@@ -365,10 +381,13 @@ impl Engine {
                 served: 0,
             })
             .collect();
-        let vm = scenario
-            .machine
-            .as_ref()
-            .map(|m| Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some()));
+        let vm = scenario.machine.as_ref().map(|m| {
+            let mut vm = Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some());
+            if opts.detail != Detail::Summary {
+                vm.series = Some(machine::series::Recorder::new(scenario.disks.len()));
+            }
+            vm
+        });
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -534,6 +553,30 @@ impl Engine {
         self.query(|p, cx| p.inspect(cx, cpu))
     }
 
+    /// Every disk's queue now, in scenario order: the request being served and the queued ones
+    /// in the order the disk's elevator would serve them if nothing else arrived (a pure
+    /// query, for the inspector).
+    pub fn disk_queues(&self) -> Vec<machine::DiskQueue> {
+        self.disks
+            .iter()
+            .map(|d| {
+                let serving = d.busy.as_ref().map(|rq| (rq, d.done_at));
+                let service = |rq: &Request, head: u64| d.service(rq, head);
+                let queued = d.elevator.dispatch_order(&machine::elevator::Outlook {
+                    now: self.now,
+                    head: d.head,
+                    serving,
+                    service: &service,
+                });
+                machine::DiskQueue {
+                    serving: d.busy.clone().map(|rq| (rq, d.done_at)),
+                    idle_until: d.kick_at.filter(|_| d.busy.is_none()),
+                    queued,
+                }
+            })
+            .collect()
+    }
+
     /// Who the policy would run next on `cpu` now (a pure query).
     pub fn peek_next(&self, cpu: CpuId) -> Option<TaskId> {
         self.query(|p, cx| p.pick_next(cx, cpu))
@@ -601,6 +644,9 @@ impl Engine {
         }
         if self.processed % limits::BUDGET_CHECK_EVENTS == 0 {
             self.check_record_budget()?;
+        }
+        if let Some(vm) = self.vm.as_mut() {
+            vm.sample_before(q.time());
         }
         self.now = q.time();
         match q.ev {
@@ -694,9 +740,12 @@ impl Engine {
         Ok(self.into_output())
     }
 
-    /// Bytes the run has recorded: the trace plus tasks and their latency samples.
+    /// Bytes the run has recorded: the trace plus tasks and their latency samples, and the
+    /// machine's series.
     pub fn recorded_bytes(&self) -> u64 {
-        self.trace.recorded_bytes() + self.stats_bytes
+        self.trace.recorded_bytes()
+            + self.stats_bytes
+            + self.vm.as_ref().map_or(0, Vm::series_bytes)
     }
 
     fn check_record_budget(&self) -> Result<(), RunError> {
@@ -714,6 +763,9 @@ impl Engine {
             return;
         }
         self.now = end.max(self.now);
+        if let Some(vm) = self.vm.as_mut() {
+            vm.sample_through(self.now);
+        }
         for c in 0..self.cpus.len() {
             let cpu = CpuId(c as u16);
             if let Some(t) = self.curr[c] {
@@ -1564,6 +1616,10 @@ impl Engine {
             effect,
         };
         disk.elevator.add(rq, self.now);
+        if let Some(vm) = self.vm.as_mut() {
+            vm.queue_changed(d, dir, true);
+        }
+        let disk = &mut self.disks[d];
         if disk.busy.is_none() {
             self.start_disk(d);
         }
@@ -1577,18 +1633,11 @@ impl Engine {
         }
         match disk.elevator.dispatch(self.now, disk.head) {
             Dispatch::Serve(rq) => {
-                let position = if rq.pos == disk.head {
-                    Nanos::ZERO
-                } else {
-                    disk.seek
-                };
-                let transfer =
-                    (rq.bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
-                let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
+                let service = disk.service(&rq, disk.head);
                 disk.head = rq.end();
                 disk.busy = Some(rq);
                 disk.kick_at = None;
-                let service = position.saturating_add(transfer);
+                disk.done_at = self.now.saturating_add(service);
                 disk.busy_time = disk.busy_time.saturating_add(service);
                 self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
             }
@@ -1609,6 +1658,7 @@ impl Engine {
         disk.elevator.completed(&rq, self.now);
         let mut cleaned = false;
         if let Some(vm) = self.vm.as_mut() {
+            vm.queue_changed(d, rq.dir, false);
             match rq.effect {
                 Effect::None => {}
                 Effect::Fill { file, first, count } => {
@@ -2031,6 +2081,7 @@ impl Engine {
             recorded_bytes,
             trace,
             metrics,
+            machine: self.vm.as_ref().map(Vm::record),
             tasks: self.info,
         }
     }
@@ -2060,6 +2111,8 @@ pub struct RunOutput {
     pub recorded_bytes: u64,
     pub trace: Trace,
     pub metrics: Metrics,
+    /// The machine's state over time and its limits, when the scenario has a machine.
+    pub machine: Option<machine::series::Record>,
     pub tasks: Vec<TaskInfo>,
 }
 

@@ -58,7 +58,8 @@ pub mod limits {
     /// (at most 451 million, chat under linux-2.5-o1).
     pub const DEFAULT_MAX_WORK: u64 = 2_000_000_000;
     /// Bytes a run may record: the trace's logs (segments, states, notes), migrations, the
-    /// observed metric, marks, the wake-up latency samples kept and the tasks themselves. The
+    /// observed metric, marks, the wake-up latency samples kept, the tasks themselves and the
+    /// machine's series (at most 4096 points, `machine::series`). The
     /// largest preset records about 180 MB (irman under eevdf, with every note). Reaching it stops the run
     /// with [`crate::RunError::MemoryBudget`] (checked every [`BUDGET_CHECK_EVENTS`] events).
     pub const MAX_RECORD_BYTES: u64 = 512 << 20;

@@ -620,6 +620,7 @@ mod tests {
             },
             tasks,
             segments: Vec::new(),
+            machine: None,
         }
     }
 

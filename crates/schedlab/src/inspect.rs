@@ -1,5 +1,6 @@
 //! The run queues at one instant, as the policy sees them: per CPU who runs, whom `pick_next`
-//! would choose, every queue the policy reports (in the order it considers them) and its facts.
+//! would choose, every queue the policy reports (in the order it considers them) and its facts;
+//! and every disk's queue in the order its elevator would serve it.
 //!
 //! One structure for both faces of the inspector: `schedlab run --inspect-at` prints it
 //! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel. Both
@@ -12,7 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use schedlab_engine::{CpuId, Engine};
+use schedlab_engine::machine::{Dir, Place, Request};
+use schedlab_engine::{CpuId, Engine, Nanos, Scenario};
 
 /// Every CPU's run queues at [`RunQueues::at_ns`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +24,50 @@ pub struct RunQueues {
     pub at_ns: u64,
     /// One per CPU, in CPU order.
     pub cpus: Vec<CpuQueues>,
+    /// One per disk, in scenario order: its queue in the order its elevator would serve it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<DiskQueueView>,
+}
+
+/// A disk at the instant: the request being served and the queue in dispatch order, as the
+/// disk would serve it if no other request arrived (its elevator's own rules played forward:
+/// batches, deadlines, anticipation windows; `Elevator::dispatch_order`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiskQueueView {
+    pub name: String,
+    /// The elevator's id (`noop`, `linus`, `deadline`, `anticipatory`, `cfq`).
+    pub elevator: String,
+    /// The request being served; its `start_ns` is when it completes.
+    pub serving: Option<RequestView>,
+    /// An idle disk waiting out an anticipation window: until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_until_ns: Option<u64>,
+    /// Requests queued (not counting the one being served).
+    pub queued: u64,
+    /// The first [`DISK_QUEUE_LIMIT`] of them in dispatch order.
+    pub queue: Vec<RequestView>,
+}
+
+/// Requests of a disk queue listed (a queue may hold one per task, thousands): the rest are
+/// counted in [`DiskQueueView::queued`].
+pub const DISK_QUEUE_LIMIT: usize = 512;
+
+/// One disk request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestView {
+    /// Submission number on its disk.
+    pub id: u64,
+    /// `read` or `write`.
+    pub dir: String,
+    pub bytes: u64,
+    /// The task on whose behalf it was issued (the flusher for background writeback).
+    pub owner: TaskRef,
+    /// What it reads or writes: a file and offset, swap, or a plain stream.
+    pub what: String,
+    pub submitted_ns: u64,
+    /// When it would start if nothing else arrived (for the request being served: when it
+    /// completes).
+    pub start_ns: u64,
 }
 
 /// One CPU at the instant.
@@ -63,8 +109,8 @@ pub struct EntryView {
 }
 
 impl RunQueues {
-    /// The run queues of `engine` where it stands now.
-    pub fn from_engine(engine: &Engine) -> RunQueues {
+    /// The run queues and disk queues of `engine`, a run of `scenario`, where it stands now.
+    pub fn from_engine(engine: &Engine, scenario: &Scenario) -> RunQueues {
         let tasks = engine.tasks();
         let task = |id: u32| TaskRef {
             id,
@@ -106,8 +152,61 @@ impl RunQueues {
         RunQueues {
             at_ns: engine.now().0,
             cpus,
+            disks: disk_queues(engine, scenario, &task),
         }
     }
+}
+
+fn disk_queues(
+    engine: &Engine,
+    scenario: &Scenario,
+    task: &dyn Fn(u32) -> TaskRef,
+) -> Vec<DiskQueueView> {
+    let files = scenario.machine.as_ref().map_or(&[][..], |m| &m.files[..]);
+    let request = |rq: &Request, start: Nanos| RequestView {
+        id: rq.id,
+        dir: match rq.dir {
+            Dir::Read => "read",
+            Dir::Write => "write",
+        }
+        .to_owned(),
+        bytes: rq.bytes,
+        owner: task(rq.owner.0),
+        what: match Place::of(rq.pos) {
+            Place::File { file, offset } => format!(
+                "{} @ {}",
+                files
+                    .get(file as usize)
+                    .map_or_else(|| format!("file{file}"), |f| f.name.clone()),
+                crate::text::bytes(offset)
+            ),
+            Place::Swap { offset } => format!("swap @ {}", crate::text::bytes(offset)),
+            Place::Stream { offset, .. } => format!("stream @ {}", crate::text::bytes(offset)),
+        },
+        submitted_ns: rq.submitted.0,
+        start_ns: start.0,
+    };
+    engine
+        .disk_queues()
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let spec = scenario.disks.get(i);
+            DiskQueueView {
+                name: spec.map_or_else(|| format!("disk{i}"), |d| d.name.clone()),
+                elevator: spec.map_or("noop", |d| d.elevator.id()).to_owned(),
+                serving: q.serving.as_ref().map(|(rq, done)| request(rq, *done)),
+                idle_until_ns: q.idle_until.map(|t| t.0),
+                queued: q.queued.len() as u64,
+                queue: q
+                    .queued
+                    .iter()
+                    .take(DISK_QUEUE_LIMIT)
+                    .map(|p| request(&p.rq, p.start))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -191,7 +191,7 @@ impl Job {
         if !workloads::advance(&mut engine, self.stop(), Some(at))? {
             engine.run_until(at)?;
         }
-        Ok(RunQueues::from_engine(&engine))
+        Ok(RunQueues::from_engine(&engine, &self.scenario))
     }
 }
 

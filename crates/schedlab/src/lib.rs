@@ -14,6 +14,8 @@
 //!   `schedlab sweep` tables and the page's sweep panel plots.
 //! - [`compare`]: two runs side by side (what differs, summary and per-task deltas), what the
 //!   page's compare panel shows.
+//! - [`machine`]: the machine's state over a run (page cache, dirty data and its limits,
+//!   memory, disk queues, kernel threads' CPU) as the JSON result and the page carry it.
 //! - [`view`]: the page's snapshot of a run ([`view::RunData`]) and the chart models it feeds.
 //! - [`engine`], [`workloads`], [`policies`]: the few items of the crates underneath that a
 //!   caller names (the scenario format and its step language, the preset registry, contest and
@@ -26,6 +28,7 @@ pub mod docs;
 pub mod inspect;
 pub mod job;
 pub mod link;
+pub mod machine;
 pub mod perfetto;
 pub mod result;
 pub mod sweep;

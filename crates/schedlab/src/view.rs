@@ -78,6 +78,10 @@ pub struct RunData {
     /// The tasks past [`TASK_LIMIT`], summed up; None when every task is listed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omitted: Option<Omitted>,
+    /// The machine over the whole run (at most [`crate::machine::PAGE_POINTS`] points), when
+    /// the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::machine::MachineSeries>,
 }
 
 /// Tasks a [`RunData`] does not list (past [`TASK_LIMIT`]), summed up.
@@ -508,6 +512,11 @@ impl RunData {
             observed,
             latency,
             omitted,
+            machine: crate::machine::MachineSeries::from_run(
+                scenario,
+                out,
+                crate::machine::PAGE_POINTS,
+            ),
         }
     }
 
@@ -1586,6 +1595,7 @@ mod tests {
                 latency_bins(&[3_000_000, 7_000_000_000, 0]),
             ],
             omitted: None,
+            machine: None,
         }
     }
 

@@ -288,9 +288,16 @@ pub fn GanttChart(props: &ChartProps) -> Html {
         });
     }
 
+    // The live run's window is shared with the charts on its time axis (a pinned run's is not).
+    let axis = use_context::<super::TimeAxis>().filter(|_| label.is_none());
     let set_window = {
         let window = window.clone();
-        move |w: Window| window.set((key, w))
+        move |w: Window| {
+            window.set((key, w));
+            if let Some(axis) = &axis {
+                axis.set(Some((key, w)));
+            }
+        }
     };
 
     let onwheel = {

@@ -1,5 +1,6 @@
 //! The run's charts: the Gantt chart (plain 2D-canvas calls, it must stay fast at 100,000
-//! segments) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
+//! segments), the machine chart under it on the same time axis (plain canvas too, shown when
+//! the scenario has a machine) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
 //! policy's observed value over time); and the sweep panel's plot of one metric over a tunable.
 //!
 //! Every run chart takes an `Rc<RunData>` and draws from the models in `schedlab::view` (the
@@ -12,6 +13,7 @@
 
 pub mod gantt;
 pub mod latency;
+pub mod machine;
 pub mod observed;
 pub mod palette;
 pub mod share;
@@ -27,6 +29,7 @@ use yew::prelude::*;
 
 pub use gantt::GanttChart;
 pub use latency::LatencyHistogram;
+pub use machine::MachineChart;
 pub use observed::ObservedChart;
 pub use share::ShareChart;
 pub use sweep::{SweepChart, SweepChartProps};
@@ -105,6 +108,11 @@ impl PartialEq for ChartProps {
         Rc::ptr_eq(&self.data, &other.data) && self.label == other.label
     }
 }
+
+/// The window the live run's Gantt chart shows, tagged with the run it belongs to
+/// ([`run_key`]): the chart area provides it, the Gantt chart sets it as it zooms and pans, and
+/// the charts on its time axis (the machine chart) follow it. `None` until the first zoom.
+pub type TimeAxis = UseStateHandle<Option<(usize, schedlab::view::Window)>>;
 
 /// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).
 pub(crate) fn run_key(data: &Rc<RunData>) -> usize {

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
@@ -48,7 +48,7 @@ impl Think {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Anticipatory {
     sort: [BTreeMap<(u64, u64), Request>; 2],
     fifo: [BTreeMap<(Nanos, u64), u64>; 2],
@@ -157,5 +157,50 @@ impl Elevator for Anticipatory {
 
     fn len(&self) -> usize {
         self.sort[0].len() + self.sort[1].len()
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rq(id: u64, dir: Dir, pos: u64, owner: u32) -> Request {
+        crate::machine::elevator::test_request(id, dir, pos, owner)
+    }
+
+    #[test]
+    fn the_listing_waits_out_each_anticipation_window() {
+        // Process 2's read at 100 is dispatched at 0 (a read batch starts) and completes at
+        // 10 ms. Then process 1 reads at 5000 and process 3 writes at 150. 10 ms per request.
+        // Completing process 2's read opens a 6 ms window for its next read, which never comes:
+        // process 1's read starts at 16 ms, completes at 26 ms and opens its own window; the
+        // write goes when that one expires, at 32 ms.
+        let mut e = Anticipatory::default();
+        e.add(rq(1, Dir::Read, 100, 2), Nanos::ZERO);
+        let Dispatch::Serve(serving) = e.dispatch(Nanos::ZERO, 0) else {
+            panic!("the read is served");
+        };
+        e.add(rq(2, Dir::Read, 5000, 1), Nanos::from_ms(1));
+        e.add(rq(3, Dir::Write, 150, 3), Nanos::from_ms(1));
+        let service = |_: &Request, _: u64| Nanos::from_ms(10);
+        let from = crate::machine::elevator::Outlook {
+            now: Nanos::from_ms(1),
+            head: serving.end(),
+            serving: Some((&serving, Nanos::from_ms(10))),
+            service: &service,
+        };
+        let got: Vec<(u64, u64)> = e
+            .dispatch_order(&from)
+            .iter()
+            .map(|p| (p.rq.id, p.start.0 / 1_000_000))
+            .collect();
+        assert_eq!(got, vec![(2, 16), (3, 32)]);
+        // The elevator itself is untouched: no window open yet, both requests queued.
+        assert_eq!(e.len(), 2);
+        assert!(e.antic.is_none());
     }
 }

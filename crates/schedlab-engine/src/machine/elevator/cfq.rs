@@ -12,14 +12,14 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::Request;
 use crate::time::Nanos;
 
 pub const QUANTUM: u32 = 4;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Cfq {
     queues: BTreeMap<TaskId, BTreeMap<(u64, u64), Request>>,
     /// Processes with queued requests in round-robin order; the front one is being served.
@@ -62,6 +62,10 @@ impl Elevator for Cfq {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
     }
 }
 

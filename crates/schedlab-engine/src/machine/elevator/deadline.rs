@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 
@@ -22,7 +22,7 @@ pub const WRITE_EXPIRE: Nanos = Nanos::from_secs(5);
 pub const WRITES_STARVED: u32 = 2;
 pub const FIFO_BATCH: u32 = 16;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Deadline {
     /// Per direction: requests by `(pos, id)`.
     sort: [BTreeMap<(u64, u64), Request>; 2],
@@ -117,6 +117,10 @@ impl Elevator for Deadline {
     fn len(&self) -> usize {
         self.sort[0].len() + self.sort[1].len()
     }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
+    }
 }
 
 #[cfg(test)]
@@ -157,5 +161,39 @@ mod tests {
             Dispatch::Serve(r) => assert_eq!(r.id, 1),
             d => panic!("{d:?}"),
         }
+    }
+
+    #[test]
+    fn the_queue_lists_in_dispatch_order_with_start_times() {
+        // Reads at 3000, 1000, 2000 and 500 and a write at 150, the head at 1500, 1 ms per
+        // request: the read batch sweeps up from the head (2000, 3000), wraps (500, 1000), then
+        // the write; the listing leaves the queue as it was.
+        let mut e = Deadline::default();
+        e.add(rq(1, Dir::Write, 150), Nanos::ZERO);
+        for (id, pos) in [(10, 3000), (11, 1000), (12, 2000), (13, 500)] {
+            e.add(rq(id, Dir::Read, pos), Nanos::ZERO);
+        }
+        let service = |_: &Request, _: u64| Nanos::from_ms(1);
+        let from = super::super::Outlook {
+            now: Nanos::ZERO,
+            head: 1500,
+            serving: None,
+            service: &service,
+        };
+        let plan = e.dispatch_order(&from);
+        let got: Vec<(u64, u64)> = plan
+            .iter()
+            .map(|p| (p.rq.id, p.start.0 / 1_000_000))
+            .collect();
+        assert_eq!(got, vec![(12, 0), (10, 1), (13, 2), (11, 3), (1, 4)]);
+        assert_eq!(e.len(), 5);
+        // What the disk then does, dispatch by dispatch, is the same order.
+        let mut head = 1500;
+        let mut served = Vec::new();
+        while let Dispatch::Serve(r) = e.dispatch(Nanos::ZERO, head) {
+            head = r.end();
+            served.push(r.id);
+        }
+        assert_eq!(served, vec![12, 10, 13, 11, 1]);
     }
 }

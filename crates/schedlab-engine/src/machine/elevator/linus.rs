@@ -12,7 +12,7 @@
 //! Simplified: requests arrive as whole chunks, so there is no merging (the merge cost of 1 is
 //! never charged); the request being served has left the list (2.4 kept it at the head).
 
-use super::{Dispatch, Elevator};
+use super::{plan, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 
@@ -23,7 +23,7 @@ pub const WRITE_LATENCY: i64 = 8192;
 /// `ELV_LINUS_SEEK_COST` (2.4.19).
 pub const SEEK_COST: i64 = 16;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Linus {
     /// The queue in dispatch order, each request with its `elevator_sequence`.
     queue: Vec<(Request, i64)>,
@@ -85,6 +85,10 @@ impl Elevator for Linus {
 
     fn len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
     }
 }
 
