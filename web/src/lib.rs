@@ -7,7 +7,7 @@
 //!                                       ▼ App effect
 //!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
 //!                          ▲                                   │
-//!                          └────── Action::Worker(reply) ◄─────┘
+//!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘
 //! ```
 //!
 //! The runner's queue holds, in the order they go out: the newest run, the inspector's
@@ -49,7 +49,7 @@ use components::stats_table::StatsTable;
 use components::sweep_panel::SweepPanel;
 use components::task_table::TaskTable;
 use hooks::use_runner::use_runner;
-use state::{Action, AppState};
+use state::{Action, AppState, Edit, ViewChange, WorkerEvent};
 
 /// Edits closer together than this are run once, with the newest values: a slider dragged
 /// across fires an input event per pixel.
@@ -122,7 +122,7 @@ pub fn App() -> Html {
                 move |event: web_sys::HashChangeEvent| {
                     let url = event.new_url();
                     let fragment = url.find('#').map_or("", |i| &url[i..]);
-                    state.dispatch(Action::OpenLink(fragment.to_owned()));
+                    state.dispatch(Action::from(Edit::OpenLink(fragment.to_owned())));
                 },
             );
             let window = web_sys::window();
@@ -182,16 +182,16 @@ pub fn App() -> Html {
         let runner = runner.clone();
         Callback::from(move |elapsed_ms: f64| {
             runner.cancel();
-            state.dispatch(Action::WorkerStopped {
+            state.dispatch(Action::from(WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out: false,
-            });
+            }));
         })
     };
     let banner = state.banner().map(AttrValue::from);
     let on_dismiss = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::DismissNotice))
+        Callback::from(move |_| state.dispatch(Action::from(ViewChange::DismissNotice)))
     };
     let featured = state
         .preset

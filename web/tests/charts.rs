@@ -116,7 +116,7 @@ async fn observed_chart_draws_lines() {
 #[wasm_bindgen_test]
 async fn sweep_chart_draws_points_and_the_marker() {
     use schedlab_web::charts::{SweepChart, SweepChartProps};
-    use schedlab_web::state::{Action, AppState, SweepForm};
+    use schedlab_web::state::{Action, AppState, SweepCommand, SweepForm, WorkerEvent};
     use yew::Reducible;
 
     let scenario: Scenario = serde_json::from_str(
@@ -126,16 +126,16 @@ async fn sweep_chart_draws_points_and_the_marker() {
     )
     .unwrap();
     let mut state = Rc::new(AppState::from_link(schedlab::LinkState::new(scenario)));
-    state = state.reduce(Action::RunSweep(SweepForm {
+    state = state.reduce(Action::from(SweepCommand::Run(SweepForm {
         key: "quantum".into(),
         from: "2".into(),
         to: "10".into(),
         step: "2".into(),
         metric: "mean_response_ms".into(),
-    }));
+    })));
     for request in state.sweep_requests() {
         let reply = schedlab_web::sim::respond(request, &|| 0.0);
-        state = state.reduce(Action::Worker(reply));
+        state = state.reduce(Action::from(WorkerEvent::Reply(reply)));
     }
     let run = state.sweep.clone().unwrap();
     assert_eq!(run.done(), 5);

@@ -16,7 +16,7 @@ use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     ChartProps, BAR_STYLE, FRAME_STYLE,
 };
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// Lane height in CSS pixels: fixed, so a new run never changes the row pitch.
 const LANE_H: f64 = 26.0;
@@ -345,7 +345,7 @@ pub fn GanttChart(props: &ChartProps) -> Html {
                     let t = win.time_at(x - LABEL_W, layout.plot_w());
                     // Whole microseconds: what the inspector's "time (ms)" field shows.
                     let t = (t + 500) / 1_000 * 1_000;
-                    app.dispatch(Action::SetCursor(Some(t.min(limit))));
+                    app.dispatch(Action::from(ViewChange::SetCursor(Some(t.min(limit)))));
                 }
             }
         })

@@ -1,6 +1,6 @@
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// A/B mode's switch in the results bar: pins the run on screen as A (no new run: A is what is
 /// shown), or unpins it.
@@ -12,7 +12,7 @@ pub fn CompareToggle() -> Html {
     let pinned = state.pinned.is_some();
     let onclick = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::TogglePin))
+        Callback::from(move |_| state.dispatch(Action::from(ViewChange::TogglePin)))
     };
     html! {
         <button type="button" class="compare-toggle" data-testid="compare-toggle"

@@ -1,6 +1,6 @@
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// The share button: makes a link holding everything on screen (scenario, policy, tunables,
 /// seed, view), shows it, copies it and puts it in the address bar.
@@ -37,7 +37,7 @@ pub fn ShareBox() -> Html {
                 // One small closure per click; JavaScript calls it after this function returns.
                 ignore.forget();
             }
-            state.dispatch(Action::Shared(url));
+            state.dispatch(Action::from(ViewChange::Shared(url)));
         })
     };
     let onfocus = Callback::from(|e: FocusEvent| {

@@ -5,10 +5,10 @@
 //!   the reducer as stale); one running longer than [`CANCEL_AFTER_MS`] is cancelled by
 //!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
 //!   next.
-//! - A worker that panics is replaced, and the page is told (`Action::WorkerCrashed`).
+//! - A worker that panics is replaced, and the page is told (`WorkerEvent::Crashed`).
 //! - [`Runner::cancel`] (the run status's Cancel button) ends the worker whatever it is doing
 //!   and starts a fresh one; what was queued for the run goes too. A request still in flight
-//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`Action::WorkerStopped`).
+//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`WorkerEvent::Stopped`).
 //! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
 //!   after a queued run (whose result it would be asked again for) and before contest rows,
 //!   and a new generation drops it (the reducer asks again once that run is shown or fails).
@@ -27,7 +27,7 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
-use crate::state::{Action, AppState};
+use crate::state::{Action, AppState, WorkerEvent};
 
 /// A run in flight longer than this is cancelled when a newer one is waiting.
 pub const CANCEL_AFTER_MS: f64 = 250.0;
@@ -130,7 +130,7 @@ impl Runner {
 
     /// Ends the worker now (terminates it; a fresh one starts with the next request) and
     /// drops the run, contest rows and inspection still queued. A sweep goes on: its point in
-    /// flight is queued again. The reducer is told by the caller (`Action::WorkerStopped`).
+    /// flight is queued again. The reducer is told by the caller (`WorkerEvent::Stopped`).
     pub fn cancel(&self) {
         let mut inner = self.inner.borrow_mut();
         inner.restart();
@@ -177,9 +177,9 @@ impl Inner {
                     self.on_error = Some(on_error);
                 }
                 Err(e) => {
-                    self.emit_later(Action::WorkerCrashed(format!(
+                    self.emit_later(Action::from(WorkerEvent::Crashed(format!(
                         "the simulation worker could not start: {e:?}"
-                    )));
+                    ))));
                     return None;
                 }
             }
@@ -223,11 +223,11 @@ impl Inner {
         let json = match serde_json::to_string(&request) {
             Ok(json) => json,
             Err(e) => {
-                self.emit_later(Action::Worker(Response::Failed {
+                self.emit_later(Action::from(WorkerEvent::Reply(Response::Failed {
                     id: request.id(),
                     message: format!("the scenario could not be sent to the simulator: {e}"),
                     problems: Vec::new(),
-                }));
+                })));
                 return;
             }
         };
@@ -261,10 +261,10 @@ impl Inner {
                 inner.sweep_in_flight = None;
                 (inner.dispatch.clone(), now_ms() - since)
             };
-            dispatch.emit(Action::WorkerStopped {
+            dispatch.emit(Action::from(WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out: true,
-            });
+            }));
         });
     }
 
@@ -291,7 +291,7 @@ impl Inner {
                     inner.sweep.clear();
                     inner.sweep_in_flight = None;
                 }
-                dispatch.emit(Action::WorkerCrashed(message));
+                dispatch.emit(Action::from(WorkerEvent::Crashed(message)));
             }
             response => {
                 {
@@ -299,7 +299,7 @@ impl Inner {
                     inner.busy_since = None;
                     inner.sweep_in_flight = None;
                 }
-                dispatch.emit(Action::Worker(response));
+                dispatch.emit(Action::from(WorkerEvent::Reply(response)));
                 this.borrow_mut().pump();
             }
         }
