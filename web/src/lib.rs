@@ -142,11 +142,16 @@ pub fn App() -> Html {
         });
     }
 
-    // The address bar always holds a link to what is on screen, so reloading keeps it.
+    // The address bar always holds a link to what is on screen (the run, its view, the pinned
+    // run), so reloading keeps it.
     {
         let state = state.clone();
         let shown = state.shown.as_ref().map(|s| s.id);
-        use_effect_with((shown, state.view.cursor_ns), move |(shown, _)| {
+        let pinned = (
+            state.pinned.as_ref().map(|a| a.id),
+            state.pin_pending.as_ref().map(|p| p.id),
+        );
+        use_effect_with((shown, pinned, state.view.clone()), move |(shown, _, _)| {
             if shown.is_some() {
                 if let Some(link) = state.link_state() {
                     let fragment = schedlab::encode(&link);
@@ -193,6 +198,21 @@ pub fn App() -> Html {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::from(ViewChange::DismissNotice)))
     };
+    let on_view = {
+        let state = state.clone();
+        Callback::from(move |change: ViewChange| state.dispatch(Action::View(change)))
+    };
+    let on_toggle_pin = on_view.reform(|()| ViewChange::TogglePin);
+    let on_share = {
+        let state = state.clone();
+        Callback::from(move |()| {
+            if let Some(link) = state.link_state() {
+                let url = components::share_box::publish(&link);
+                state.dispatch(Action::View(ViewChange::Shared(url)));
+            }
+        })
+    };
+    let compare = state.pinned.clone().zip(state.shown.clone());
     let featured = state
         .preset
         .as_ref()
@@ -212,17 +232,23 @@ pub fn App() -> Html {
                     <section class="results" aria-label="Results">
                         <div class="results-bar">
                             <RunStatusLine oncancel={on_cancel} />
-                            <CompareToggle />
-                            <ShareBox />
+                            <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
+                                can_pin={state.shown.is_some()} ontoggle={on_toggle_pin} />
+                            <ShareBox url={AttrValue::from(state.share_url.clone())}
+                                enabled={state.shown.is_some()} onshare={on_share} />
                             <ExportBar />
                         </div>
-                        <ComparePanel />
+                        if let Some((a, b)) = compare {
+                            <ComparePanel {a} {b}
+                                selected={state.view.selected_task.clone().map(AttrValue::from)} />
+                        }
                         if featured {
                             <p class="callout">
                                 { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
                             </p>
                         }
-                        <ChartArea />
+                        <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
+                            view={state.view.clone()} onview={on_view} />
                         <ReportPanel />
                         <ContestTable />
                         <SweepPanel />

@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
-pub use gantt::GanttChart;
+pub use gantt::{GanttChart, GanttProps};
 pub use latency::LatencyHistogram;
 pub use observed::ObservedChart;
 pub use share::ShareChart;
