@@ -54,6 +54,8 @@ use state::{Action, AppState, Edit, ViewChange, WorkerEvent};
 /// Edits closer together than this are run once, with the newest values: a slider dragged
 /// across fires an input event per pixel.
 const COALESCE: Duration = Duration::from_millis(8);
+/// How long the view must rest before the address bar's link is rewritten.
+const ADDRESS_BAR_DELAY: Duration = Duration::from_millis(150);
 
 /// The fragment of the page's URL (`#s=...` for a share link), or "".
 fn location_fragment() -> String {
@@ -143,28 +145,39 @@ pub fn App() -> Html {
     }
 
     // The address bar always holds a link to what is on screen (the run, its view, the pinned
-    // run), so reloading keeps it.
+    // run), so reloading keeps it. Written once the view rests: a wheel zooms many times a
+    // second, and browsers throttle a page that rewrites its URL that often.
+    let url_writes = use_memo((), |_| Rc::new(Cell::new(0u64)));
     {
         let state = state.clone();
+        let writes = (*url_writes).clone();
         let shown = state.shown.as_ref().map(|s| s.id);
         let pinned = (
             state.pinned.as_ref().map(|a| a.id),
             state.pin_pending.as_ref().map(|p| p.id),
         );
         use_effect_with((shown, pinned, state.view.clone()), move |(shown, _, _)| {
+            let write = writes.get() + 1;
+            writes.set(write);
             if shown.is_some() {
-                if let Some(link) = state.link_state() {
-                    let fragment = schedlab::encode(&link);
-                    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-                        history
-                            .replace_state_with_url(
-                                &wasm_bindgen::JsValue::NULL,
-                                "",
-                                Some(&fragment),
-                            )
-                            .ok();
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(ADDRESS_BAR_DELAY).await;
+                    if writes.get() != write {
+                        return;
                     }
-                }
+                    if let Some(link) = state.link_state() {
+                        let fragment = schedlab::encode(&link);
+                        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                            history
+                                .replace_state_with_url(
+                                    &wasm_bindgen::JsValue::NULL,
+                                    "",
+                                    Some(&fragment),
+                                )
+                                .ok();
+                        }
+                    }
+                });
             }
         });
     }
