@@ -2,13 +2,16 @@
 //! writeback against the background and throttle limits, memory (free, page cache, anonymous,
 //! swap), each disk's outstanding reads and writes, and the kernel threads' CPU. One strip
 //! each, on the Gantt chart's time axis: the same label column and right margin, the window
-//! the timeline shows ([`super::TimeAxis`]) and the time cursor, which a click here sets too.
+//! the timeline shows (the view's zoom) and the time cursor, which a click here sets too.
 //! Drawn with plain 2D-canvas calls from `schedlab::machine::MachineSeries`, whose values hold
 //! from one grid point to the next (steps).
 
 use plotters::style::RGBColor;
 use schedlab::machine::{byte_ceiling, nice_ceiling, MachineSeries};
 use schedlab::text::bytes;
+use std::rc::Rc;
+
+use schedlab::link::TimeWindow;
 use schedlab::view::{format_ns, time_ticks, RunData, Window};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
@@ -16,9 +19,9 @@ use yew::prelude::*;
 use super::palette::{self, css, css_alpha};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
-    ChartProps, TimeAxis, BAR_STYLE, FRAME_STYLE,
+    BAR_STYLE, FRAME_STYLE,
 };
-use crate::state::{Action, AppContext};
+use crate::state::ViewChange;
 
 // The Gantt chart's geometry, so both plots span the same pixels.
 const AXIS_H: f64 = 24.0;
@@ -396,8 +399,19 @@ fn legend(data: &RunData, m: &MachineSeries) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct MachineProps {
+    pub data: Rc<RunData>,
+    /// The Gantt chart's time window; `None` (or a window past this run) shows the whole run.
+    pub zoom: Option<TimeWindow>,
+    /// The inspector's time cursor (ns).
+    pub cursor: Option<u64>,
+    /// Where a click's new cursor goes.
+    pub onview: Callback<ViewChange>,
+}
+
 #[component]
-pub fn MachineChart(props: &ChartProps) -> Html {
+pub fn MachineChart(props: &MachineProps) -> Html {
     let data = props.data.clone();
     let key = run_key(&data);
     let frame = use_node_ref();
@@ -405,16 +419,9 @@ pub fn MachineChart(props: &ChartProps) -> Html {
     let width = use_element_width(frame.clone());
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
-    let app = use_context::<AppContext>();
-    let cursor = app.as_ref().and_then(|s| s.view.cursor_ns);
-    // The Gantt chart's window when it is about this run; else the whole run.
-    let axis = use_context::<TimeAxis>();
+    let cursor = props.cursor;
     let limit = data.shown_until_ns.max(1);
-    let window = axis
-        .as_ref()
-        .and_then(|a| **a)
-        .filter(|(k, _)| *k == key)
-        .map_or(Window::new(0, limit), |(_, w)| w);
+    let window = Window::shown(props.zoom, limit);
 
     {
         let canvas = canvas.clone();
@@ -453,13 +460,14 @@ pub fn MachineChart(props: &ChartProps) -> Html {
         let hover = hover.clone();
         Callback::from(move |_: MouseEvent| hover.set(None))
     };
+    let onview = props.onview.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
         let (x, _) = offset(&e);
-        if let (Some(app), true) = (&app, x >= LABEL_W && e.button() == 0) {
+        if x >= LABEL_W && e.button() == 0 {
             let t = window.time_at(x - LABEL_W, plot_w);
             // Whole microseconds, as the Gantt chart sets it.
             let t = (t + 500) / 1_000 * 1_000;
-            app.dispatch(Action::SetCursor(Some(t.min(limit))));
+            onview.emit(ViewChange::SetCursor(Some(t.min(limit))));
         }
     });
     let height = chart_height(&strips(m)) as u32;

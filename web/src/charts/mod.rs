@@ -27,7 +27,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
-pub use gantt::GanttChart;
+pub use gantt::{GanttChart, GanttProps};
 pub use latency::LatencyHistogram;
 pub use machine::MachineChart;
 pub use observed::ObservedChart;
@@ -108,11 +108,6 @@ impl PartialEq for ChartProps {
         Rc::ptr_eq(&self.data, &other.data) && self.label == other.label
     }
 }
-
-/// The window the live run's Gantt chart shows, tagged with the run it belongs to
-/// ([`run_key`]): the chart area provides it, the Gantt chart sets it as it zooms and pans, and
-/// the charts on its time axis (the machine chart) follow it. `None` until the first zoom.
-pub type TimeAxis = UseStateHandle<Option<(usize, schedlab::view::Window)>>;
 
 /// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).
 pub(crate) fn run_key(data: &Rc<RunData>) -> usize {

@@ -5,7 +5,7 @@ use schedlab::Nanos;
 use yew::prelude::*;
 
 use crate::charts::palette::{css, task};
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// The run queues at the time cursor, as the policy sees them: per CPU who runs, whom
 /// `pick_next` would choose, each queue in the policy's order and its facts. A click on the
@@ -31,13 +31,13 @@ pub fn Inspector() -> Html {
             let text = text.trim();
             if text.is_empty() {
                 bad_time.set(None);
-                state.dispatch(Action::SetCursor(None));
+                state.dispatch(Action::from(ViewChange::SetCursor(None)));
                 return;
             }
             match Nanos::parse(&format!("{text}ms")) {
                 Ok(t) => {
                     bad_time.set(None);
-                    state.dispatch(Action::SetCursor(Some(t.0)));
+                    state.dispatch(Action::from(ViewChange::SetCursor(Some(t.0))));
                 }
                 Err(_) => bad_time.set(Some((
                     text.to_owned(),
@@ -51,7 +51,7 @@ pub fn Inspector() -> Html {
         let bad_time = bad_time.clone();
         Callback::from(move |_: MouseEvent| {
             bad_time.set(None);
-            state.dispatch(Action::SetCursor(None));
+            state.dispatch(Action::from(ViewChange::SetCursor(None)));
         })
     };
 

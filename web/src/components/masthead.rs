@@ -1,14 +1,15 @@
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// The page title, the engine version it runs, and the large-type switch for projectors.
 #[component]
 pub fn Masthead() -> Html {
     let state = use_context::<AppContext>();
     let large = state.as_ref().is_some_and(|s| s.large_type);
-    let onclick =
-        state.map(|state| Callback::from(move |_| state.dispatch(Action::ToggleLargeType)));
+    let onclick = state.map(|state| {
+        Callback::from(move |_| state.dispatch(Action::from(ViewChange::ToggleLargeType)))
+    });
     html! {
         <header class="masthead">
             <h1 class="masthead-title">{ "schedlab" }</h1>

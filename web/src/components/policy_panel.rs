@@ -1,7 +1,7 @@
 use yew::prelude::*;
 
 use crate::components::tunable_slider::TunableSlider;
-use crate::state::{Action, AppContext, FEATURED_TUNABLE};
+use crate::state::{Action, AppContext, Edit, FEATURED_TUNABLE};
 
 /// The policy picker and its tunables, drawn from the registry's specs.
 #[component]
@@ -13,7 +13,7 @@ pub fn PolicyPanel() -> Html {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::SelectPolicy(select.value()));
+            state.dispatch(Action::from(Edit::SelectPolicy(select.value())));
         })
     };
     let current = state.draft.policy.id.clone();

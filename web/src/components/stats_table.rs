@@ -1,7 +1,7 @@
 use schedlab::result::TaskResult;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, StatsColumn};
+use crate::state::{Action, AppContext, StatsColumn, ViewChange};
 
 /// Rows shown at most: runs with thousands of forked tasks stay responsive; the heading says
 /// how many were left out.
@@ -100,7 +100,7 @@ pub fn StatsTable() -> Html {
                                 let onclick = {
                                     let state = state.clone();
                                     let c = *c;
-                                    Callback::from(move |_| state.dispatch(Action::Sort(c)))
+                                    Callback::from(move |_| state.dispatch(Action::from(ViewChange::Sort(c))))
                                 };
                                 html! {
                                     <th scope="col" aria-sort={aria} class={classes!((*c != StatsColumn::Name).then_some("num"))}>

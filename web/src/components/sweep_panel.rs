@@ -2,7 +2,7 @@ use schedlab::TunableSpec;
 use yew::prelude::*;
 
 use crate::charts::SweepChart;
-use crate::state::{Action, AppContext, SweepForm, SweepRun, FEATURED_TUNABLE};
+use crate::state::{Action, AppContext, SweepCommand, SweepForm, SweepRun, FEATURED_TUNABLE};
 
 /// Sweep mode: one tunable of the current policy over a range, one metric, plotted and tabled
 /// as the points come in (seed 000: Con Kolivas' contest over prio_bonus_ratio). The form starts
@@ -110,12 +110,12 @@ pub fn SweepPanel() -> Html {
                     *field = v;
                 }
             }
-            state.dispatch(Action::RunSweep(f));
+            state.dispatch(Action::from(SweepCommand::Run(f)));
         })
     };
     let on_cancel = {
         let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::CancelSweep))
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::from(SweepCommand::Cancel)))
     };
 
     let unit = |s: &TunableSpec| {

@@ -1,6 +1,6 @@
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, Edit};
 use crate::templates::Template;
 
 /// The scenario's tasks: add, remove, rename, and edit behaviour, nice, shares and arrival.
@@ -11,7 +11,7 @@ pub fn TaskTable() -> Html {
     };
     let on_add = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::AddTask))
+        Callback::from(move |_| state.dispatch(Action::from(Edit::AddTask)))
     };
     html! {
         <section class="panel task-panel" aria-labelledby="tasks-heading">
@@ -55,11 +55,11 @@ fn TaskRow(props: &TaskRowProps) -> Html {
     let Some(task) = state.draft.tasks.get(i) else {
         return html! {};
     };
-    let text_cb = |make: fn(usize, String) -> Action| {
+    let text_cb = |make: fn(usize, String) -> Edit| {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            state.dispatch(make(i, input.value()));
+            state.dispatch(make(i, input.value()).into());
         })
     };
     let template = Template::detect(&task.program);
@@ -67,19 +67,19 @@ fn TaskRow(props: &TaskRowProps) -> Html {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::SetTemplate(i, select.value()));
+            state.dispatch(Action::from(Edit::SetTemplate(i, select.value())));
         })
     };
     let on_program = {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            state.dispatch(Action::SetProgram(i, area.value()));
+            state.dispatch(Action::from(Edit::SetProgram(i, area.value())));
         })
     };
     let on_remove = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::RemoveTask(i)))
+        Callback::from(move |_| state.dispatch(Action::from(Edit::RemoveTask(i))))
     };
     let path = |field: &str| format!("tasks[{i}].{field}");
     let cell_problem = |field: &str| {
@@ -96,7 +96,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
         <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"))}>
             <td>
                 <input type="text" class="task-name" aria-label={name_label} value={task.name.clone()}
-                    onchange={text_cb(Action::RenameTask)} />
+                    onchange={text_cb(Edit::RenameTask)} />
                 if !count.is_empty() { <span class="task-count" title="copies of this task">{ count }</span> }
                 { cell_problem("name") }
             </td>
@@ -116,20 +116,20 @@ fn TaskRow(props: &TaskRowProps) -> Html {
             <td data-label="Nice" title="-20 (favoured) to 19">
                 <input type="number" class="task-nice" min="-20" max="19" aria-label={format!("Nice of {}", task.name)}
                     value={state.field_text(&path("nice"), || task.nice.to_string())}
-                    onchange={text_cb(Action::SetNice)} />
+                    onchange={text_cb(Edit::SetNice)} />
                 { cell_problem("nice") }
             </td>
             <td data-label="Shares" title="Explicit CPU shares (entitlement); empty derives them from nice">
                 <input type="number" class="task-shares" min="1" aria-label={format!("Shares of {}", task.name)}
                     placeholder="from nice"
                     value={state.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
-                    onchange={text_cb(Action::SetShares)} />
+                    onchange={text_cb(Edit::SetShares)} />
                 { cell_problem("shares") }
             </td>
             <td data-label="Arrival" title="When the task starts, e.g. 0ms, 2s">
                 <input type="text" class="task-arrival" aria-label={format!("Arrival of {}", task.name)}
                     value={state.field_text(&path("arrival"), || task.arrival.to_string())}
-                    onchange={text_cb(Action::SetArrival)} />
+                    onchange={text_cb(Edit::SetArrival)} />
                 { cell_problem("arrival") }
             </td>
             <td>

@@ -1,7 +1,7 @@
 use schedlab::TunableSpec;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, Edit};
 
 #[derive(Properties, PartialEq)]
 pub struct TunableSliderProps {
@@ -31,13 +31,15 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                 .ok()
                 .and_then(|p| spec.slider_value(p))
             {
-                state.dispatch(Action::SetTunable(spec.key.to_owned(), v));
+                state.dispatch(Action::from(Edit::SetTunable(spec.key.to_owned(), v)));
             }
         })
     };
     let onreset = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::ResetTunable(spec.key.to_owned())))
+        Callback::from(move |_| {
+            state.dispatch(Action::from(Edit::ResetTunable(spec.key.to_owned())))
+        })
     };
     let id = format!("tunable-{}", spec.key);
     let at_default = props.value == spec.default;
