@@ -52,6 +52,7 @@ pub enum StatsColumn {
     Max,
     Switches,
     Turnaround,
+    Response,
 }
 
 /// Where the current run stands.
@@ -265,7 +266,8 @@ impl AppState {
             Err(e) => {
                 let mut s = AppState::default_scenario();
                 s.notice = Some(format!(
-                    "This link could not be opened, so the default scenario is shown: {e}"
+                    "{} The default scenario is shown.",
+                    crate::components::error_banner::explain_link(&e)
                 ));
                 s
             }
@@ -698,7 +700,7 @@ impl Reducible for AppState {
             Action::OpenLink(fragment) => match schedlab::decode(&fragment) {
                 Ok(link) => s.open(link),
                 // What was on screen stays.
-                Err(e) => s.notice = Some(format!("This link could not be opened: {e}")),
+                Err(e) => s.notice = Some(crate::components::error_banner::explain_link(&e)),
             },
             Action::SelectPreset(id) => {
                 if id.is_empty() {
