@@ -474,7 +474,7 @@ fn legend(data: &RunData, mode: LaneMode, hidden_tasks: usize) -> Html {
         html! {}
     };
     html! {
-        <div class="chart-legend" style={style}>
+        <div class="chart-legend" style={style} tabindex="0" role="region" aria-label="Legend of the Gantt chart (scrollable)">
             { for tasks }
             if more > 0 { <span>{ format!("and {more} more") }</span> }
             { states }

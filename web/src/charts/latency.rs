@@ -95,12 +95,18 @@ pub fn draw<DB: DrawingBackend>(
         .label_style(font(13.0).color(&palette::INK))
         .axis_desc_style(font(13.0).color(&palette::MUTED))
         .draw()?;
-    for (edge, label) in DECADES {
+    // On a narrow chart every other decade is named (each still has its tick).
+    let decade_px = chart.backend_coord(&(4.0, 0.0)).0 - chart.backend_coord(&(1.0, 0.0)).0;
+    let crowded = f64::from(decade_px) < 48.0 * scale;
+    for (k, (edge, label)) in DECADES.into_iter().enumerate() {
         let (x, y) = chart.backend_coord(&(f64::from(edge), 0.0));
         root.draw(&PathElement::new(
             vec![(x, y), (x, y + px(5.0) as i32)],
             palette::MUTED.stroke_width(px(1.0)),
         ))?;
+        if crowded && k % 2 == 1 {
+            continue;
+        }
         let width = (label.chars().count() as f64 * 3.5 * scale) as i32;
         root.draw(&Text::new(
             label,
@@ -108,12 +114,18 @@ pub fn draw<DB: DrawingBackend>(
             font(12.0).color(&palette::INK),
         ))?;
     }
-    for (edge, label) in DECADES {
+    // On a narrow chart every other decade is named (each still has its tick).
+    let decade_px = chart.backend_coord(&(4.0, 0.0)).0 - chart.backend_coord(&(1.0, 0.0)).0;
+    let crowded = f64::from(decade_px) < 48.0 * scale;
+    for (k, (edge, label)) in DECADES.into_iter().enumerate() {
         let (x, y) = chart.backend_coord(&(f64::from(edge), 0.0));
         root.draw(&PathElement::new(
             vec![(x, y), (x, y + px(5.0) as i32)],
             palette::MUTED.stroke_width(px(1.0)),
         ))?;
+        if crowded && k % 2 == 1 {
+            continue;
+        }
         let width = (label.chars().count() as f64 * 3.5 * scale) as i32;
         root.draw(&Text::new(
             label,

@@ -90,38 +90,41 @@ fn JobTable() -> Html {
     }
 }
 
-/// A job row's text while it does not parse, with the problems found.
-#[derive(Clone, PartialEq)]
-struct JobDraft {
-    text: [String; 3],
-    problems: Vec<JobProblem>,
-}
-
 const JOB_FIELDS: [(&str, &str); 3] = [
     ("burst", "Burst"),
     ("io_every", "I/O every"),
     ("io_for", "I/O for"),
 ];
 
+/// The three job fields' text as the program gives it.
+fn job_text(job: Option<Job>) -> [String; 3] {
+    match job {
+        Some(job) => [
+            job.burst.to_string(),
+            job.io.map(|io| io.every.to_string()).unwrap_or_default(),
+            job.io.map(|io| io.length.to_string()).unwrap_or_default(),
+        ],
+        None => Default::default(),
+    }
+}
+
 #[component]
 fn JobRow(props: &TaskRowProps) -> Html {
-    let draft = use_state(|| None::<JobDraft>);
-    let Some(state) = use_context::<AppContext>() else {
+    let state = use_context::<AppContext>();
+    let job = state
+        .as_ref()
+        .and_then(|s| s.draft.tasks.get(props.index))
+        .and_then(|t| Job::of(&t.program));
+    // What is typed in the three job fields, kept as typed (the row is remounted when its
+    // program changes, so this starts from the program), and the problems of the last change.
+    let text = use_mut_ref(|| job_text(job));
+    let problems = use_state_eq(Vec::<JobProblem>::new);
+    let Some(state) = state else {
         return html! {};
     };
     let i = props.index;
     let Some(task) = state.draft.tasks.get(i) else {
         return html! {};
-    };
-    let job = Job::of(&task.program);
-    let text: [String; 3] = match (&*draft, job) {
-        (Some(d), _) => d.text.clone(),
-        (None, Some(job)) => [
-            job.burst.to_string(),
-            job.io.map(|io| io.every.to_string()).unwrap_or_default(),
-            job.io.map(|io| io.length.to_string()).unwrap_or_default(),
-        ],
-        (None, None) => Default::default(),
     };
     let path = |field: &str| format!("tasks[{i}].{field}");
     let cell_problem = |field: &str| {
@@ -149,29 +152,31 @@ fn JobRow(props: &TaskRowProps) -> Html {
     };
     let job_input = |n: usize| {
         let (field, label) = JOB_FIELDS[n];
-        let problem = draft
-            .as_ref()
-            .and_then(|d| d.problems.iter().find(|p| p.field == field).cloned());
+        let problem = problems.iter().find(|p| p.field == field).cloned();
+        let oninput = {
+            let text = text.clone();
+            Callback::from(move |e: InputEvent| {
+                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                text.borrow_mut()[n] = input.value();
+            })
+        };
         let onchange = {
             let state = state.clone();
-            let draft = draft.clone();
             let text = text.clone();
+            let problems = problems.clone();
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                let mut text = text.clone();
-                text[n] = input.value();
-                match Job::parse(&text[0], &text[1], &text[2]) {
+                text.borrow_mut()[n] = input.value();
+                let [burst, every, length] = text.borrow().clone();
+                match Job::parse(&burst, &every, &length) {
                     Ok(job) => {
-                        draft.set(None);
+                        problems.set(Vec::new());
                         state.dispatch(Action::SetProgram(
                             i,
                             serde_json::to_string(&job.program()).unwrap_or_default(),
                         ));
                     }
-                    Err(problems) => draft.set(Some(JobDraft {
-                        text: text.clone(),
-                        problems,
-                    })),
+                    Err(found) => problems.set(found),
                 }
             })
         };
@@ -182,7 +187,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
                     aria-label={format!("{label} of {}", task.name)}
                     aria-invalid={problem.is_some().then_some("true")}
                     aria-describedby={problem.is_some().then(|| format!("{id}-problem"))}
-                    value={text[n].clone()} {onchange} />
+                    value={text.borrow()[n].clone()} {oninput} {onchange} />
                 if let Some(p) = problem {
                     <span class="field-problem" id={format!("{id}-problem")} role="alert">{ p.to_string() }</span>
                 }
@@ -203,7 +208,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
                     onchange={arrival_cb} />
                 { cell_problem("arrival") }
             </td>
-            if job.is_some() || draft.is_some() {
+            if job.is_some() || !problems.is_empty() {
                 { job_input(0) }
                 { job_input(1) }
                 { job_input(2) }
