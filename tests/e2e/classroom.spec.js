@@ -154,6 +154,9 @@ test("the FIFO/SJF/RR lesson fits a projector and a phone (screenshots)", async 
   await page.screenshot({ path: join(artifacts, "classroom-rr-1024-full.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(artifacts, "classroom-rr-390-full.png"), fullPage: true });
+  await page.locator(".job-panel").screenshot({ path: join(artifacts, "classroom-rr-390-jobs.png") });
+  await page.locator(".stats-panel").screenshot({ path: join(artifacts, "classroom-rr-390-stats.png") });
+  await page.locator(".chart-latency").screenshot({ path: join(artifacts, "classroom-rr-390-latency.png") });
 });
 
 test.describe("accessibility", () => {
@@ -225,4 +228,41 @@ test("once loaded, the page keeps working offline, and a new run still runs", as
   } finally {
     await context.setOffline(false);
   }
+});
+
+test("a job that never ran says so, and the averages count only what happened", async ({ app: { page } }) => {
+  await lesson(page, "ostep-convoy", "fifo");
+  const hash = await doneHash(page);
+  // Five seconds of FIFO: A runs, B and C wait the whole time and never start.
+  await page.getByTestId("duration-input").fill("5s");
+  await page.getByTestId("duration-input").press("Enter");
+  await doneHash(page, { not: hash });
+  const b = page.getByTestId("stats-table").locator('tbody tr[data-task="B"]');
+  await expect(b.locator('[data-col="cpu"]')).toHaveText("never ran");
+  await expect(b.locator('[data-col="response"]')).toHaveText("—");
+  await expect(b.locator('[data-col="turnaround"]')).toHaveText("—");
+  // Nobody exited; response averages A's 0 alone.
+  await expect(average(page, "turnaround")).toHaveText("—");
+  await expect(average(page, "response")).toHaveText("0 ns");
+  await expect(page.getByTestId("stats-averages")).toContainText("0 exited");
+});
+
+test("the latency histogram keeps its axis when pinned and reads as a table", async ({ app: { page } }) => {
+  const first = await doneHash(page);
+  const pin = page.getByTestId("latency-pin");
+  await expect(pin).toHaveAttribute("aria-pressed", "false");
+  const label = await pin.textContent();
+  await pin.click();
+  await expect(pin).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("latency-histogram")).toHaveAttribute("aria-label", /Wake-up latency of .+: \d+ wake-ups/);
+  await expect(page.getByTestId("latency-table").locator("tbody tr")).not.toHaveCount(0);
+  // Another run: the pinned top stays whatever the new bars need.
+  await page.getByTestId("tunable-prio_bonus_ratio").evaluate((input) => {
+    input.value = "0";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await doneHash(page, { not: first });
+  await expect(pin).toHaveText(label);
+  await expect(pin).toHaveAttribute("aria-pressed", "true");
+  await page.locator(".chart-latency").screenshot({ path: join(artifacts, "classroom-latency-pinned.png") });
 });

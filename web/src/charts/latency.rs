@@ -79,7 +79,7 @@ pub fn draw<DB: DrawingBackend>(
         .margin(px(10.0))
         .margin_top(px(22.0))
         .x_label_area_size(px(34.0))
-        .y_label_area_size(px(52.0))
+        .y_label_area_size(px(64.0))
         .build_cartesian_2d(0f64..BUCKETS as f64, 0f64..top)?;
     // The decades are drawn by hand below: plotters would pick round bucket indices.
     chart
@@ -155,16 +155,15 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     // The tail: the slowest bucket anyone reached, named over its bar.
     if let Some(last) = bins.iter().rev().find(|b| b.count > 0) {
-        let x = last.bucket as f64 + 0.5;
-        let y = pct(last.count).min(top);
-        let (bx, by) = chart.backend_coord(&(x, y));
+        // Above the plot, over the bucket's column, clear of every bar.
+        let (bx, by) = chart.backend_coord(&(last.bucket as f64 + 0.5, top));
         let text = format!("slowest: {}", last.label);
         let width = (text.chars().count() as f64 * 6.5 * scale) as i32;
         let right = root.dim_in_pixel().0 as i32 - px(10.0) as i32;
         let left = (bx - width / 2).min(right - width).max(0);
         root.draw(&Text::new(
             text,
-            (left, by - px(16.0) as i32),
+            (left, by - px(17.0) as i32),
             font(12.0).color(&palette::INK),
         ))?;
     }
