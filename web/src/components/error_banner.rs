@@ -50,3 +50,39 @@ pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
         </div>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::explain_link;
+
+    fn sentence(fragment: &str) -> String {
+        match schedlab::decode(fragment) {
+            Ok(_) => panic!("{fragment} decoded"),
+            Err(e) => explain_link(&e),
+        }
+    }
+
+    #[test]
+    fn damaged_links_are_told_as_sentences_not_decoder_internals() {
+        let bad_symbol = sentence("#s=1.AAAe");
+        assert!(
+            bad_symbol.starts_with("This link is damaged: "),
+            "{bad_symbol}"
+        );
+        assert!(!bad_symbol.contains("symbol"), "{bad_symbol}");
+        let not_deflate = sentence("#s=1.bm90IGRlZmxhdGU");
+        assert!(
+            not_deflate.starts_with("This link is damaged: "),
+            "{not_deflate}"
+        );
+        assert!(sentence("#s=9.AAAA").contains("another version of schedlab"));
+        // The page's own banner says it too, and what it shows instead.
+        let state = crate::state::AppState::from_fragment("#s=1.AAAe");
+        let notice = state.notice.unwrap_or_default();
+        assert!(notice.starts_with("This link is damaged: "), "{notice}");
+        assert!(
+            notice.ends_with("The default scenario is shown."),
+            "{notice}"
+        );
+    }
+}
