@@ -56,6 +56,7 @@ pub enum StatsColumn {
     Max,
     Switches,
     Turnaround,
+    Response,
 }
 
 /// Where the current run stands.
@@ -336,7 +337,8 @@ impl AppState {
             Err(e) => {
                 let mut s = AppState::default_scenario();
                 s.notice = Some(format!(
-                    "This link could not be opened, so the default scenario is shown: {e}"
+                    "{} The default scenario is shown.",
+                    crate::components::error_banner::explain_link(&e)
                 ));
                 s
             }
@@ -800,7 +802,7 @@ impl AppState {
             Edit::OpenLink(fragment) => match schedlab::decode(&fragment) {
                 Ok(link) => self.open(link),
                 // What was on screen stays.
-                Err(e) => self.notice = Some(format!("This link could not be opened: {e}")),
+                Err(e) => self.notice = Some(crate::components::error_banner::explain_link(&e)),
             },
             Edit::SelectPreset(id) => {
                 if id.is_empty() {

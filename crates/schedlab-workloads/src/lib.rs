@@ -309,6 +309,11 @@ pub const PRESETS: &[Preset] = &[
     classroom::NICE_EXTREMES,
     classroom::FORK_BOMB,
     classroom::PIPE_PING_PONG,
+    classroom::OSTEP_EQUAL,
+    classroom::OSTEP_CONVOY,
+    classroom::OSTEP_LATE,
+    classroom::OSTEP_RESPONSE,
+    classroom::OSTEP_IO,
 ];
 
 /// The preset with this id.

@@ -105,9 +105,10 @@ pub mod workloads {
         };
     }
 
-    /// The classroom metrics every run reports (what a sweep of a scenario measures).
+    /// The classroom metrics every run reports (what a sweep of a scenario measures), and the
+    /// textbook exercises the page edits as a table of jobs.
     pub mod classroom {
-        pub use schedlab_workloads::classroom::METRICS;
+        pub use schedlab_workloads::classroom::{Averages, Job, JobProblem, EXERCISES, METRICS};
     }
 }
 

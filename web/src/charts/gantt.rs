@@ -605,7 +605,7 @@ fn legend(
         html! {}
     };
     html! {
-        <div class="chart-legend" style={style}>
+        <div class="chart-legend" style={style} tabindex="0" role="region" aria-label="Legend of the Gantt chart (scrollable)">
             { for tasks }
             if more > 0 { <span>{ format!("and {more} more") }</span> }
             { states }
