@@ -1,14 +1,15 @@
 //! Every policy schedlab simulates, one file each, and the ordered registry that lists them.
 //!
-//! Adding a policy: write `src/<name>.rs` with a `//!` header (model, exact source, what is
-//! simplified, a picture of its run queue), declare `pub const INFO: PolicyInfo`, and add one line
-//! to [`registry::POLICIES`].
+//! Adding a policy: write `src/<name>.rs` (or `src/<family>/<name>.rs` for a variant of a family
+//! such as `o1/`, reusing what the family shares) with a `//!` header (model, exact source, what
+//! is simplified, a picture of its run queue), declare `pub const INFO: PolicyInfo`, and add one
+//! line to [`registry::POLICIES`]; the kernel's priority constants are in [`prio`]. Then
+//! `./x bless` writes its trace hashes, corpus snapshots and `docs/policies.md` entry.
 
 pub mod eevdf_tree;
 pub mod instant;
-pub mod o1_balance;
-pub mod o1_common;
-pub mod prio_array;
+pub mod o1;
+pub mod prio;
 pub mod registry;
 pub mod waiting;
 
@@ -17,10 +18,7 @@ pub mod ebs;
 pub mod eevdf;
 pub mod fifo;
 pub mod houston_selftune;
-pub mod libenzi_d1;
 pub mod linux_2_4;
-pub mod linux_2_5_o1;
-pub mod linux_2_6_o1;
 pub mod lottery;
 pub mod mlfq;
 pub mod rr;
