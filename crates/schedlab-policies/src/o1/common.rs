@@ -292,6 +292,65 @@ impl<T: O1Task> O1State<T> {
     }
 }
 
+/// What `scheduler_tick` found at the end of a SCHED_NORMAL task's slice, once the task has its
+/// new prio and slice (and the version has started its starvation clock, as it does).
+#[derive(Clone, Copy, Debug)]
+pub struct SliceEnd {
+    pub prio: i64,
+    pub static_prio: i64,
+    /// `DELTA(p)`.
+    pub delta: i64,
+    /// The new slice, jiffies.
+    pub slice: i64,
+    /// `TASK_INTERACTIVE(p)`.
+    pub interactive: bool,
+    /// `EXPIRED_STARVING(rq)`, and what it compared: jiffies since `expired_timestamp` against
+    /// `starvation_limit * nr_running + 1`.
+    pub starving: bool,
+    pub waited: i64,
+    pub starvation_limit: i64,
+    pub nr_running: usize,
+}
+
+impl<T: O1Task> O1State<T> {
+    /// The end of a slice: an interactive task goes back to the tail of the active array
+    /// (interactive reinsertion) unless the expired array is starving; any other to expired.
+    pub fn requeue_at_slice_end(&mut self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId, e: &SliceEnd) {
+        if e.interactive && !e.starving {
+            self.enqueue_active(cpu, t);
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
+                    &[e.prio, e.static_prio, e.delta, e.slice],
+                ),
+            );
+            return;
+        }
+        self.enqueue_expired(cpu, t);
+        if e.interactive {
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
+                    &[e.waited, e.starvation_limit, e.nr_running as i64],
+                ),
+            );
+        } else {
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
+                    &[e.prio, e.static_prio, e.delta, e.slice],
+                ),
+            );
+        }
+    }
+}
+
 /// Where a task runs next: a child on its parent's CPU; a sync wake-up (pipes) moves the sleeper
 /// to the waker's CPU if it may run there; any other wake-up stays on the task's last CPU.
 pub fn select_cpu(cx: &Cx<'_>, task: TaskId, why: Select) -> CpuId {

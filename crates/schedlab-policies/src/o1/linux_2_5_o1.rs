@@ -54,7 +54,7 @@ use schedlab_engine::{
 use super::balance::{BalanceVariant, LoadBalancer};
 use super::common::{
     base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
-    O1Task,
+    O1Task, SliceEnd,
 };
 use crate::prio::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO};
 use schedlab_engine::scenario::{RtPolicy, RtSpec};
@@ -417,7 +417,6 @@ impl Linux25O1 {
         p.prio = prio;
         p.time_slice = slice;
         p.first_time_slice = false;
-        let delta = self.p.delta(static_prio);
         let interactive = self.p.task_interactive(prio, static_prio);
         let rq = self.state.rq_mut(cpu);
         let starving = expired_starving(
@@ -426,43 +425,22 @@ impl Linux25O1 {
             self.p.starvation_limit,
             nr_running,
         );
-        if !interactive || starving {
-            // 2.5.52 starts the starvation clock only when a task really goes to expired.
-            if rq.expired_timestamp == 0 {
-                rq.expired_timestamp = jiffies;
-            }
-            let waited = jiffies - rq.expired_timestamp;
-            self.state.enqueue_expired(cpu, t);
-            if !interactive {
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
-                        &[prio, static_prio, delta, slice],
-                    ),
-                );
-            } else {
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
-                        &[waited as i64, self.p.starvation_limit, nr_running as i64],
-                    ),
-                );
-            }
-        } else {
-            self.state.enqueue_active(cpu, t);
-            cx.note(
-                cpu,
-                t,
-                Note::new(
-                    "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
-                    &[prio, static_prio, delta, slice],
-                ),
-            );
+        // 2.5.52 starts the starvation clock only when a task really goes to expired.
+        if (!interactive || starving) && rq.expired_timestamp == 0 {
+            rq.expired_timestamp = jiffies;
         }
+        let end = SliceEnd {
+            prio,
+            static_prio,
+            delta: self.p.delta(static_prio),
+            slice,
+            interactive,
+            starving,
+            waited: (jiffies - rq.expired_timestamp) as i64,
+            starvation_limit: self.p.starvation_limit,
+            nr_running,
+        };
+        self.state.requeue_at_slice_end(cx, cpu, t, &end);
     }
 
     /// `activate_task`: sleep credit, prio, tail of the active array.

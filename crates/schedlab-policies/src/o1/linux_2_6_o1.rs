@@ -53,7 +53,7 @@ use schedlab_engine::{
 use super::balance::{BalanceVariant, LoadBalancer};
 use super::common::{
     base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
-    O1Task,
+    O1Task, SliceEnd,
 };
 use crate::prio::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO};
 
@@ -418,40 +418,18 @@ impl Linux26O1 {
                     k.starvation_limit,
                     nr_running,
                 );
-            let waited = (jiffies - rq.expired_timestamp) as i64;
-            let d = k.delta(static_prio);
-            if !interactive || starving {
-                self.state.enqueue_expired(cpu, t);
-                if interactive {
-                    cx.note(
-                        cpu,
-                        t,
-                        Note::new(
-                            "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
-                            &[waited, k.starvation_limit, nr_running as i64],
-                        ),
-                    );
-                } else {
-                    cx.note(
-                        cpu,
-                        t,
-                        Note::new(
-                            "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
-                            &[prio, static_prio, d, slice],
-                        ),
-                    );
-                }
-            } else {
-                self.state.enqueue_active(cpu, t);
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
-                        &[prio, static_prio, d, slice],
-                    ),
-                );
-            }
+            let end = SliceEnd {
+                prio,
+                static_prio,
+                delta: k.delta(static_prio),
+                slice,
+                interactive,
+                starving,
+                waited: (jiffies - rq.expired_timestamp) as i64,
+                starvation_limit: k.starvation_limit,
+                nr_running,
+            };
+            self.state.requeue_at_slice_end(cx, cpu, t, &end);
             return;
         }
         // Round robin within the slice for interactive tasks (unsigned int arithmetic).
