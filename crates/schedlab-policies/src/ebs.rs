@@ -61,9 +61,9 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
+use crate::kernel::{rt_prio, MAX_PRIO, MAX_RT_PRIO};
 use crate::o1::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
 use crate::o1::prio_array::PrioArray;
-use crate::prio::{rt_prio, MAX_PRIO, MAX_RT_PRIO};
 
 /// i386 HZ in 2.6.4.
 const HZ: i64 = 1000;

@@ -59,9 +59,9 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
+use crate::kernel::{rt_prio, MAX_RT_PRIO};
 use crate::o1::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
 use crate::o1::prio_array::PrioArray;
-use crate::prio::{rt_prio, MAX_RT_PRIO};
 
 /// The patch widens the normal range to 80 levels: 100..179.
 const MAX_PRIO: i64 = MAX_RT_PRIO + 80;

@@ -32,7 +32,7 @@
 use schedlab_engine::{CpuId, Cx, Nanos, Note, TaskId};
 
 use super::prio_array::PrioArray;
-use crate::prio::MAX_PRIO;
+use crate::kernel::MAX_PRIO;
 
 /// Which kernel's balancer to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! What `linux-2.5-o1` and `linux-2.6-o1` share: the per-CPU runqueue with its two priority
 //! arrays (`reference/schedulers.md` §2.4), the formulas that take their tunable inputs as
 //! arguments (§2.5, §2.9), the scheduler hooks whose code the two versions share line for line,
-//! and the glue to the load balancer (§7). The priority space (§2.1) is `crate::prio`.
+//! and the glue to the load balancer (§7). The priority space (§2.1) is `crate::kernel`.
 //!
 //! ```text
 //!  O1Rq (one per CPU)
@@ -17,7 +17,7 @@ use schedlab_engine::{CpuId, Cx, InspectEntry, InspectQueue, Nanos, Note, Select
 
 use super::balance::{LoadBalancer, O1Runqueues};
 use super::prio_array::PrioArray;
-use crate::prio::{MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
+use crate::kernel::{MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
 
 /// `BASE_TIMESLICE(p)` = min + ((max - min) * (MAX_PRIO - 1 - static_prio)) / (MAX_USER_PRIO - 1),
 /// in jiffies, C truncation (§2.5).
@@ -391,7 +391,7 @@ impl<T: O1Task> O1Runqueues for O1State<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prio::nice_to_prio;
+    use crate::kernel::nice_to_prio;
 
     #[test]
     fn timeslice_table_defaults_2_5() {

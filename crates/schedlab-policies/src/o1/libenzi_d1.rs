@@ -59,7 +59,7 @@ use schedlab_engine::{
 
 use super::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
 use super::prio_array::PrioArray;
-use crate::prio::{nice_to_prio, user_prio, MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
+use crate::kernel::{nice_to_prio, user_prio, MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
 
 /// i386 HZ of the patch's kernels: 2.5.2-pre10 and 2.4.17 still ran at 100 (2.5 raised it to
 /// 1000 later in the series).

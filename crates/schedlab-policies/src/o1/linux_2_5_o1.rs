@@ -56,7 +56,7 @@ use super::common::{
     base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
     O1Task, SliceEnd,
 };
-use crate::prio::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO};
+use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 use schedlab_engine::scenario::{RtPolicy, RtSpec};
 
 const TUNABLES: &[TunableSpec] = &[
@@ -224,7 +224,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         starvation_limit: jiffies("starvation_limit"),
     };
     let cpus = m.cpus.max(1) as usize;
-    let tick_ns = 1_000_000_000 / p.hz.max(1) as u64;
+    let tick_ns = NSEC_PER_SEC / p.hz.max(1) as u64;
     Box::new(Linux25O1 {
         state: O1State::new(cpus, tick_ns),
         lb: LoadBalancer::new(

@@ -55,7 +55,7 @@ use super::common::{
     base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
     O1Task, SliceEnd,
 };
-use crate::prio::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO};
+use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
@@ -156,7 +156,7 @@ pub struct Consts {
 impl Consts {
     pub fn new(hz: i64, nr_cpus: i64) -> Consts {
         let hz = hz.max(1);
-        let tick_ns = 1_000_000_000 / hz;
+        let tick_ns = NSEC_PER_SEC as i64 / hz;
         let min_timeslice = 10 * hz / 1000;
         let max_timeslice = 200 * hz / 1000;
         let avg_timeslice = base_timeslice(min_timeslice, max_timeslice, nice_to_prio(0));

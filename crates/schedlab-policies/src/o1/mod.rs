@@ -9,7 +9,7 @@
 //!   whose code 2.5.52 and 2.6.0 share line for line;
 //! * `balance`: the 2.5.52 and 2.6.0 load balancers, used by every O(1)-family policy.
 //!
-//! The kernel's priority space (`MAX_PRIO`, `NICE_TO_PRIO`, ...) is `crate::prio`.
+//! The kernel's priority space (`MAX_PRIO`, `NICE_TO_PRIO`, ...) is `crate::kernel`.
 
 pub mod balance;
 pub mod common;

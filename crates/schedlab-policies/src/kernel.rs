@@ -1,6 +1,7 @@
-//! The kernel's priority space from 2.5 on (`include/linux/sched.h`; `reference/schedulers.md`
-//! §2.1), one home for every policy that uses it: the O(1) family (`crate::o1`), EBS and
-//! Houston's self-tuning patch.
+//! Constants of the kernel that several policies share, in one place: the priority space from 2.5
+//! on (`include/linux/sched.h`; `reference/schedulers.md` §2.1), used by the O(1) family
+//! (`crate::o1`), EBS and Houston's self-tuning patch; the time units; and the jiffy `nanosleep`
+//! of every kernel before hrtimers.
 //!
 //! ```text
 //!   prio   0 ............ 99 | 100 ........ 120 ........ 139 | 140
@@ -10,6 +11,21 @@
 //!
 //! Houston's patch widens the space to 80 user levels (`MAX_PRIO` 180); it keeps that constant in
 //! its own file and takes `MAX_RT_PRIO` from here.
+
+use schedlab_engine::TimerGranularity;
+
+/// `NSEC_PER_USEC`.
+pub const NSEC_PER_USEC: u64 = 1_000;
+/// `NSEC_PER_SEC`: one jiffy is NSEC_PER_SEC / HZ ns.
+pub const NSEC_PER_SEC: u64 = 1_000_000_000;
+
+/// The `nanosleep` of every kernel before hrtimers (2.6.16): `sys_nanosleep` in
+/// `kernel/timer.c` does `expire = timespec_to_jiffies(&t) + (t.tv_sec || t.tv_nsec);
+/// schedule_timeout(expire)`, so a sleep is rounded up to whole jiffies and one more is added
+/// (2.4.19 [S1]; the same line in 2.5.x and 2.6.0 [S4]). At HZ 100 a 10 ms sleep lasts 20 ms
+/// when it starts on a tick. Not modelled: 2.4's busy-wait (`udelay`) for real-time tasks'
+/// requests of at most 2 ms.
+pub const JIFFY_NANOSLEEP: TimerGranularity = TimerGranularity::Jiffies { extra: 1 };
 
 /// `MAX_USER_RT_PRIO`: an RT task of rt_priority r has prio MAX_USER_RT_PRIO - 1 - r.
 pub const MAX_USER_RT_PRIO: i64 = 100;
