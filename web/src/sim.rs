@@ -50,6 +50,7 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             cpus,
             seed,
             policy,
+            machine,
         } => {
             let preset = &contest::PRESET;
             let params = match presets::params(preset, &params) {
@@ -62,7 +63,10 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
                     }
                 }
             };
-            match contest::run_one(&Config::new(policy), &params, &load, cpus, seed) {
+            let config = machine
+                .iter()
+                .fold(Config::new(policy), |c, (k, &v)| c.with_machine(k, v));
+            match contest::run_one(&config, &params, &load, cpus, seed) {
                 Ok(run) => Response::ContestRow {
                     id,
                     row: run.into(),
