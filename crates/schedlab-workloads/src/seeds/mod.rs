@@ -670,6 +670,9 @@ random.\n\
 - **Loads and LCPU%** are compared wherever the seed prints them and a value is not zero, except for noload and cacherun, where no \
 load runs. Their units differ between contest versions and the model, so only directions mean anything.\n";
 
+/// A section of the side-by-side table: its rows with the model's estimate at each point.
+type SideSection<'a> = (&'a Section, Vec<(Row, Vec<Estimate>)>);
+
 /// The sections whose loads get the side-by-side table: seed 000's sweep, seeds 003 and 004.
 const SIDE_BY_SIDE: [&str; 3] = ["Seed 000: prio_bonus_ratio", "Seed 003", "Seed 004"];
 
@@ -688,7 +691,7 @@ const MECHANISMS: &[(&str, &str, &str)] = &[
 
 /// Every load's published and simulated Time, Loads and LCPU% side by side for seed 000's
 /// sweep and seeds 003 and 004, with the checked mechanism of rows that disagree.
-fn side_by_side(out: &mut String, side: &[(&Section, Vec<(Row, Vec<Estimate>)>)]) {
+fn side_by_side(out: &mut String, side: &[SideSection<'_>]) {
     out.push_str(
         "## Side by side: every load's Time, Loads and LCPU%\n\n\
          For seed 000's prio_bonus_ratio sweep, seed 003 (2.4 against 2.5) and seed 004 (2.6.4 against EBS): the published \
@@ -814,7 +817,7 @@ pub fn render(samples: &[Sample]) -> Result<Rendered, RenderError> {
     let mut score = Score::default();
     let mut body = String::new();
     let mut plots = Vec::new();
-    let mut side: Vec<(&Section, Vec<(Row, Vec<Estimate>)>)> = Vec::new();
+    let mut side: Vec<SideSection<'_>> = Vec::new();
     for sec in &sections {
         let _ = write!(body, "## {}\n\n{}\n\n", sec.title, sec.intro);
         let mut judged = Vec::new();
