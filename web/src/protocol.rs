@@ -33,6 +33,9 @@ pub enum Request {
         cpus: u32,
         seed: u64,
         policy: PolicySpec,
+        /// Machine knobs set over the kernel era's (`engine::machine::knobs`).
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        machine: BTreeMap<String, i64>,
     },
     /// The run queues at `at_ns` of the run `scenario` (and `preset`) make: what the inspector
     /// shows at the time cursor. Ids count separately from runs (the page's inspection

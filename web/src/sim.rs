@@ -53,6 +53,7 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             cpus,
             seed,
             policy,
+            machine,
         } => {
             let reference = PresetRef {
                 id: contest::PRESET.id.to_owned(),
@@ -62,7 +63,10 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
                 Ok(b) => b,
                 Err(e) => return preset_failed(id, e),
             };
-            match contest::run_one(&Config::new(policy), benchmark.params(), &load, cpus, seed) {
+            let config = machine
+                .iter()
+                .fold(Config::new(policy), |c, (k, &v)| c.with_machine(k, v));
+            match contest::run_one(&config, benchmark.params(), &load, cpus, seed) {
                 Ok(run) => Response::ContestRow {
                     id,
                     row: run.into(),

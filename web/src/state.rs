@@ -21,6 +21,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use schedlab::engine::machine::knobs;
 use schedlab::engine::program::Program;
 use schedlab::engine::scenario::{PolicySpec, TaskSpec};
 use schedlab::inspect::RunQueues;
@@ -369,8 +370,18 @@ impl AppState {
         // Unedited if the preset, given the link's machine, seed and policy, makes exactly
         // this scenario: then its parameters and the CPU count regenerate it as usual.
         self.edited = self.preset.as_ref().is_none_or(|p| {
-            presets::generate(p, scenario.cpus, scenario.seed, &scenario.policy).as_ref()
-                != Ok(&scenario)
+            let Ok(mut generated) =
+                presets::generate(p, scenario.cpus, scenario.seed, &scenario.policy)
+            else {
+                return true;
+            };
+            // Machine knobs set by hand do not count as an edit: they go on top of the preset.
+            for k in knobs::knobs() {
+                if let Some(v) = knobs::get(&scenario, k.spec.key) {
+                    let _ = knobs::set(&mut generated, k.spec.key, v);
+                }
+            }
+            generated != scenario
         });
         self.draft = Rc::new(scenario);
         self.view = view;
@@ -431,6 +442,28 @@ impl AppState {
             .is_some_and(|p| p.id == schedlab::workloads::contest::PRESET.id)
     }
 
+    /// The scenario the draft's preset makes for its CPUs, seed and policy, if it has one.
+    pub fn generated(&self) -> Option<Scenario> {
+        let preset = self.preset.as_ref()?;
+        presets::generate(preset, self.draft.cpus, self.draft.seed, &self.draft.policy).ok()
+    }
+
+    /// The machine knobs set by hand: those whose value in the draft differs from what its
+    /// preset makes (every knob of a machine without a preset is the draft's own). Regenerating
+    /// the preset, its contest rows and its sweeps apply them on top, as `--set` does.
+    pub fn machine_overrides(&self) -> BTreeMap<String, i64> {
+        let Some(generated) = self.generated() else {
+            return BTreeMap::new();
+        };
+        knobs::knobs()
+            .filter_map(|k| {
+                let key = k.spec.key;
+                let mine = knobs::get(&self.draft, key)?;
+                (knobs::get(&generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
+            })
+            .collect()
+    }
+
     /// The requests for the current generation: the run, a link's pinned run still to come,
     /// then (for contest) one per load.
     pub fn requests(&self) -> Vec<Request> {
@@ -452,6 +485,7 @@ impl AppState {
         if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
             let mut params = preset.params.clone();
             params.remove("load");
+            let machine = self.machine_overrides();
             for load in schedlab::workloads::contest::LOADS {
                 out.push(Request::ContestRow {
                     id,
@@ -460,6 +494,7 @@ impl AppState {
                     cpus: self.draft.cpus,
                     seed: self.draft.seed,
                     policy: self.draft.policy.clone(),
+                    machine: machine.clone(),
                 });
             }
         }
@@ -518,6 +553,10 @@ impl AppState {
             target => target,
         };
         let mut fixed = self.draft.policy.tunables.clone();
+        if matches!(target, Target::Preset { .. }) {
+            // The preset is regenerated at each point: the knobs set by hand go with it.
+            fixed.extend(self.machine_overrides());
+        }
         fixed.remove(key);
         SweepBasis {
             target,
@@ -719,9 +758,16 @@ impl AppState {
 
     /// Regenerates the draft from its preset (after a preset, parameter or CPU change).
     fn regenerate(&mut self, cpus: u32) {
+        let overrides = self.machine_overrides();
         let Some(preset) = &self.preset else { return };
         match presets::generate(preset, cpus, self.draft.seed, &self.draft.policy) {
-            Ok(s) => {
+            Ok(mut s) => {
+                // The machine knobs set by hand stay set.
+                for (key, &value) in &overrides {
+                    if let Err(p) = knobs::set(&mut s, key, value) {
+                        self.notice = Some(p.to_string());
+                    }
+                }
                 self.draft = Rc::new(s);
                 self.edited = false;
                 self.raw.retain(|k, _| !k.starts_with("tasks"));
@@ -865,6 +911,25 @@ impl AppState {
                     tunables: BTreeMap::new(),
                 };
                 self.raw.retain(|k, _| !k.starts_with("policy"));
+                self.revalidate();
+            }
+            Edit::SetTunable(key, value) if knobs::find(&key).is_some() => {
+                if let Err(p) = knobs::set(Rc::make_mut(&mut self.draft), &key, value) {
+                    self.notice = Some(p.to_string());
+                }
+                self.revalidate();
+            }
+            Edit::ResetTunable(key) if knobs::find(&key).is_some() => {
+                // Back to what the preset sets (the kernel era's), else the knob's default.
+                let value = self
+                    .generated()
+                    .and_then(|g| knobs::get(&g, &key))
+                    .or(knobs::find(&key).map(|k| k.spec.default));
+                if let Some(v) = value {
+                    if let Err(p) = knobs::set(Rc::make_mut(&mut self.draft), &key, v) {
+                        self.notice = Some(p.to_string());
+                    }
+                }
                 self.revalidate();
             }
             Edit::SetTunable(key, value) => {

@@ -32,6 +32,7 @@ fn row(id: u64, load: &str) -> Request {
         cpus: 1,
         seed: 1,
         policy: scenario().policy,
+        machine: Default::default(),
     }
 }
 

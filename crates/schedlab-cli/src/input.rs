@@ -42,7 +42,8 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ID")]
     policy: Option<String>,
 
-    /// Set a tunable of the policy, in the unit `schedlab policies` lists (repeatable)
+    /// Set a tunable of the policy, in the unit `schedlab policies` lists, or a machine knob
+    /// (dirty_ratio, swappiness, elevator=deadline, ...; `schedlab presets` lists them) (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
 
@@ -119,9 +120,13 @@ impl ScenarioArgs {
         Ok((state, benchmark))
     }
 
-    /// Whether `--policy` or `--set` chose the policy to simulate.
+    /// Whether `--policy` or `--set` of a policy tunable chose the policy to simulate.
     pub fn chooses_policy(&self) -> bool {
-        self.policy.is_some() || !self.set.is_empty()
+        self.policy.is_some()
+            || self
+                .set
+                .iter()
+                .any(|s| matches!(machine_set(s), Ok(None) | Err(_)))
     }
 
     /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
@@ -188,6 +193,11 @@ impl ScenarioArgs {
             }
         }
         for set in &self.set {
+            if let Some((key, value)) = machine_set(set)? {
+                schedlab::engine::machine::knobs::set(s, &key, value)
+                    .map_err(|p| invalid(format!("--set {set}: {p}")))?;
+                continue;
+            }
             let (key, value) = parse_set(&s.policy.id, set)?;
             s.policy.tunables.insert(key, value);
         }
@@ -244,6 +254,33 @@ pub fn read_text(path: &str) -> anyhow::Result<String> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// `KEY=VALUE` when KEY is a machine knob (`schedlab::engine::machine::knobs`): the value read
+/// as the knob reads it (an integer, or a choice's name such as `elevator=deadline`). `None`
+/// for any other key, which is the policy's.
+pub fn machine_set(set: &str) -> anyhow::Result<Option<(String, i64)>> {
+    let Some((key, value)) = set.split_once('=') else {
+        return Ok(None);
+    };
+    let key = key.trim();
+    let Some(knob) = schedlab::engine::machine::knobs::find(key) else {
+        return Ok(None);
+    };
+    let parsed = knob.spec.parse(value).ok_or_else(|| {
+        invalid(format!(
+            "--set {set}: {:?} is not a value of {key} ({})",
+            value.trim(),
+            knob.spec.choices.map_or_else(
+                || format!(
+                    "an integer in {}..={} {}",
+                    knob.spec.min, knob.spec.max, knob.spec.unit
+                ),
+                |names| names.join(", ")
+            )
+        ))
+    })?;
+    Ok(Some((key.to_owned(), parsed)))
 }
 
 /// `KEY=VALUE` for `policy`, checked against its tunable specs so the message names the flag,

@@ -216,6 +216,7 @@ struct Channel {
 struct Disk {
     seek: Nanos,
     bandwidth: u64,
+    write_bandwidth: u64,
     elevator: Box<dyn Elevator>,
     /// The request being served.
     busy: Option<Request>,
@@ -233,14 +234,19 @@ struct Disk {
 }
 
 impl Disk {
-    /// Positioning unless `rq` starts where the head stands, then the transfer.
+    /// Positioning unless `rq` starts where the head stands, then the transfer at the
+    /// direction's bandwidth.
     fn service(&self, rq: &Request, head: u64) -> Nanos {
         let position = if rq.pos == head {
             Nanos::ZERO
         } else {
             self.seek
         };
-        let transfer = (rq.bytes as u128 * 1_000_000_000u128) / self.bandwidth.max(1) as u128;
+        let bandwidth = match rq.dir {
+            crate::machine::Dir::Read => self.bandwidth,
+            crate::machine::Dir::Write => self.write_bandwidth,
+        };
+        let transfer = (rq.bytes as u128 * 1_000_000_000u128) / bandwidth.max(1) as u128;
         position.saturating_add(Nanos(u64::try_from(transfer).unwrap_or(u64::MAX)))
     }
 }
@@ -364,13 +370,23 @@ impl Engine {
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
             ch.capacity = c.capacity;
         }
+        let iosched = scenario
+            .machine
+            .as_ref()
+            .map(|m| crate::machine::elevator::IoSched::from_values(&m.iosched))
+            .unwrap_or_default();
+        let machine_elevator = scenario.machine.as_ref().and_then(|m| m.elevator);
         let disks = scenario
             .disks
             .iter()
             .map(|d| Disk {
                 seek: d.seek,
                 bandwidth: d.bandwidth,
-                elevator: d.elevator.build(),
+                write_bandwidth: match d.write_bandwidth {
+                    0 => d.bandwidth,
+                    w => w,
+                },
+                elevator: machine_elevator.unwrap_or(d.elevator).build(&iosched),
                 busy: None,
                 head: u64::MAX,
                 done_at: Nanos::ZERO,

@@ -205,9 +205,18 @@ pub struct DiskSpec {
     /// Transfer rate in bytes per second.
     #[serde(default = "default_bandwidth")]
     pub bandwidth: u64,
+    /// Sustained write rate in bytes per second, where it differs from `bandwidth` (a disk
+    /// behind a journalling filesystem writes slower than it reads); 0 = `bandwidth`.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub write_bandwidth: u64,
     /// Queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6), cfq.
+    /// A machine's `elevator` overrides it.
     #[serde(default, skip_serializing_if = "ElevatorKind::is_noop")]
     pub elevator: ElevatorKind,
+}
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
 }
 
 /// The machine's memory and its page cache (workloads.md §7.2). Sizes in bytes.
@@ -285,6 +294,13 @@ pub struct MachineSpec {
         skip_serializing_if = "is_default_swappiness"
     )]
     pub swappiness: u64,
+    /// The elevator of every disk, overriding `disks[].elevator`; absent = each disk's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elevator: Option<ElevatorKind>,
+    /// The elevators' own knobs by key (`deadline_fifo_batch`, `as_antic_expire`, ...; see
+    /// `machine::knobs`); absent ones take their defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub iosched: BTreeMap<String, i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileSpec>,
 }
@@ -380,6 +396,8 @@ impl MachineSpec {
             flush_cpu: default_flush_cpu(),
             flusher: default_flusher(),
             swappiness: default_swappiness(),
+            elevator: None,
+            iosched: BTreeMap::new(),
             files: Vec::new(),
         }
     }
@@ -588,6 +606,16 @@ impl Validator<'_> {
                     ),
                 );
             }
+            if d.write_bandwidth > limits::MAX_BANDWIDTH {
+                self.err(
+                    format!("disks[{i}].write_bandwidth"),
+                    format!(
+                        "{} is outside the allowed range 0..={} bytes per second (0 = bandwidth)",
+                        d.write_bandwidth,
+                        limits::MAX_BANDWIDTH
+                    ),
+                );
+            }
         }
         if let Some(m) = &s.machine {
             self.machine(m);
@@ -770,33 +798,8 @@ impl Validator<'_> {
                 format!("{} must be a power of two in 4096..=1048576", m.block),
             );
         }
-        if m.swappiness > 100 {
-            self.err(
-                "machine.swappiness",
-                format!("{} is outside the allowed range 0..=100", m.swappiness),
-            );
-        }
-        for (key, v) in [
-            ("dirty_ratio", m.dirty_ratio),
-            ("dirty_background_ratio", m.dirty_background_ratio),
-        ] {
-            if !(1..=100).contains(&v) {
-                self.err(
-                    format!("machine.{key}"),
-                    format!("{v} is outside the allowed range 1..=100 (%)"),
-                );
-            }
-        }
-        for (key, v) in [
-            ("writeback_interval", m.writeback_interval),
-            ("dirty_expire", m.dirty_expire),
-        ] {
-            if v < Nanos::from_ms(10) || v > Nanos::from_secs(3600) {
-                self.err(
-                    format!("machine.{key}"),
-                    format!("{v} is outside the allowed range 10ms..=3600s"),
-                );
-            }
+        for p in crate::machine::knobs::problems(m, &self.scenario.disks) {
+            self.err(p.path, p.message);
         }
         for (key, v) in [
             ("write_chunk", m.write_chunk),

@@ -134,6 +134,7 @@ pub fn disk(name: &str, seek: Nanos, bandwidth: u64) -> DiskSpec {
         name: name.to_owned(),
         seek,
         bandwidth,
+        write_bandwidth: 0,
         elevator: Default::default(),
     }
 }

@@ -328,6 +328,8 @@ pub enum PresetError {
     Unknown { id: String, known: String },
     #[error("invalid preset parameters:\n{0}")]
     Params(Problems),
+    #[error("invalid machine knobs:\n{0}")]
+    Machine(Problems),
     #[error(transparent)]
     Sim(#[from] schedlab_policies::SimError),
 }

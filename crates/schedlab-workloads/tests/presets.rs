@@ -1,6 +1,7 @@
 //! Every preset generates a valid scenario that runs under every registered policy, reports its
 //! metrics, and is deterministic (workloads.md §1-§5; DESIGN §5).
 
+use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{Detail, Scenario};
 use schedlab_policies::POLICIES;
 use schedlab_workloads::*;
@@ -229,20 +230,34 @@ fn contest_mem_load_swaps_and_swappiness_reaches_the_machine() {
     assert!(r.metric("loads").unwrap() > 0.0, "{:?}", r.metrics);
     assert!(r.metric("lcpu_pct").unwrap() < 10.0, "{:?}", r.metrics);
     assert_eq!(s.machine.as_ref().unwrap().swappiness, 60);
-    // swappiness changes what reclaim evicts, so the run (given RAM enough for the compile's
-    // cache to compete with the hog); without anonymous memory it cannot.
-    let hash = |load: &str, sw: &str| {
-        run(
-            "contest",
-            &[("load", load), ("swappiness", sw), ("ram_mb", "64")],
-            "linux-2.5-o1",
-            2,
-            1,
-        )
-        .2
+    // swappiness (a machine knob, set as `--set swappiness=…` sets it) changes what reclaim
+    // evicts, so the run (given RAM enough for the compile's cache to compete with the hog);
+    // without anonymous memory it cannot.
+    let mut given = small("contest");
+    given.push(("ram_mb".into(), "64".into()));
+    let (_, params) = lookup("contest", &given).unwrap();
+    let hash = |load: &str, sw: i64| {
+        let config = contest::Config::new(PolicySpec {
+            id: "linux-2.5-o1".into(),
+            tunables: Default::default(),
+        })
+        .with_machine("swappiness", sw);
+        contest::run_one(&config, &params, load, 2, 1)
+            .unwrap()
+            .trace_hash
     };
-    assert_ne!(hash("mem_load", "0"), hash("mem_load", "100"));
-    assert_eq!(hash("noload", "0"), hash("noload", "100"));
+    assert_eq!(hash("noload", 0), hash("noload", 100));
+    // An out-of-range knob is refused with its path and range.
+    let config = contest::Config::new(PolicySpec {
+        id: "linux-2.5-o1".into(),
+        tunables: Default::default(),
+    })
+    .with_machine("swappiness", 101);
+    let e = contest::run_one(&config, &params, "noload", 1, 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid machine knobs:\nmachine.swappiness: 101 is outside the allowed range 0..=100"
+    );
 }
 
 /// OSTEP ch. 7's worked examples, worked by hand: (preset, policy, tunables, average

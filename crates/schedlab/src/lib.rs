@@ -70,6 +70,11 @@ pub mod engine {
         };
     }
 
+    /// The machine's knobs as data (dirty ratios, swappiness, the elevator and its knobs).
+    pub mod machine {
+        pub use schedlab_engine::machine::knobs;
+    }
+
     /// The seeded generator, for drawing as the model draws (`schedlab measure`).
     pub mod rng {
         pub use schedlab_engine::rng::Rng;

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use schedlab_engine::machine::knobs;
 use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{Detail, Problems, Scenario, TunableSpec};
 use schedlab_policies::SimError;
@@ -184,8 +185,10 @@ fn allowed(spec: &TunableSpec) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     pub target: Target,
-    /// The policy and the tunables held fixed; the varied key's value here is ignored.
+    /// The policy and the tunables held fixed (machine knobs among them apply to the
+    /// scenario's machine); the varied key's value here is ignored.
     pub policy: PolicySpec,
+    /// A tunable of the policy or a machine knob (`engine::machine::knobs`).
     pub key: String,
     pub range: Range,
     pub metric: String,
@@ -238,30 +241,52 @@ pub struct Point {
 }
 
 impl Point {
-    /// The policy of this point's run: the fixed tunables with the varied one set.
+    /// The policy of this point's run: the fixed tunables with the varied one set, less the
+    /// machine knobs ([`Point::machine`]).
     pub fn policy(&self) -> PolicySpec {
         let mut tunables: BTreeMap<String, i64> = self.policy.tunables.clone();
         tunables.insert(self.key.clone(), self.value);
+        tunables.retain(|k, _| knobs::find(k).is_none());
         PolicySpec {
             id: self.policy.id.clone(),
             tunables,
         }
     }
 
-    /// The job this point runs: the target with the point's policy and seed.
+    /// The job this point runs: the target with the point's policy, seed and machine knobs.
     pub fn job(&self) -> Result<Job, SweepError> {
         let policy = self.policy();
-        Ok(match &self.target {
+        let (mut scenario, benchmark) = match &self.target {
             Target::Preset { preset, cpus } => {
-                Job::generate(Benchmark::resolve(preset)?, *cpus, self.seed, policy)
+                let bench = Benchmark::resolve(preset)?;
+                (bench.scenario(*cpus, self.seed, policy), Some(bench))
             }
             Target::Scenario { scenario } => {
                 let mut scenario = (**scenario).clone();
                 scenario.policy = policy;
                 scenario.seed = self.seed;
-                Job::new(scenario, None)
+                (scenario, None)
             }
-        })
+        };
+        self.set_machine(&mut scenario)?;
+        Ok(Job::new(scenario, benchmark))
+    }
+
+    /// The machine knobs of this point's run, fixed and varied.
+    pub fn machine(&self) -> BTreeMap<String, i64> {
+        let mut set: BTreeMap<String, i64> = self.policy.tunables.clone();
+        set.insert(self.key.clone(), self.value);
+        set.retain(|k, _| knobs::find(k).is_some());
+        set
+    }
+
+    /// Sets this point's machine knobs on `scenario`.
+    fn set_machine(&self, scenario: &mut Scenario) -> Result<(), SweepError> {
+        for (key, &value) in &self.machine() {
+            knobs::set(scenario, key, value)
+                .map_err(|p| SweepError::Sim(SimError::Invalid(Problems(vec![p]))))?;
+        }
+        Ok(())
     }
 }
 
@@ -324,20 +349,22 @@ pub fn plot_bounds(values: &[i64], metrics: &[f64]) -> ((f64, f64), (f64, f64)) 
     (x, y)
 }
 
-/// The spec of `key` in policy `policy`.
+/// The spec of `key` in policy `policy`, or of machine knob `key`.
 pub fn tunable(policy: &str, key: &str) -> Result<&'static TunableSpec, SweepError> {
     let info =
         schedlab_policies::find(policy).ok_or_else(|| SweepError::UnknownPolicy(policy.into()))?;
     info.tunables
         .iter()
         .find(|t| t.key == key)
+        .or_else(|| knobs::spec(key))
         .ok_or_else(|| SweepError::UnknownTunable {
             policy: policy.into(),
             key: key.into(),
             known: info
                 .tunables
                 .iter()
-                .map(|t| t.key)
+                .map(|t| t.key.to_owned())
+                .chain([format!("or a machine knob: {}", knobs::keys())])
                 .collect::<Vec<_>>()
                 .join(", "),
         })
@@ -376,6 +403,7 @@ impl From<PresetError> for SweepError {
         match e {
             PresetError::Unknown { id, known } => SweepError::UnknownPreset { id, known },
             PresetError::Params(problems) => SweepError::Params(problems),
+            PresetError::Machine(problems) => SweepError::Sim(SimError::Invalid(problems)),
             PresetError::Sim(e) => SweepError::Sim(e),
         }
     }

@@ -10,6 +10,10 @@ pub struct TunableSliderProps {
     pub value: i64,
     #[prop_or_default]
     pub problem: Option<String>,
+    /// What Reset restores, when not the spec's default (a machine knob's value in the preset,
+    /// e.g. the kernel era's elevator).
+    #[prop_or_default]
+    pub baseline: Option<i64>,
 }
 
 /// One tunable: a range input over the spec's min..max in its step (or, when the spec lists its
@@ -42,7 +46,8 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
         })
     };
     let id = format!("tunable-{}", spec.key);
-    let at_default = props.value == spec.default;
+    let baseline = props.baseline.unwrap_or(spec.default);
+    let at_default = props.value == baseline;
     let (slider_min, slider_max, slider_step) = spec.slider();
     let (low, high) = match spec.values {
         Some(vs) => (
@@ -75,10 +80,10 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                 </span>
                 <details class="tunable-help">
                     <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "?" }</summary>
-                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", spec.display(spec.default)) }</p>
+                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", spec.display(baseline)) }</p>
                 </details>
                 <button type="button" class="tunable-reset" disabled={at_default} onclick={onreset}
-                    title={format!("Reset to the default, {}", spec.display(spec.default))}>
+                    title={format!("Reset to the default, {}", spec.display(baseline))}>
                     { "Reset" }
                 </button>
             </div>

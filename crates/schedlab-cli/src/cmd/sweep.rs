@@ -19,8 +19,9 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     policy: Option<String>,
 
-    /// The tunable and its range: KEY=A..B:STEP (STEP defaults to 1; at most 51 values, each
-    /// within the tunable's range and on its slider's steps)
+    /// The tunable (of the policy, or a machine knob such as dirty_ratio) and its range:
+    /// KEY=A..B:STEP (STEP defaults to 1; at most 51 values, each within the tunable's range
+    /// and on its slider's steps)
     #[arg(long, value_name = "KEY=A..B:STEP")]
     vary: String,
 
@@ -33,7 +34,7 @@ pub struct Args {
     #[arg(long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
 
-    /// Other tunables held fixed (repeatable)
+    /// Other tunables or machine knobs held fixed (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
 
@@ -134,6 +135,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| workloads::default_policy().to_owned());
     let mut fixed = std::collections::BTreeMap::new();
     for s in &args.sets {
+        if let Some((k, v)) = crate::input::machine_set(s)? {
+            fixed.insert(k, v);
+            continue;
+        }
         let (k, v) = kv(s, "--set")?;
         let v: i64 = v
             .parse()

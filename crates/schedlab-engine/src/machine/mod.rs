@@ -8,6 +8,7 @@
 //! integer bytes and nanoseconds, kept in `BTreeMap`s and `Vec`s, so runs stay deterministic.
 
 pub mod elevator;
+pub mod knobs;
 pub mod page_cache;
 pub mod series;
 pub mod writeback;

@@ -11,10 +11,10 @@
 //! | `anticipatory` | 2.5.75-mm / 2.6 default (`drivers/block/as-iosched.c`) | `anticipatory.rs` |
 //! | `cfq` | 2.6.5+ (`drivers/block/cfq-iosched.c`) | `cfq.rs` |
 
-mod anticipatory;
-mod cfq;
-mod deadline;
-mod linus;
+pub mod anticipatory;
+pub mod cfq;
+pub mod deadline;
+pub mod linus;
 mod noop;
 
 use serde::{Deserialize, Serialize};
@@ -145,14 +145,58 @@ impl ElevatorKind {
         *self == ElevatorKind::Noop
     }
 
-    pub fn build(self) -> Box<dyn Elevator> {
+    pub fn build(self, io: &IoSched) -> Box<dyn Elevator> {
         match self {
             ElevatorKind::Noop => Box::new(noop::Noop::default()),
-            ElevatorKind::Linus => Box::new(linus::Linus::default()),
-            ElevatorKind::Deadline => Box::new(deadline::Deadline::default()),
-            ElevatorKind::Anticipatory => Box::new(anticipatory::Anticipatory::default()),
-            ElevatorKind::Cfq => Box::new(cfq::Cfq::default()),
+            ElevatorKind::Linus => Box::new(linus::Linus::new(io.linus)),
+            ElevatorKind::Deadline => Box::new(deadline::Deadline::new(io.deadline)),
+            ElevatorKind::Anticipatory => {
+                Box::new(anticipatory::Anticipatory::new(io.anticipatory))
+            }
+            ElevatorKind::Cfq => Box::new(cfq::Cfq::new(io.cfq)),
         }
+    }
+}
+
+/// The elevators' own knobs, each discipline's as typed fields (`noop` has none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoSched {
+    pub linus: linus::Params,
+    pub deadline: deadline::Params,
+    pub anticipatory: anticipatory::Params,
+    pub cfq: cfq::Params,
+}
+
+/// Every elevator knob, in the order the docs and the page list them.
+pub fn tunables() -> impl Iterator<Item = &'static crate::tunable::TunableSpec> {
+    linus::TUNABLES
+        .iter()
+        .chain(deadline::TUNABLES)
+        .chain(anticipatory::TUNABLES)
+        .chain(cfq::TUNABLES)
+}
+
+impl IoSched {
+    /// The knobs a scenario's `machine.iosched` gives, each absent one at its default.
+    pub fn from_values(values: &std::collections::BTreeMap<String, i64>) -> IoSched {
+        let get = |key: &str| {
+            values
+                .get(key)
+                .copied()
+                .unwrap_or_else(|| tunables().find(|t| t.key == key).map_or(0, |t| t.default))
+        };
+        IoSched {
+            linus: linus::Params::new(get),
+            deadline: deadline::Params::new(get),
+            anticipatory: anticipatory::Params::new(get),
+            cfq: cfq::Params::new(get),
+        }
+    }
+}
+
+impl Default for IoSched {
+    fn default() -> IoSched {
+        IoSched::from_values(&Default::default())
     }
 }
 
