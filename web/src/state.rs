@@ -650,6 +650,7 @@ fn fallback_scenario(policy: PolicySpec) -> Scenario {
         channels: Vec::new(),
         costs: Default::default(),
         machine: None,
+        groups: Vec::new(),
     }
 }
 
@@ -661,6 +662,7 @@ fn new_task(name: &str, template: Template) -> TaskSpec {
         shares: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         rt: None,
         count: None,
         program: template.program().unwrap_or(Program(Vec::new())),

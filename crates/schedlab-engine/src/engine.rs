@@ -19,7 +19,7 @@ use crate::machine::elevator::{Dispatch, Elevator};
 use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
-    Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
+    Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
 };
 use crate::program::WaitFor;
 use crate::rng::Rng;
@@ -240,6 +240,7 @@ struct Arrival {
     cap: Option<u32>,
     rt: Option<crate::scenario::RtSpec>,
     cpus_allowed: u32,
+    group: Option<u16>,
     entry: u32,
 }
 
@@ -254,6 +255,7 @@ impl Arrival {
             cap: None,
             rt: None,
             cpus_allowed,
+            group: None,
             entry,
         }
     }
@@ -280,6 +282,8 @@ pub struct Engine {
     processed: u64,
 
     info: Vec<TaskInfo>,
+    /// The scenario's task groups, as policies see them.
+    groups: Vec<GroupInfo>,
     exec: Vec<Exec>,
     curr: Vec<Option<TaskId>>,
     cpus: Vec<Cpu>,
@@ -320,6 +324,7 @@ macro_rules! hook {
             now: $s.now,
             tick_ns: $s.tick_ns,
             tasks: &$s.info,
+            groups: &$s.groups,
             curr: &$s.curr,
             out: &mut $s.out,
         };
@@ -387,6 +392,11 @@ impl Engine {
                         .filter(|&&c| c < 32)
                         .fold(0, |m, &c| m | (1u32 << c)),
                 },
+                group: t
+                    .group
+                    .as_deref()
+                    .and_then(|g| scenario.group_index(g))
+                    .map(|g| g as u16),
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -439,6 +449,18 @@ impl Engine {
             events: BinaryHeap::new(),
             processed: 0,
             info: Vec::new(),
+            groups: scenario
+                .groups
+                .iter()
+                .map(|g| GroupInfo {
+                    parent: g
+                        .parent
+                        .as_deref()
+                        .and_then(|p| scenario.group_index(p))
+                        .map(|p| p as u16),
+                    cpu_weight: g.cpu_weight,
+                })
+                .collect(),
             exec: Vec::new(),
             curr: vec![None; cpus],
             cpus: vec![Cpu::default(); cpus],
@@ -516,6 +538,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut out,
         };
@@ -748,6 +771,7 @@ impl Engine {
         cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
         cpus_allowed: u32,
+        group: Option<u16>,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -778,6 +802,7 @@ impl Engine {
             rt,
             cpus_allowed,
             parent,
+            group,
             cpu,
             last_ran: None,
             // record_state below makes it Runnable (and counts it).
@@ -816,6 +841,7 @@ impl Engine {
             a.cap,
             a.rt,
             a.cpus_allowed,
+            a.group,
             None,
             a.entry,
             CpuId(0),
@@ -1124,7 +1150,7 @@ impl Engine {
                 };
                 let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
-                let (cap, mask) = (parent.cpu_rate_cap, parent.cpus_allowed);
+                let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -1133,6 +1159,7 @@ impl Engine {
                     cap,
                     rt,
                     mask,
+                    group,
                     Some(t),
                     entry,
                     pcpu,
@@ -1368,6 +1395,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut self.out,
         };
