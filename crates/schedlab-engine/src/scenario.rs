@@ -3,6 +3,14 @@
 //! Version 1's core (`version`, `cpus`, `duration`, `seed`, `policy`, `tasks` with `name`,
 //! `nice`, `arrival`, `program`) is a contract: later versions extend it and keep accepting it.
 //! Unknown fields are an error, never silently ignored.
+//!
+//! Task groups: `"groups": [{"name": "batch", "cpu.weight": 100}, {"name": "web",
+//! "cpu.weight": 300, "parent": "batch"}]` declares cgroup v2 groups (`cpu.weight` 1..=10000,
+//! default 100; a parent is listed before its children; at most [`limits::MAX_GROUPS`] groups
+//! and [`limits::MAX_GROUP_DEPTH`] levels), and a task's `"group": "web"` puts it (and the
+//! children it forks) in one. `cfs` and `eevdf` share CPU time between sibling groups by
+//! weight, hierarchically, as the kernel's group scheduling does; every other policy ignores
+//! groups (their tasks compete as if there were none).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1336,4 +1344,60 @@ mod tests {
             .to_string()
             .contains("unknown variant"));
     }
+
+    #[test]
+    fn groups_are_validated_with_their_paths() {
+        let with = |groups: &str, group: &str| {
+            let json = format!(
+                r#"{{"version":1,"cpus":1,"duration":"1s","policy":{{"id":"cfs"}},"groups":{groups},
+                   "tasks":[{{"name":"t","group":{group},"program":[{{"run":"1ms"}}]}}]}}"#
+            );
+            Scenario::from_json(&json)
+        };
+        let s = with(
+            r#"[{"name":"a"},{"name":"b","cpu.weight":300,"parent":"a"}]"#,
+            r#""b""#,
+        )
+        .unwrap();
+        assert_eq!(s.groups[0].cpu_weight, 100);
+        assert_eq!(s.groups[1].parent.as_deref(), Some("a"));
+        assert_eq!(s.tasks[0].group.as_deref(), Some("b"));
+        let messages = |e: Problems| {
+            e.0.iter()
+                .map(|p| format!("{}: {}", p.path, p.message))
+                .collect::<Vec<_>>()
+        };
+        let e = with(
+            r#"[{"name":"a","cpu.weight":0},{"name":"a","cpu.weight":10001},
+                {"name":"c","parent":"d"},{"name":"d"}]"#,
+            r#""x""#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            messages(e),
+            [
+                "groups[0].cpu.weight: 0 is outside the allowed range 1..=10000",
+                "groups[1].name: \"a\" is used by another group",
+                "groups[1].cpu.weight: 10001 is outside the allowed range 1..=10000",
+                "groups[2].parent: \"d\" must name a group listed before this one",
+                "tasks[0].group: \"x\" is not one of the scenario's groups",
+            ]
+        );
+        // Nine levels: the ninth is too deep.
+        let chain: Vec<String> = (0..9)
+            .map(|i| match i {
+                0 => r#"{"name":"g0"}"#.to_string(),
+                _ => format!(r#"{{"name":"g{i}","parent":"g{}"}}"#, i - 1),
+            })
+            .collect();
+        let e = with(&format!("[{}]", chain.join(",")), r#""g0""#).unwrap_err();
+        assert_eq!(
+            messages(e),
+            ["groups[8].parent: the group would be 9 levels deep; the limit is 8"]
+        );
+        // Unchanged output for a scenario without groups: no "groups" key, no "group" key.
+        let plain = with("[]", "null").unwrap();
+        assert!(!plain.to_json_pretty().contains("group"));
+    }
+
 }

@@ -38,8 +38,23 @@
 //!   multiply by the precomputed inverse weight and 32-bit shift (results differ by a nanosecond
 //!   at most). `vruntime` is a signed 64-bit integer starting at 0, not a u64 starting at
 //!   −(1 << 20) with wrap-around comparisons.
-//! * No cgroups (one level of entities, weights from the nice value only); no PELT load
-//!   tracking.
+//! * No PELT load tracking. Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are
+//!   6.5's CONFIG_FAIR_GROUP_SCHED: each group has a `cfs_rq` per CPU and, in its parent's
+//!   queue on that CPU, a group entity; `enqueue_task_fair`/`dequeue_task_fair` walk up
+//!   (`for_each_sched_entity`, a group entity leaves when its queue empties, with
+//!   DEQUEUE_SLEEP, and comes back through `place_entity` with ENQUEUE_WAKEUP), the pick walks
+//!   down, `set_next` puts the previous chain back only below the common ancestor, time is
+//!   charged at every level, `entity_tick`/`check_preempt_tick` run at every level, and a
+//!   wake-up compares the two entities `find_matching_se` raises to one queue. `sched_slice`
+//!   scales the period (ALT_PERIOD: the CPU's `h_nr_running`) by weight/load at every level.
+//!   A group entity's weight is `calc_group_shares` (`update_cfs_group`, on enqueue, dequeue and
+//!   at the tick): `tg->shares·load/tg_load`, clamped to `MIN_SHARES..=tg->shares`, with
+//!   `tg->shares = cpu.weight·1024/100` (`sched_weight_from_cgroup`). The kernel's `load` and
+//!   `tg_load` are PELT averages (`cfs_rq->avg.load_avg`, `tg->load_avg`); here they are the
+//!   queues' instantaneous `load.weight`, which is what those averages converge to for tasks
+//!   that stay runnable (the approximation `calc_group_shares`'s own comment starts from). No
+//!   bandwidth control (`cpu.max`), no autogroup. A renice inside a group reweights the group
+//!   entities above without dequeuing them.
 //! * SMP: sched domains are out of scope. Fork and wake-up placement: an idle CPU if there is
 //!   one (the previous CPU first), else the previous CPU (fork: the least loaded). Balancing:
 //!   a CPU about to go idle pulls the leftmost waiting entity of the busiest queue
@@ -52,6 +67,9 @@
 //!  cpu0 cfs_rq  min_vruntime 40.0 ms          curr: A (vruntime 41.2, out of the tree)
 //!  timeline:  [B 40.0] [C 42.5] [D 47.0]  <- leftmost (B) runs next
 //!  slice(se) = period · weight(se) / load,  load = A + B + C + D
+//!
+//!  with groups:  cpu0 root cfs_rq  [g:a (weight 1024·load_a0/load_a)] [task X] [g:b ...]
+//!                     g:a's cfs_rq  [A1] [A2]      <- pick walks down: root, then a's queue
 //! ```
 //!
 //! Hooks not used: tick (the engine's tick; the policy's own timer stands in for it),
@@ -542,6 +560,67 @@ impl Hierarchy {
     }
 }
 
+/// The hierarchy walks over a policy's entities (`cfs_rq_of`, `parent_entity`,
+/// `find_matching_se`), shared by `cfs` and `eevdf`.
+pub trait Entities {
+    fn hierarchy(&self) -> &Hierarchy;
+    /// The queue of a task: its group's queue on the CPU it is on or was last on.
+    fn task_rq(&self, t: TaskId) -> usize;
+
+    /// `cfs_rq_of(se)`.
+    fn cfs_rq_of(&self, s: Se) -> usize {
+        match s {
+            Se::Task(t) => self.task_rq(t),
+            Se::Group(q) => self.hierarchy().parent_q(q as usize).unwrap_or(0),
+        }
+    }
+
+    /// `parent_entity(se)`: the entity of the group whose queue holds `s`.
+    fn parent_entity(&self, s: Se) -> Option<Se> {
+        let q = self.cfs_rq_of(s);
+        (q >= self.hierarchy().ncpus).then_some(Se::Group(q as u32))
+    }
+
+    fn depth(&self, mut s: Se) -> usize {
+        let mut d = 0;
+        while let Some(p) = self.parent_entity(s) {
+            s = p;
+            d += 1;
+        }
+        d
+    }
+
+    /// `find_matching_se`: `a` and `b` raised to entities of one queue.
+    fn find_matching_se(&self, mut a: Se, mut b: Se) -> (Se, Se) {
+        let (mut da, mut db) = (self.depth(a), self.depth(b));
+        while da > db {
+            a = self.parent_entity(a).unwrap_or(a);
+            da -= 1;
+        }
+        while db > da {
+            b = self.parent_entity(b).unwrap_or(b);
+            db -= 1;
+        }
+        while self.cfs_rq_of(a) != self.cfs_rq_of(b) {
+            match (self.parent_entity(a), self.parent_entity(b)) {
+                (Some(pa), Some(pb)) => (a, b) = (pa, pb),
+                _ => break,
+            }
+        }
+        (a, b)
+    }
+}
+
+impl Entities for Cfs {
+    fn hierarchy(&self) -> &Hierarchy {
+        &self.h
+    }
+    fn task_rq(&self, t: TaskId) -> usize {
+        let e = &self.se[t.index()];
+        self.h.rq(e.slot, e.cpu)
+    }
+}
+
 /// The kernel's `sched_entity`, the fields CFS uses.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entity {
@@ -605,32 +684,6 @@ impl Cfs {
             Se::Task(t) => &mut self.se[t.index()],
             Se::Group(q) => &mut self.gse[q as usize],
         }
-    }
-
-    /// `cfs_rq_of(se)`.
-    fn cfs_rq_of(&self, s: Se) -> usize {
-        match s {
-            Se::Task(t) => {
-                let e = &self.se[t.index()];
-                self.h.rq(e.slot, e.cpu)
-            }
-            Se::Group(q) => self.h.parent_q(q as usize).unwrap_or(0),
-        }
-    }
-
-    /// `parent_entity(se)`: the entity of the group whose queue holds `s`.
-    fn parent_entity(&self, s: Se) -> Option<Se> {
-        let q = self.cfs_rq_of(s);
-        (q >= self.h.ncpus).then_some(Se::Group(q as u32))
-    }
-
-    fn depth(&self, mut s: Se) -> usize {
-        let mut d = 0;
-        while let Some(p) = self.parent_entity(s) {
-            s = p;
-            d += 1;
-        }
-        d
     }
 
     /// The task at the end of the CPU's chain of `curr` entities, if one runs.
@@ -1033,26 +1086,6 @@ impl Cfs {
             );
             cx.resched(id);
         }
-    }
-
-    /// `find_matching_se`: `a` and `b` raised to entities of one queue.
-    fn find_matching_se(&self, mut a: Se, mut b: Se) -> (Se, Se) {
-        let (mut da, mut db) = (self.depth(a), self.depth(b));
-        while da > db {
-            a = self.parent_entity(a).unwrap_or(a);
-            da -= 1;
-        }
-        while db > da {
-            b = self.parent_entity(b).unwrap_or(b);
-            db -= 1;
-        }
-        while self.cfs_rq_of(a) != self.cfs_rq_of(b) {
-            match (self.parent_entity(a), self.parent_entity(b)) {
-                (Some(pa), Some(pb)) => (a, b) = (pa, pb),
-                _ => break,
-            }
-        }
-        (a, b)
     }
 
     /// `check_preempt_wakeup` for `t` just queued on `cpu`.
