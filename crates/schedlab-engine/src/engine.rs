@@ -19,7 +19,8 @@ use crate::machine::elevator::{Dispatch, Elevator};
 use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
-    Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
+    Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState,
+    TimerGranularity,
 };
 use crate::program::WaitFor;
 use crate::rng::Rng;

@@ -1399,5 +1399,4 @@ mod tests {
         let plain = with("[]", "null").unwrap();
         assert!(!plain.to_json_pretty().contains("group"));
     }
-
 }

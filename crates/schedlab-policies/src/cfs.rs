@@ -493,10 +493,8 @@ pub fn shares_from_cpu_weight(cpu_weight: u32) -> u64 {
 /// over every CPU (the kernel's `tg->load_avg` with this CPU's contribution replaced by `load`;
 /// here instantaneous weights, not PELT averages, see the header).
 pub fn calc_group_shares(tg_shares: u64, load: u64, tg_load: u64) -> u64 {
-    let mut shares = tg_shares * load;
-    if tg_load != 0 {
-        shares /= tg_load;
-    }
+    // `if (tg_weight) shares /= tg_weight;`
+    let shares = (tg_shares * load).checked_div(tg_load).unwrap_or(tg_shares * load);
     shares.clamp(MIN_SHARES, tg_shares.max(MIN_SHARES))
 }
 
@@ -1176,9 +1174,7 @@ impl Policy for Cfs {
         let q = self.h.rq(slot, cpu);
         self.update_min_vruntime(q);
         // The parent is cfs_rq->curr when it forks; a scenario arrival has no running parent.
-        let curr = self.rq[q]
-            .curr
-            .filter(|&c| parent.map(Se::Task) == Some(c));
+        let curr = self.rq[q].curr.filter(|&c| parent.map(Se::Task) == Some(c));
         if let Some(c) = curr {
             self.se[task.index()].vruntime = self.e(c).vruntime;
         }
@@ -1702,6 +1698,26 @@ mod tests {
             balance_move(&[1, 2], &[false, true], &[false, false], 0, false),
             None
         );
+    }
+
+    /// Group weights: `sched_weight_from_cgroup` (cpu.weight·1024/100, rounded to nearest) and
+    /// `calc_group_shares` (tg->shares·load/tg_load, clamped to MIN_SHARES..=tg->shares).
+    #[test]
+    fn group_shares_by_hand() {
+        assert_eq!(shares_from_cpu_weight(100), 1024);
+        assert_eq!(shares_from_cpu_weight(300), 3072);
+        assert_eq!(shares_from_cpu_weight(1), 10); // 10.24
+        assert_eq!(shares_from_cpu_weight(33), 338); // 337.92
+        assert_eq!(shares_from_cpu_weight(10_000), 102_400);
+        // Half of the group's load on this CPU: half its shares.
+        assert_eq!(calc_group_shares(1024, 1024, 2048), 512);
+        // All of it: all of them.
+        assert_eq!(calc_group_shares(3072, 3072, 3072), 3072);
+        // 3 of 7 nice-0 tasks: 3072·3/7 = 1316.6 -> 1316.
+        assert_eq!(calc_group_shares(3072, 3 * 1024, 7 * 1024), 1316);
+        // An empty queue, and a tiny share: MIN_SHARES.
+        assert_eq!(calc_group_shares(1024, 0, 0), MIN_SHARES);
+        assert_eq!(calc_group_shares(10, 1024, 102_400), MIN_SHARES);
     }
 
     #[test]

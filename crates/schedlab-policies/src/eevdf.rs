@@ -438,7 +438,11 @@ impl Eevdf {
     /// `pick_eevdf`. Returns the pick and how many entities were eligible.
     fn pick_eevdf(&self, q: usize) -> (Option<Se>, usize) {
         #[cfg(test)]
-        assert_eq!(self.sums(q), self.sums_from_scratch(q), "avg_vruntime drifted");
+        assert_eq!(
+            self.sums(q),
+            self.sums_from_scratch(q),
+            "avg_vruntime drifted"
+        );
         let rq = &self.rq[q];
         let curr = rq.curr.filter(|&c| self.eligible(q, c));
         if let Some(c) = curr {

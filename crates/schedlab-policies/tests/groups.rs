@@ -138,6 +138,9 @@ fn forked_children_stay_in_their_parents_group() {
         assert_eq!(a.len(), 4, "{p}");
         let a: u64 = a.iter().map(|t| t.cpu_ns).sum::<u64>() / 10_000_000;
         let b = b[0].cpu_ns / 10_000_000;
-        assert!(a.abs_diff(250) <= 10 && b.abs_diff(750) <= 10, "{p}: a {a}, b {b}");
+        assert!(
+            a.abs_diff(250) <= 10 && b.abs_diff(750) <= 10,
+            "{p}: a {a}, b {b}"
+        );
     }
 }
