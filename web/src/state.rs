@@ -628,6 +628,17 @@ impl AppState {
     fn task_mut(&mut self, i: usize) -> Option<&mut TaskSpec> {
         Rc::make_mut(&mut self.draft).tasks.get_mut(i)
     }
+
+    /// The task group whose `cpu.weight` task `i`'s shares field edits: its group, under the
+    /// policies that schedule groups (`cfs`, `eevdf`); `None` where the field is the task's own
+    /// entitlement shares.
+    pub fn weight_group(&self, i: usize) -> Option<usize> {
+        if !matches!(self.draft.policy.id.as_str(), "cfs" | "eevdf") {
+            return None;
+        }
+        let group = self.draft.tasks.get(i)?.group.as_deref()?;
+        self.draft.group_index(group)
+    }
 }
 
 /// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
@@ -840,6 +851,24 @@ impl Reducible for AppState {
                 if let Some(nice) = s.parsed(&format!("tasks[{i}].nice"), &text, parse_int::<i32>) {
                     if let Some(t) = s.task_mut(i) {
                         t.nice = nice;
+                    }
+                }
+                s.edited = true;
+                s.revalidate();
+            }
+            Action::SetShares(i, text) if s.weight_group(i).is_some() => {
+                let g = s.weight_group(i).unwrap_or_default();
+                let path = format!("groups[{g}].cpu.weight");
+                let weight = s.parsed(&path, &text, |t| {
+                    if t.is_empty() {
+                        Ok(schedlab::engine::scenario::GROUP_WEIGHT_DEFAULT)
+                    } else {
+                        parse_int::<u32>(t)
+                    }
+                });
+                if let Some(w) = weight {
+                    if let Some(group) = Rc::make_mut(&mut s.draft).groups.get_mut(g) {
+                        group.cpu_weight = w;
                     }
                 }
                 s.edited = true;

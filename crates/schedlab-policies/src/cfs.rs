@@ -494,7 +494,9 @@ pub fn shares_from_cpu_weight(cpu_weight: u32) -> u64 {
 /// here instantaneous weights, not PELT averages, see the header).
 pub fn calc_group_shares(tg_shares: u64, load: u64, tg_load: u64) -> u64 {
     // `if (tg_weight) shares /= tg_weight;`
-    let shares = (tg_shares * load).checked_div(tg_load).unwrap_or(tg_shares * load);
+    let shares = (tg_shares * load)
+        .checked_div(tg_load)
+        .unwrap_or(tg_shares * load);
     shares.clamp(MIN_SHARES, tg_shares.max(MIN_SHARES))
 }
 
