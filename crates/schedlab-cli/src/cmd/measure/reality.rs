@@ -94,6 +94,14 @@ pub const CASES: &[Case] = &[
     },
 ];
 
+const KERNEL_PULL: &str = "The kernel's periodic `load_balance` does move a task from a queue only \
+    one longer: `calculate_imbalance` (busiest overloaded, local not) asks for \
+    min(busiest − average, average − local) of load, half a hog, which a whole hog exceeds at \
+    the first attempt; but `detach_tasks` compares `load >> nr_balance_failed` with it, so the \
+    second attempt, one busy balance interval later (the domain's CPU count in ms times \
+    `busy_factor` 16: 32 ms on 2 CPUs), moves the hog, and the queues keep trading hogs that \
+    way. ";
+
 fn sim<'a>(o: &'a Output, name: &str) -> Option<&'a schedlab::result::TaskResult> {
     o.simulated.tasks.iter().find(|t| t.name == name)
 }
@@ -196,6 +204,7 @@ fn explain_three(o: &Output) -> String {
              balancer (see the policy's file) pulls to an idle CPU, or at a busy CPU's tick \
              from a queue two tasks longer, and two against one is never that. "
         ));
+        e.push_str(KERNEL_PULL);
     }
     let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
     let ends: Vec<String> = o
@@ -371,6 +380,9 @@ fn explain_pinned(o: &Output) -> String {
          times. ",
         real_mig.map_or("an unknown number of".to_string(), |n| n.to_string())
     ));
+    if sim_mig == 0 {
+        e.push_str(KERNEL_PULL);
+    }
     e.push_str(&noise_sentence(o));
     e
 }
