@@ -779,6 +779,17 @@ impl AppState {
     fn task_mut(&mut self, i: usize) -> Option<&mut TaskSpec> {
         Rc::make_mut(&mut self.draft).tasks.get_mut(i)
     }
+
+    /// The task group whose `cpu.weight` task `i`'s shares field edits: its group, under the
+    /// policies that schedule groups (`cfs`, `eevdf`); `None` where the field is the task's own
+    /// entitlement shares.
+    pub fn weight_group(&self, i: usize) -> Option<usize> {
+        if !matches!(self.draft.policy.id.as_str(), "cfs" | "eevdf") {
+            return None;
+        }
+        let group = self.draft.tasks.get(i)?.group.as_deref()?;
+        self.draft.group_index(group)
+    }
 }
 
 /// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
@@ -801,6 +812,7 @@ fn fallback_scenario(policy: PolicySpec) -> Scenario {
         channels: Vec::new(),
         costs: Default::default(),
         machine: None,
+        groups: Vec::new(),
     }
 }
 
@@ -812,6 +824,7 @@ fn new_task(name: &str, template: Template) -> TaskSpec {
         shares: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         rt: None,
         count: None,
         program: template.program().unwrap_or(Program(Vec::new())),
@@ -1012,6 +1025,24 @@ impl AppState {
                 {
                     if let Some(t) = self.task_mut(i) {
                         t.nice = nice;
+                    }
+                }
+                self.edited = true;
+                self.revalidate();
+            }
+            Edit::SetShares(i, text) if self.weight_group(i).is_some() => {
+                let g = self.weight_group(i).unwrap_or_default();
+                let path = format!("groups[{g}].cpu.weight");
+                let weight = self.parsed(&path, &text, |t| {
+                    if t.is_empty() {
+                        Ok(schedlab::engine::scenario::GROUP_WEIGHT_DEFAULT)
+                    } else {
+                        parse_int::<u32>(t)
+                    }
+                });
+                if let Some(w) = weight {
+                    if let Some(group) = Rc::make_mut(&mut self.draft).groups.get_mut(g) {
+                        group.cpu_weight = w;
                     }
                 }
                 self.edited = true;

@@ -565,3 +565,48 @@ fn the_worker_inspects_every_preset_as_the_command_line_does() {
         }
     }
 }
+
+/// Under cfs and eevdf a grouped task's shares field is its group's cpu.weight: editing it
+/// changes the group (every task in it), a bad value is named by the group's field, and the
+/// share link carries the new weight. Under another policy the field is the task's own shares.
+#[test]
+fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
+    let scenario = Scenario::from_json(
+        r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"cfs"},
+            "groups":[{"name":"light"},{"name":"heavy","cpu.weight":300}],
+            "tasks":[{"name":"a","group":"light","program":[{"run":"2s"}]},
+                     {"name":"b","group":"heavy","program":[{"run":"2s"}]},
+                     {"name":"c","program":[{"run":"2s"}]}]}"#,
+    )
+    .unwrap();
+    let state = Rc::new(AppState::from_link(LinkState {
+        scenario,
+        view: ViewState::default(),
+    }));
+    assert_eq!(state.weight_group(0), Some(0));
+    assert_eq!(state.weight_group(1), Some(1));
+    assert_eq!(state.weight_group(2), None);
+    let state = state.reduce(Action::from(Edit::SetShares(1, "900".into())));
+    assert_eq!(state.draft.groups[1].cpu_weight, 900);
+    assert_eq!(state.draft.tasks[1].shares, None);
+    // The run of the edited scenario is shown, and its link holds the weight.
+    let run = state.requests().pop().expect("a run of the edit");
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(run, &clock))));
+    let link =
+        schedlab::link::decode(&schedlab::link::encode(&state.link_state().unwrap())).unwrap();
+    assert_eq!(link.scenario.groups[1].cpu_weight, 900);
+    let bad = state
+        .clone()
+        .reduce(Action::from(Edit::SetShares(0, "20000".into())));
+    assert!(
+        bad.problem_at("groups[0].cpu.weight").is_some(),
+        "{:?}",
+        bad.banner()
+    );
+    // Under rr the same field is the task's entitlement shares again.
+    let rr = state.reduce(Action::from(Edit::SelectPolicy("rr".into())));
+    assert_eq!(rr.weight_group(1), None);
+    let rr = rr.reduce(Action::from(Edit::SetShares(1, "7".into())));
+    assert_eq!(rr.draft.tasks[1].shares, Some(7));
+    assert_eq!(rr.draft.groups[1].cpu_weight, 900);
+}

@@ -19,7 +19,8 @@ use crate::machine::elevator::{Dispatch, Elevator};
 use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
-    Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
+    Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState,
+    TimerGranularity,
 };
 use crate::program::WaitFor;
 use crate::rng::Rng;
@@ -261,6 +262,7 @@ struct Arrival {
     cap: Option<u32>,
     rt: Option<crate::scenario::RtSpec>,
     cpus_allowed: u32,
+    group: Option<u16>,
     entry: u32,
 }
 
@@ -275,6 +277,7 @@ impl Arrival {
             cap: None,
             rt: None,
             cpus_allowed,
+            group: None,
             entry,
         }
     }
@@ -301,6 +304,8 @@ pub struct Engine {
     processed: u64,
 
     info: Vec<TaskInfo>,
+    /// The scenario's task groups, as policies see them.
+    groups: Vec<GroupInfo>,
     exec: Vec<Exec>,
     curr: Vec<Option<TaskId>>,
     cpus: Vec<Cpu>,
@@ -341,6 +346,7 @@ macro_rules! hook {
             now: $s.now,
             tick_ns: $s.tick_ns,
             tasks: &$s.info,
+            groups: &$s.groups,
             curr: &$s.curr,
             out: &mut $s.out,
         };
@@ -422,6 +428,11 @@ impl Engine {
                         .filter(|&&c| c < 32)
                         .fold(0, |m, &c| m | (1u32 << c)),
                 },
+                group: t
+                    .group
+                    .as_deref()
+                    .and_then(|g| scenario.group_index(g))
+                    .map(|g| g as u16),
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -474,6 +485,18 @@ impl Engine {
             events: BinaryHeap::new(),
             processed: 0,
             info: Vec::new(),
+            groups: scenario
+                .groups
+                .iter()
+                .map(|g| GroupInfo {
+                    parent: g
+                        .parent
+                        .as_deref()
+                        .and_then(|p| scenario.group_index(p))
+                        .map(|p| p as u16),
+                    cpu_weight: g.cpu_weight,
+                })
+                .collect(),
             exec: Vec::new(),
             curr: vec![None; cpus],
             cpus: vec![Cpu::default(); cpus],
@@ -558,6 +581,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut out,
         };
@@ -823,6 +847,7 @@ impl Engine {
         cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
         cpus_allowed: u32,
+        group: Option<u16>,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -853,6 +878,7 @@ impl Engine {
             rt,
             cpus_allowed,
             parent,
+            group,
             cpu,
             last_ran: None,
             // record_state below makes it Runnable (and counts it).
@@ -891,6 +917,7 @@ impl Engine {
             a.cap,
             a.rt,
             a.cpus_allowed,
+            a.group,
             None,
             a.entry,
             CpuId(0),
@@ -1199,7 +1226,7 @@ impl Engine {
                 };
                 let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
-                let (cap, mask) = (parent.cpu_rate_cap, parent.cpus_allowed);
+                let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -1208,6 +1235,7 @@ impl Engine {
                     cap,
                     rt,
                     mask,
+                    group,
                     Some(t),
                     entry,
                     pcpu,
@@ -1443,6 +1471,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut self.out,
         };

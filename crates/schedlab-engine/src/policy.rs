@@ -97,6 +97,8 @@ pub struct TaskInfo {
     /// CPU affinity as a bit mask (bit i = CPU i), the kernel's `cpus_mask`.
     pub cpus_allowed: u32,
     pub parent: Option<TaskId>,
+    /// The task group, an index into [`Cx::groups`]; `None` = the root group.
+    pub group: Option<u16>,
     /// The CPU whose queue holds the task (or held it last).
     pub cpu: CpuId,
     /// The CPU it last ran on, if it ever ran.
@@ -108,6 +110,15 @@ pub struct TaskInfo {
     /// Remaining length of the CPU burst the task is in or about to start, if its program is at
     /// a `run` step. The oracle that SJF and STCF need.
     pub burst_left: Option<Nanos>,
+}
+
+/// A task group as a policy sees it: the kernel's `task_group`, from a scenario's `groups`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupInfo {
+    /// The enclosing group (an index into the same list, always smaller); `None` = the root.
+    pub parent: Option<u16>,
+    /// cgroup v2 `cpu.weight`, 1..=10000.
+    pub cpu_weight: u32,
 }
 
 impl TaskInfo {
@@ -234,6 +245,7 @@ pub struct Cx<'a> {
     pub(crate) now: Nanos,
     pub(crate) tick_ns: u64,
     pub(crate) tasks: &'a [TaskInfo],
+    pub(crate) groups: &'a [GroupInfo],
     pub(crate) curr: &'a [Option<TaskId>],
     pub(crate) out: &'a mut Out,
 }
@@ -256,6 +268,10 @@ impl<'a> Cx<'a> {
     /// Every task created so far, in creation order.
     pub fn tasks(&self) -> &[TaskInfo] {
         self.tasks
+    }
+    /// The scenario's task groups, parents before children (empty without groups).
+    pub fn groups(&self) -> &[GroupInfo] {
+        self.groups
     }
     pub fn nr_cpus(&self) -> usize {
         self.curr.len()

@@ -19,6 +19,11 @@ pub fn policies_markdown(policies: &[PolicyInfo]) -> String {
          integers in the unit shown; `schedlab run --set key=value` and the page's sliders accept \
          exactly the range given here.\n\n",
     );
+    md.push_str(
+        "A scenario's task groups (`groups`, with cgroup v2's `cpu.weight`) are scheduled by \
+         `cfs` and `eevdf` only, hierarchically as the kernel's group scheduling does; every \
+         other policy ignores them and schedules the tasks as if there were no groups.\n\n",
+    );
     md.push_str("| id | name | tunables |\n|---|---|---|\n");
     for p in policies {
         md.push_str(&format!(

@@ -59,7 +59,8 @@ pub mod engine {
     /// The scenario file format (version 1) and its limits.
     pub mod scenario {
         pub use schedlab_engine::scenario::{
-            limits, DiskSpec, PolicySpec, TaskSpec, SCENARIO_VERSION,
+            limits, DiskSpec, GroupSpec, PolicySpec, TaskSpec, GROUP_WEIGHT_DEFAULT,
+            SCENARIO_VERSION,
         };
     }
 
@@ -86,7 +87,7 @@ pub mod policies {
     pub use schedlab_policies::SimError;
 
     pub mod cfs {
-        pub use schedlab_policies::cfs::sysctl_factor;
+        pub use schedlab_policies::cfs::{shares_from_cpu_weight, sysctl_factor};
     }
 
     pub mod eevdf {

@@ -346,13 +346,24 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                     onchange={text_cb(Edit::SetNice)} />
                 { cell_problem("nice") }
             </td>
-            <td data-label="Shares" title="Explicit CPU shares (entitlement); empty derives them from nice">
-                <input type="number" class="task-shares" min="1" aria-label={format!("Shares of {}", task.name)}
-                    placeholder="from nice"
-                    value={state.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
-                    onchange={text_cb(Edit::SetShares)} />
-                { cell_problem("shares") }
-            </td>
+            if let Some(g) = state.weight_group(i) {
+                // Under cfs and eevdf a grouped task's shares are its group's cpu.weight.
+                <td data-label="Shares" title="cpu.weight of the task's group (1 to 10000, default 100), shared by every task in it">
+                    <input type="number" class="task-shares" min="1" max="10000" aria-label={format!("cpu.weight of the group of {}", task.name)}
+                        placeholder="100"
+                        value={state.field_text(&format!("groups[{g}].cpu.weight"), || state.draft.groups.get(g).map(|x| x.cpu_weight.to_string()).unwrap_or_default())}
+                        onchange={text_cb(Edit::SetShares)} />
+                    { state.problem_at(&format!("groups[{g}].cpu.weight")).map(|p| html! { <span class="field-problem">{ p }</span> }) }
+                </td>
+            } else {
+                <td data-label="Shares" title="Explicit CPU shares (entitlement); empty derives them from nice">
+                    <input type="number" class="task-shares" min="1" aria-label={format!("Shares of {}", task.name)}
+                        placeholder="from nice"
+                        value={state.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
+                        onchange={text_cb(Edit::SetShares)} />
+                    { cell_problem("shares") }
+                </td>
+            }
             <td data-label="Arrival" title="When the task starts, e.g. 0ms, 2s">
                 <input type="text" class="task-arrival" aria-label={format!("Arrival of {}", task.name)}
                     value={state.field_text(&path("arrival"), || task.arrival.to_string())}
