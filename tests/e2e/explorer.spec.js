@@ -1,5 +1,6 @@
 // The explorer page end to end, through the data-testid hooks of DESIGN.md §6 only.
 import { readFileSync } from "node:fs";
+import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
 import { test, expect, artifacts, cli } from "./fixtures.js";
 
@@ -188,16 +189,6 @@ test("task table edits change the result", async ({ app: { page } }) => {
   expect(removed).toEqual(first);
 });
 
-test("a crashed worker is reported and replaced; the page keeps working", async ({ app: { page } }) => {
-  const first = await doneHash(page);
-  // Inside the worker, hand it the request that panics on purpose (see web/src/protocol.rs).
-  const worker = page.workers()[0];
-  await worker.evaluate(() => self.onmessage({ data: JSON.stringify({ kind: "crash", id: 0 }) }));
-  await expect(page.getByTestId("error-banner")).toContainText("The simulator stopped on an internal error (crash requested by the page");
-  await slide(page, "prio_bonus_ratio", 3);
-  await doneHash(page, { not: first });
-});
-
 test("the contest preset fills the contest table, load by load", async ({ app: { page } }) => {
   await page.getByTestId("preset-select").selectOption("contest");
   const table = page.getByTestId("contest-table");
@@ -213,14 +204,13 @@ test("the contest preset fills the contest table, load by load", async ({ app: {
 });
 
 test("the contest table shows the matching seed's published figures beside the model's interval", async ({ app: { page } }) => {
-  // The preset is generated for the CPU count and policy on screen; edits wait for the first run.
-  await doneHash(page);
+  // Edits made while the first run is still going stick.
+  await page.getByTestId("preset-select").selectOption("contest");
   await page.getByTestId("policy-select").selectOption("linux-2.5-o1");
   await page.getByTestId("cpus-input").fill("2");
   await page.getByTestId("cpus-input").press("Enter");
-  await expect(page.getByTestId("cpus-input")).toHaveValue("2");
-  await page.getByTestId("preset-select").selectOption("contest");
   await expect(page.locator("#contest-heading")).toContainText("2 CPUs");
+  await expect(page.getByTestId("cpus-input")).toHaveValue("2");
   // 2.5.52-mm1 at its default prio_bonus_ratio on two CPUs is seed 000's default column.
   await expect(page.getByTestId("contest-seed")).toContainText("Seed columns:");
   const io = page.getByTestId("contest-seed-table").locator('tr[data-load="io_load"]');
@@ -363,6 +353,26 @@ test("inspector: the time field sets the cursor, and the page shows what the CLI
   await expect(inspector).toContainText(/click the timeline/i);
 });
 
+test("inspector: past a preset's end, the page and the CLI both stand where the benchmark ends", async ({ app: { page } }) => {
+  const first = await doneHash(page);
+  await page.getByTestId("preset-select").selectOption("irman");
+  await doneHash(page, { not: first });
+  // The CLI at 100 s: irman's run ends long before, and the queues are those at its end.
+  const cliText = cli("run", "irman", "--inspect-at", "100s");
+  const at = cliText.split("\n")[0];
+  expect(at).toMatch(/^at \d+\.\d{3} ms$/);
+  expect(at).not.toBe("at 100000.000 ms");
+  const time = page.getByTestId("inspector-time");
+  await time.fill("100000");
+  await time.press("Enter");
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector).toContainText(at, { timeout: 20_000 });
+  const text = await settledInspector(page);
+  expect(text).toContain(at);
+  const running = cliText.match(/^cpu0: running (\S+),/m)[1];
+  expect(text).toContain(`running ${running}`);
+});
+
 test("compare: a pinned run (A) against the next (B), with what differs and per-task deltas", async ({ app: { page } }) => {
   test.setTimeout(60_000);
   const a = await doneHash(page);
@@ -499,4 +509,95 @@ test("sweep: a long sweep shows its progress and can be cancelled", async ({ app
   // The slider still redraws: runs go before sweep points.
   await slide(page, "prio_bonus_ratio", 0);
   await doneHash(page);
+});
+
+test("a CPU count typed while the first run is going sticks", async ({ app: { page } }) => {
+  // Typed but not yet committed when the first run finishes and the page redraws.
+  await page.getByTestId("cpus-input").fill("2");
+  await doneHash(page);
+  await expect(page.getByTestId("cpus-input")).toHaveValue("2");
+  await page.getByTestId("cpus-input").press("Enter");
+  const cliHash = JSON.parse(cli("run", "sleep-work", "--param", "iterations=30", "--cpus", "2", "--json")).trace_hash;
+  await expect(page.getByTestId("run-status")).toHaveText(new RegExp(`${cliHash}$`), { timeout: 20_000 });
+  await expect(page.getByTestId("cpus-input")).toHaveValue("2");
+});
+
+/** A share link made here, as the page's codec makes them: `#s=1.<base64url(deflate(json))>`. */
+function link(site, state) {
+  return `${site.url}#s=1.${deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 }).toString("base64url")}`;
+}
+
+test("a link restores the view: zoom window, task lanes, the selected task and the pinned run A", async ({ app: { page, site }, context }) => {
+  test.setTimeout(60_000);
+  const scenario = (quantum) => ({
+    version: 1,
+    cpus: 1,
+    duration: "1s",
+    seed: 3,
+    policy: { id: "rr", tunables: { quantum } },
+    tasks: [
+      { name: "editor", program: [{ repeat: 20, body: [{ run: "2ms" }, { sleep: "30ms" }] }] },
+      { name: "hog", program: [{ run: "300ms" }] },
+      { name: "batch", program: [{ run: "200ms" }] },
+    ],
+  });
+  const view = {
+    lanes: "task",
+    zoom: { start_ns: 2_000_000, end_ns: 30_000_000 },
+    selected_task: "hog",
+    pinned: { policy: { id: "rr", tunables: { quantum: 4 } } },
+  };
+  const url = link(site, { scenario: scenario(8), view });
+  // What the command line gives for B, and for A on its own.
+  const hashB = JSON.parse(cli("run", "--link", url, "--json")).trace_hash;
+  const hashA = JSON.parse(cli("run", "--link", link(site, { scenario: scenario(4) }), "--json")).trace_hash;
+  expect(hashA).not.toEqual(hashB);
+
+  await page.goto(url);
+  await expect(page.getByTestId("run-status")).toHaveText(new RegExp(`${hashB}$`), { timeout: 20_000 });
+  await expect(page.getByTestId("error-banner")).toBeHidden();
+  // The compare view, with A run again.
+  const panel = page.getByTestId("compare-panel");
+  await expect(panel).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("compare-hash-a")).toHaveText(hashA);
+  await expect(page.getByTestId("compare-hash-b")).toHaveText(hashB);
+  await expect(page.getByTestId("compare-diff")).toContainText("quantum 4 → 8");
+  await expect(page.getByTestId("compare-toggle")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("gantt-a")).toBeVisible();
+  // Both timelines in the link's view.
+  for (const name of ["Gantt chart", "Gantt chart A"]) {
+    const chart = page.getByRole("region", { name, exact: true });
+    await expect(chart).toHaveAttribute("data-lanes", "task");
+    await expect(chart.getByRole("button", { name: "Tasks", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(chart.getByRole("button", { name: "CPUs", exact: true })).toHaveAttribute("aria-pressed", "false");
+    await expect(chart).toHaveAttribute("data-zoom", "2000000-30000000");
+    await expect(chart).toHaveAttribute("data-selected-task", "hog");
+    await expect(chart.locator('.chart-legend [data-task="hog"]')).toHaveAttribute("aria-pressed", "true");
+    await expect(chart.locator('.chart-legend [data-task="editor"]')).toHaveAttribute("aria-pressed", "false");
+  }
+  // The selected task's row is the highlighted one.
+  const rows = page.getByTestId("compare-table").locator("tbody tr");
+  await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1);
+  await expect(page.getByTestId("compare-table").locator('tr[data-task="hog"]')).toHaveAttribute("aria-selected", "true");
+  await page.screenshot({ path: join(artifacts, "explorer-view-link.png"), fullPage: true });
+
+  // Changed here, the view travels on: CPU lanes, another task, the whole run; A stays pinned.
+  const chart = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await chart.getByRole("button", { name: "CPUs", exact: true }).click();
+  await chart.locator('.chart-legend [data-task="batch"]').click();
+  await chart.getByRole("button", { name: "Reset", exact: true }).click();
+  await expect(chart).toHaveAttribute("data-lanes", "cpu");
+  await expect(chart).toHaveAttribute("data-selected-task", "batch");
+  await page.getByTestId("share-button").click();
+  const shared = await page.getByTestId("share-url").inputValue();
+  const other = await context.newPage();
+  await other.goto(shared);
+  await expect(other.getByTestId("compare-hash-a")).toHaveText(hashA, { timeout: 20_000 });
+  await expect(other.getByTestId("compare-hash-b")).toHaveText(hashB);
+  const otherChart = other.getByRole("region", { name: "Gantt chart", exact: true });
+  await expect(otherChart).toHaveAttribute("data-lanes", "cpu");
+  await expect(otherChart).toHaveAttribute("data-selected-task", "batch");
+  const full = await chart.getAttribute("data-zoom");
+  await expect(otherChart).toHaveAttribute("data-zoom", full);
+  await expect(other.getByTestId("compare-table").locator('tr[data-task="batch"]')).toHaveAttribute("aria-selected", "true");
 });

@@ -7,7 +7,7 @@
 //!                                       ▼ App effect
 //!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
 //!                          ▲                                   │
-//!                          └────── Action::Worker(reply) ◄─────┘
+//!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘
 //! ```
 //!
 //! The runner's queue holds, in the order they go out: the newest run, the inspector's
@@ -49,11 +49,13 @@ use components::stats_table::StatsTable;
 use components::sweep_panel::SweepPanel;
 use components::task_table::TaskTable;
 use hooks::use_runner::use_runner;
-use state::{Action, AppState};
+use state::{Action, AppState, Edit, ViewChange, WorkerEvent};
 
 /// Edits closer together than this are run once, with the newest values: a slider dragged
 /// across fires an input event per pixel.
 const COALESCE: Duration = Duration::from_millis(8);
+/// How long the view must rest before the address bar's link is rewritten.
+const ADDRESS_BAR_DELAY: Duration = Duration::from_millis(150);
 
 /// The fragment of the page's URL (`#s=...` for a share link), or "".
 fn location_fragment() -> String {
@@ -122,7 +124,7 @@ pub fn App() -> Html {
                 move |event: web_sys::HashChangeEvent| {
                     let url = event.new_url();
                     let fragment = url.find('#').map_or("", |i| &url[i..]);
-                    state.dispatch(Action::OpenLink(fragment.to_owned()));
+                    state.dispatch(Action::from(Edit::OpenLink(fragment.to_owned())));
                 },
             );
             let window = web_sys::window();
@@ -142,24 +144,40 @@ pub fn App() -> Html {
         });
     }
 
-    // The address bar always holds a link to what is on screen, so reloading keeps it.
+    // The address bar always holds a link to what is on screen (the run, its view, the pinned
+    // run), so reloading keeps it. Written once the view rests: a wheel zooms many times a
+    // second, and browsers throttle a page that rewrites its URL that often.
+    let url_writes = use_memo((), |_| Rc::new(Cell::new(0u64)));
     {
         let state = state.clone();
+        let writes = (*url_writes).clone();
         let shown = state.shown.as_ref().map(|s| s.id);
-        use_effect_with((shown, state.view.cursor_ns), move |(shown, _)| {
+        let pinned = (
+            state.pinned.as_ref().map(|a| a.id),
+            state.pin_pending.as_ref().map(|p| p.id),
+        );
+        use_effect_with((shown, pinned, state.view.clone()), move |(shown, _, _)| {
+            let write = writes.get() + 1;
+            writes.set(write);
             if shown.is_some() {
-                if let Some(link) = state.link_state() {
-                    let fragment = schedlab::encode(&link);
-                    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-                        history
-                            .replace_state_with_url(
-                                &wasm_bindgen::JsValue::NULL,
-                                "",
-                                Some(&fragment),
-                            )
-                            .ok();
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(ADDRESS_BAR_DELAY).await;
+                    if writes.get() != write {
+                        return;
                     }
-                }
+                    if let Some(link) = state.link_state() {
+                        let fragment = schedlab::encode(&link);
+                        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                            history
+                                .replace_state_with_url(
+                                    &wasm_bindgen::JsValue::NULL,
+                                    "",
+                                    Some(&fragment),
+                                )
+                                .ok();
+                        }
+                    }
+                });
             }
         });
     }
@@ -182,17 +200,32 @@ pub fn App() -> Html {
         let runner = runner.clone();
         Callback::from(move |elapsed_ms: f64| {
             runner.cancel();
-            state.dispatch(Action::WorkerStopped {
+            state.dispatch(Action::from(WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out: false,
-            });
+            }));
         })
     };
     let banner = state.banner().map(AttrValue::from);
     let on_dismiss = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::DismissNotice))
+        Callback::from(move |_| state.dispatch(Action::from(ViewChange::DismissNotice)))
     };
+    let on_view = {
+        let state = state.clone();
+        Callback::from(move |change: ViewChange| state.dispatch(Action::View(change)))
+    };
+    let on_toggle_pin = on_view.reform(|()| ViewChange::TogglePin);
+    let on_share = {
+        let state = state.clone();
+        Callback::from(move |()| {
+            if let Some(link) = state.link_state() {
+                let url = components::share_box::publish(&link);
+                state.dispatch(Action::View(ViewChange::Shared(url)));
+            }
+        })
+    };
+    let compare = state.pinned.clone().zip(state.shown.clone());
     let featured = state
         .preset
         .as_ref()
@@ -212,17 +245,23 @@ pub fn App() -> Html {
                     <section class="results" aria-label="Results">
                         <div class="results-bar">
                             <RunStatusLine oncancel={on_cancel} />
-                            <CompareToggle />
-                            <ShareBox />
+                            <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
+                                can_pin={state.shown.is_some()} ontoggle={on_toggle_pin} />
+                            <ShareBox url={AttrValue::from(state.share_url.clone())}
+                                enabled={state.shown.is_some()} onshare={on_share} />
                             <ExportBar />
                         </div>
-                        <ComparePanel />
+                        if let Some((a, b)) = compare {
+                            <ComparePanel {a} {b}
+                                selected={state.view.selected_task.clone().map(AttrValue::from)} />
+                        }
                         if featured {
                             <p class="callout">
                                 { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
                             </p>
                         }
-                        <ChartArea />
+                        <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
+                            view={state.view.clone()} onview={on_view} />
                         <ReportPanel />
                         <ContestTable />
                         <SweepPanel />

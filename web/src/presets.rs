@@ -1,56 +1,9 @@
-//! Presets as the page uses them: parameters kept as a plain map (what a link stores), resolved
-//! against the preset's specs with every problem reported, and generated into a scenario.
-
-use std::collections::BTreeMap;
+//! Presets as the page keeps them: a [`PresetRef`] (what a link stores: parameters that differ
+//! from the defaults), generated into a scenario through the facade's [`Benchmark`], which
+//! resolves and checks the parameters as the command line and the worker do.
 
 use schedlab::engine::scenario::PolicySpec;
-use schedlab::link::PresetRef;
-use schedlab::workloads::{Params, Preset, PresetBase};
-use schedlab::{Problem, Problems, Scenario};
-
-/// The preset a reference names, or a problem naming the known ones.
-pub fn find(reference: &PresetRef) -> Result<&'static Preset, Problems> {
-    schedlab::workloads::find(&reference.id).ok_or_else(|| {
-        let known: Vec<&str> = schedlab::workloads::PRESETS.iter().map(|p| p.id).collect();
-        Problems(vec![Problem {
-            path: "preset".into(),
-            message: format!(
-                "unknown preset {:?} (known: {})",
-                reference.id,
-                known.join(", ")
-            ),
-        }])
-    })
-}
-
-/// Resolves `values` over the preset's defaults: unknown keys and out-of-range values are
-/// reported, all at once, with the allowed range.
-pub fn params(preset: &Preset, values: &BTreeMap<String, i64>) -> Result<Params, Problems> {
-    let mut params = Params::defaults(preset.params);
-    let mut problems = Vec::new();
-    for (key, &value) in values {
-        let path = format!("preset.{key}");
-        match preset.params.iter().find(|s| s.key == key) {
-            None => problems.push(Problem {
-                path,
-                message: format!("preset {} has no parameter {key:?}", preset.id),
-            }),
-            Some(spec) if value < spec.min || value > spec.max => problems.push(Problem {
-                path,
-                message: format!(
-                    "{value} is outside the allowed range {}..={}",
-                    spec.min, spec.max
-                ),
-            }),
-            Some(spec) => params.set(spec.key, value),
-        }
-    }
-    if problems.is_empty() {
-        Ok(params)
-    } else {
-        Err(Problems(problems))
-    }
-}
+use schedlab::{Benchmark, PresetError, PresetRef, Scenario};
 
 /// The scenario a preset generates for this machine, seed and policy.
 pub fn generate(
@@ -58,15 +11,8 @@ pub fn generate(
     cpus: u32,
     seed: u64,
     policy: &PolicySpec,
-) -> Result<Scenario, Problems> {
-    let preset = find(reference)?;
-    let params = params(preset, &reference.params)?;
-    let base = PresetBase {
-        cpus,
-        seed,
-        policy: policy.clone(),
-    };
-    Ok(schedlab::workloads::generate(preset, &params, &base))
+) -> Result<Scenario, PresetError> {
+    Ok(Benchmark::resolve(reference)?.scenario(cpus, seed, policy.clone()))
 }
 
 /// Sets one parameter, keeping the map free of defaults (as links store it).

@@ -33,6 +33,9 @@ pub enum Request {
         cpus: u32,
         seed: u64,
         policy: PolicySpec,
+        /// Machine knobs set over the kernel era's (`engine::machine::knobs`).
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        machine: BTreeMap<String, i64>,
     },
     /// The run queues at `at_ns` of the run `scenario` (and `preset`) make: what the inspector
     /// shows at the time cursor. Ids count separately from runs (the page's inspection
@@ -50,15 +53,6 @@ pub enum Request {
         id: u64,
         point: schedlab::sweep::Point,
     },
-    /// Crashes the worker on purpose: a panic, or with `out_of_memory` an allocation that
-    /// fails (the wasm trap a scenario too large for the page ends with). It exists so the
-    /// browser tests can check that the page survives a crashed worker and says why (no
-    /// scenario within the engine's limits crashes it); nothing in the page sends it.
-    Crash {
-        id: u64,
-        #[serde(default)]
-        out_of_memory: bool,
-    },
 }
 
 impl Request {
@@ -67,8 +61,7 @@ impl Request {
             Request::Run { id, .. }
             | Request::ContestRow { id, .. }
             | Request::Inspect { id, .. }
-            | Request::SweepPoint { id, .. }
-            | Request::Crash { id, .. } => *id,
+            | Request::SweepPoint { id, .. } => *id,
         }
     }
 }

@@ -1,12 +1,9 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
 //! entry point (`worker_main.rs`) only wires it to `postMessage`.
 
-use schedlab::inspect::RunQueues;
 use schedlab::workloads::contest::{self, Config};
-use schedlab::workloads::PresetBase;
-use schedlab::{Detail, Nanos, RunOptions, RunResult, SimError};
+use schedlab::{Benchmark, Detail, Job, Nanos, PresetError, PresetRef, RunResult, SimError};
 
-use crate::presets;
 use crate::protocol::{to_json, ReportView, Request, Response, RunOutcome};
 
 /// Handles one JSON request and returns the JSON reply. `clock` gives milliseconds (the
@@ -25,7 +22,9 @@ pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> String {
     to_json(&respond(request, clock))
 }
 
-/// The reply to a request.
+/// The reply to a request. Runs, inspections and sweep points are [`Job`]s, as on the command
+/// line: a preset's run ends where its benchmark ends, and an inspection stands there at the
+/// latest, so the page and `schedlab run P --inspect-at T` agree.
 pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
     match request {
         Request::Run {
@@ -34,13 +33,17 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             preset,
         } => {
             let started = clock();
-            match run(&scenario, preset.as_ref()) {
+            let job = match Job::with_preset(scenario, preset.as_ref()) {
+                Ok(job) => job,
+                Err(e) => return preset_failed(id, e),
+            };
+            match run(&job) {
                 Ok(outcome) => Response::Ran {
                     id,
                     wall_ms: clock() - started,
                     outcome: Box::new(outcome),
                 },
-                Err(e) => failed(id, e),
+                Err(e) => sim_failed(id, e),
             }
         }
         Request::ContestRow {
@@ -50,19 +53,20 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             cpus,
             seed,
             policy,
+            machine,
         } => {
-            let preset = &contest::PRESET;
-            let params = match presets::params(preset, &params) {
-                Ok(p) => p,
-                Err(problems) => {
-                    return Response::Failed {
-                        id,
-                        message: format!("invalid contest parameters:\n{problems}"),
-                        problems: problems.0,
-                    }
-                }
+            let reference = PresetRef {
+                id: contest::PRESET.id.to_owned(),
+                params,
             };
-            match contest::run_one(&Config::new(policy), &params, &load, cpus, seed) {
+            let benchmark = match Benchmark::resolve(&reference) {
+                Ok(b) => b,
+                Err(e) => return preset_failed(id, e),
+            };
+            let config = machine
+                .iter()
+                .fold(Config::new(policy), |c, (k, &v)| c.with_machine(k, v));
+            match contest::run_one(&config, benchmark.params(), &load, cpus, seed) {
                 Ok(run) => Response::ContestRow {
                     id,
                     row: run.into(),
@@ -81,116 +85,60 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             at_ns,
         } => Response::Inspected {
             id,
-            outcome: inspect(&scenario, preset.as_ref(), at_ns),
+            outcome: Job::with_preset(scenario, preset.as_ref())
+                .map_err(|e| e.to_string())
+                .and_then(|job| job.inspect(Nanos(at_ns)).map_err(|e| e.to_string())),
         },
         Request::SweepPoint { id, point } => Response::SweepPoint {
             id,
             value: point.value,
             metric: schedlab::sweep::run_point(&point).map_err(|e| e.to_string()),
         },
-        Request::Crash { id, out_of_memory } => {
-            if out_of_memory {
-                exhaust_memory();
-            }
-            panic!("crash requested by the page (request {id})")
-        }
     }
 }
 
-/// Reserves ever more memory, never touching it, until an allocation fails: the allocator then
-/// aborts (in wasm a trap, `RuntimeError: unreachable`), as a run too large for the page would.
-fn exhaust_memory() -> ! {
-    let mut held: Vec<Vec<u8>> = Vec::new();
-    loop {
-        held.push(Vec::with_capacity(1 << 30));
-        std::hint::black_box(&held);
+/// The preset a request names is unknown or its parameters are out of range.
+fn preset_failed(id: u64, e: PresetError) -> Response {
+    let problems = match &e {
+        PresetError::Params(p) => p.0.clone(),
+        _ => Vec::new(),
+    };
+    Response::Failed {
+        id,
+        message: e.to_string(),
+        problems,
     }
 }
 
-fn failed(id: u64, e: RunError) -> Response {
+fn sim_failed(id: u64, e: SimError) -> Response {
     match e {
-        RunError::Invalid(problems) => Response::Failed {
+        SimError::Invalid(problems) => Response::Failed {
             id,
             message: format!("invalid scenario:\n{problems}"),
             problems: problems.0,
         },
-        RunError::Sim(message) => Response::Failed {
+        SimError::Run(r) => Response::Failed {
             id,
-            message,
+            message: format!("the run stopped: {r}"),
             problems: Vec::new(),
         },
     }
 }
 
-enum RunError {
-    Invalid(schedlab::Problems),
-    Sim(String),
-}
-
-impl From<SimError> for RunError {
-    fn from(e: SimError) -> RunError {
-        match e {
-            SimError::Invalid(p) => RunError::Invalid(p),
-            SimError::Run(r) => RunError::Sim(format!("the run stopped: {r}")),
-        }
-    }
-}
-
-/// Runs a scenario as the CLI does: to its end, or for a preset to where its benchmark ends
-/// (`schedlab run <preset>`), so the page and the CLI give the same trace hash.
-fn run(
-    scenario: &schedlab::Scenario,
-    preset: Option<&schedlab::link::PresetRef>,
-) -> Result<RunOutcome, RunError> {
-    let opts = RunOptions {
-        detail: Detail::Full,
-        ..RunOptions::default()
-    };
-    let Some(reference) = preset else {
-        let out = schedlab::run(scenario, opts)?;
-        return Ok(outcome(scenario, &out, None));
-    };
-    let preset = presets::find(reference).map_err(RunError::Invalid)?;
-    let params = presets::params(preset, &reference.params).map_err(RunError::Invalid)?;
-    let out = schedlab::workloads::run_until(scenario, preset.stop, opts.detail)?;
-    let base = PresetBase {
-        cpus: scenario.cpus,
-        seed: scenario.seed,
-        policy: scenario.policy.clone(),
-    };
-    let report = (preset.report)(&params, &base, &out);
-    let report = ReportView {
-        preset: preset.id.to_owned(),
-        text: report.text,
-        notes: report.notes,
-    };
-    Ok(outcome(scenario, &out, Some(report)))
-}
-
-/// The run queues at `at_ns` of the run [`run`] makes (a preset's ends where its benchmark
-/// ends).
-fn inspect(
-    scenario: &schedlab::Scenario,
-    preset: Option<&schedlab::link::PresetRef>,
-    at_ns: u64,
-) -> Result<RunQueues, String> {
-    let stop = match preset {
-        Some(reference) => Some(presets::find(reference).map_err(|p| p.to_string())?.stop),
-        None => None,
-    };
-    schedlab::inspect::inspect_at(scenario, stop, Nanos(at_ns)).map_err(|e| e.to_string())
-}
-
-fn outcome(
-    scenario: &schedlab::Scenario,
-    out: &schedlab::RunOutput,
-    report: Option<ReportView>,
-) -> RunOutcome {
-    RunOutcome {
+/// Runs a job with full detail: what the charts draw, the result and a preset's report.
+fn run(job: &Job) -> Result<RunOutcome, SimError> {
+    let ran = job.run(Detail::Full)?;
+    let scenario = job.scenario();
+    let report = ran.report.map(|r| ReportView {
+        preset: r.preset.to_owned(),
+        text: r.text,
+        notes: r.notes,
+    });
+    Ok(RunOutcome {
         // Both bounded (view::TASK_LIMIT and the trace limits), so a run of a million tasks
         // is a reply of megabytes the page can parse, not hundreds.
-        result: RunResult::for_page(scenario, out),
-        data: schedlab::view::RunData::from_run(scenario, out),
+        result: RunResult::for_page(scenario, &ran.output),
+        data: schedlab::view::RunData::from_run(scenario, &ran.output),
         report,
-    }
+    })
 }

@@ -1,6 +1,8 @@
 //! The page's one reducer: the scenario being edited, the last good scenario and its result,
-//! errors, and the view. Components read it through a context and change it only by
-//! dispatching an [`Action`].
+//! errors, and the view (lanes, zoom, selected task, time cursor, the pinned run A: everything
+//! a share link restores). Components change it only by dispatching an [`Action`], one of four
+//! kinds: an [`Edit`] of the draft (clears the notice, runs again), a [`WorkerEvent`], a
+//! [`ViewChange`] (runs nothing) or a [`SweepCommand`].
 //!
 //! ```text
 //! edit ─► draft ─ validate ─┬─ problems ─► shown next to fields and in the banner; no run
@@ -10,6 +12,7 @@
 //! time cursor set, or a new run shown ─► inspector.id += 1 ─► (App effect) worker ─► Inspected(id)
 //!
 //! "Compare" ─► pinned = shown (A); later runs are B; again ─► pinned = None
+//! a link with view.pinned ─► pin_pending (A's run, id just below B's generation) ─► Ran(id) ─► pinned
 //!
 //! "Run sweep" ─ checked ─┬─ problem ─► sweep_error (nothing runs)
 //!                        └─ ok ─► sweep.id += 1 ─► (App effect) worker ─► SweepPoint(id) per value
@@ -18,11 +21,13 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use schedlab::engine::machine::knobs;
 use schedlab::engine::program::Program;
 use schedlab::engine::scenario::{PolicySpec, TaskSpec};
 use schedlab::inspect::RunQueues;
-use schedlab::link::{LinkState, PresetRef, ViewState};
+use schedlab::link::{LinkState, PinnedView, PresetRef, TimeWindow, ViewState};
 use schedlab::sweep::{Range, Sweep, Target};
+use schedlab::view::{LaneMode, Window};
 use schedlab::{Nanos, Problem, Scenario, TunableSpec};
 use yew::prelude::*;
 
@@ -52,6 +57,7 @@ pub enum StatsColumn {
     Max,
     Switches,
     Turnaround,
+    Response,
 }
 
 /// Where the current run stands.
@@ -170,6 +176,15 @@ impl SweepRun {
     }
 }
 
+/// A pinned run a link named, on its way: its request id comes from the generation counter
+/// (one below the link's own run), so no reply for a generation is taken for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingPin {
+    pub id: u64,
+    pub scenario: Rc<Scenario>,
+    pub preset: Option<PresetRef>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
     /// The scenario being edited. Invalid drafts are kept so the fields show what was typed.
@@ -182,6 +197,8 @@ pub struct AppState {
     pub raw: BTreeMap<String, (String, String)>,
     /// Every problem of the draft: unparsable fields and the engine's validation.
     pub problems: Vec<Problem>,
+    /// Lanes, zoom, selected task and cursor of the run on screen, and its preset. Its
+    /// `pinned` stays `None`: the pinned run is `pinned`, put into links by [`Self::link_state`].
     pub view: ViewState,
     /// Bumped for every valid draft; the worker's replies carry it back.
     pub generation: u64,
@@ -189,8 +206,10 @@ pub struct AppState {
     /// The last good run.
     pub shown: Option<Rc<Shown>>,
     /// A/B mode: the run pinned as A (a run that was on screen); every later run is B. Kept
-    /// through any edit, not carried by share links.
+    /// through any edit; a share link carries it (`view.pinned`) and opening one runs it again.
     pub pinned: Option<Rc<Shown>>,
+    /// A's run, asked for because a link named a pinned run; `pinned` once it arrives.
+    pub pin_pending: Option<PendingPin>,
     pub contest: ContestProgress,
     pub inspector: Inspector,
     /// The sweep on screen, if one was run.
@@ -204,7 +223,18 @@ pub struct AppState {
     pub sort: (StatsColumn, bool),
 }
 
+/// Everything that changes the state, by kind: whether an action edits the draft is its kind.
 pub enum Action {
+    Edit(Edit),
+    Worker(WorkerEvent),
+    View(ViewChange),
+    Sweep(SweepCommand),
+}
+
+/// An edit of the draft: clears the notice and, when the draft is valid, runs it (a new
+/// generation).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
     /// The address bar's fragment changed (a link pasted into an open page).
     OpenLink(String),
     SelectPreset(String),
@@ -225,29 +255,72 @@ pub enum Action {
     SetNice(usize, String),
     SetShares(usize, String),
     SetArrival(usize, String),
-    /// A reply from the worker.
-    Worker(Response),
+}
+
+/// What the simulation worker (through the runner) reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkerEvent {
+    /// A reply.
+    Reply(Response),
     /// The worker crashed and was replaced.
-    WorkerCrashed(String),
+    Crashed(String),
     /// The worker was ended and replaced while busy: the user pressed Cancel after `elapsed_ms`,
     /// or (`timed_out`) a request reached `protocol::REQUEST_TIME_LIMIT_MS`.
-    WorkerStopped {
-        elapsed_ms: f64,
-        timed_out: bool,
-    },
+    Stopped { elapsed_ms: f64, timed_out: bool },
+}
+
+/// How the page shows what it has: runs nothing (the inspector asks the worker on its own).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ViewChange {
+    /// The share link made for the run on screen.
     Shared(String),
     /// Sets the time cursor (ns) on the run on screen, or removes it.
     SetCursor(Option<u64>),
-    /// Runs a sweep of the draft as the form says, replacing any sweep on screen; a form that
-    /// does not fit the tunable sets `sweep_error` instead.
-    RunSweep(SweepForm),
-    /// Stops the sweep in progress; the points so far stay.
-    CancelSweep,
+    /// One Gantt lane per CPU or per task.
+    SetLanes(LaneMode),
+    /// The Gantt charts' time window; `None` shows the whole run.
+    SetZoom(Option<TimeWindow>),
+    /// The task picked out in the charts and tables, by name; again, or `None`, to clear.
+    SelectTask(Option<String>),
+    /// Pins the run on screen as A for comparison, or unpins it.
+    TogglePin,
     DismissNotice,
     ToggleLargeType,
     Sort(StatsColumn),
-    /// Pins the run on screen as A for comparison, or unpins it.
-    TogglePin,
+}
+
+/// The sweep panel's commands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SweepCommand {
+    /// Runs a sweep of the draft as the form says, replacing any sweep on screen; a form that
+    /// does not fit the tunable sets `sweep_error` instead.
+    Run(SweepForm),
+    /// Stops the sweep in progress; the points so far stay.
+    Cancel,
+}
+
+impl From<Edit> for Action {
+    fn from(e: Edit) -> Action {
+        Action::Edit(e)
+    }
+}
+
+impl From<WorkerEvent> for Action {
+    fn from(e: WorkerEvent) -> Action {
+        Action::Worker(e)
+    }
+}
+
+impl From<ViewChange> for Action {
+    fn from(v: ViewChange) -> Action {
+        Action::View(v)
+    }
+}
+
+impl From<SweepCommand> for Action {
+    fn from(c: SweepCommand) -> Action {
+        Action::Sweep(c)
+    }
 }
 
 impl AppState {
@@ -265,7 +338,8 @@ impl AppState {
             Err(e) => {
                 let mut s = AppState::default_scenario();
                 s.notice = Some(format!(
-                    "This link could not be opened, so the default scenario is shown: {e}"
+                    "{} The default scenario is shown.",
+                    crate::components::error_banner::explain_link(&e)
                 ));
                 s
             }
@@ -278,15 +352,36 @@ impl AppState {
         s
     }
 
-    /// Shows what a link holds, as a new generation.
+    /// Shows what a link holds, as a new generation; a compare view's pinned run is asked for
+    /// just before it.
     fn open(&mut self, link: LinkState) {
+        let a = link.pinned_scenario();
         let LinkState { scenario, mut view } = link;
+        self.pinned = None;
+        self.pin_pending = view.pinned.take().zip(a).map(|(pinned, a)| {
+            self.generation += 1;
+            PendingPin {
+                id: self.generation,
+                scenario: Rc::new(a),
+                preset: pinned.preset,
+            }
+        });
         self.preset = view.preset.take();
         // Unedited if the preset, given the link's machine, seed and policy, makes exactly
         // this scenario: then its parameters and the CPU count regenerate it as usual.
         self.edited = self.preset.as_ref().is_none_or(|p| {
-            presets::generate(p, scenario.cpus, scenario.seed, &scenario.policy).as_ref()
-                != Ok(&scenario)
+            let Ok(mut generated) =
+                presets::generate(p, scenario.cpus, scenario.seed, &scenario.policy)
+            else {
+                return true;
+            };
+            // Machine knobs set by hand do not count as an edit: they go on top of the preset.
+            for k in knobs::knobs() {
+                if let Some(v) = knobs::get(&scenario, k.spec.key) {
+                    let _ = knobs::set(&mut generated, k.spec.key, v);
+                }
+            }
+            generated != scenario
         });
         self.draft = Rc::new(scenario);
         self.view = view;
@@ -326,6 +421,7 @@ impl AppState {
             status: RunStatus::Running,
             shown: None,
             pinned: None,
+            pin_pending: None,
             contest: ContestProgress::default(),
             inspector: Inspector::default(),
             sweep: None,
@@ -346,10 +442,38 @@ impl AppState {
             .is_some_and(|p| p.id == schedlab::workloads::contest::PRESET.id)
     }
 
-    /// The requests for the current generation: the run, then (for contest) one per load.
+    /// The scenario the draft's preset makes for its CPUs, seed and policy, if it has one.
+    pub fn generated(&self) -> Option<Scenario> {
+        let preset = self.preset.as_ref()?;
+        presets::generate(preset, self.draft.cpus, self.draft.seed, &self.draft.policy).ok()
+    }
+
+    /// The machine knobs set by hand: those whose value in the draft differs from what its
+    /// preset makes (every knob of a machine without a preset is the draft's own). Regenerating
+    /// the preset, its contest rows and its sweeps apply them on top, as `--set` does.
+    pub fn machine_overrides(&self) -> BTreeMap<String, i64> {
+        let Some(generated) = self.generated() else {
+            return BTreeMap::new();
+        };
+        knobs::knobs()
+            .filter_map(|k| {
+                let key = k.spec.key;
+                let mine = knobs::get(&self.draft, key)?;
+                (knobs::get(&generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
+            })
+            .collect()
+    }
+
+    /// The requests for the current generation: the run, a link's pinned run still to come,
+    /// then (for contest) one per load.
     pub fn requests(&self) -> Vec<Request> {
+        let pin = self.pin_pending.as_ref().map(|p| Request::Run {
+            id: p.id,
+            scenario: (*p.scenario).clone(),
+            preset: p.preset.clone(),
+        });
         if !self.problems.is_empty() {
-            return Vec::new();
+            return pin.into_iter().collect();
         }
         let id = self.generation;
         let mut out = vec![Request::Run {
@@ -357,9 +481,11 @@ impl AppState {
             scenario: (*self.draft).clone(),
             preset: self.preset.clone(),
         }];
+        out.extend(pin);
         if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
             let mut params = preset.params.clone();
             params.remove("load");
+            let machine = self.machine_overrides();
             for load in schedlab::workloads::contest::LOADS {
                 out.push(Request::ContestRow {
                     id,
@@ -368,6 +494,7 @@ impl AppState {
                     cpus: self.draft.cpus,
                     seed: self.draft.seed,
                     policy: self.draft.policy.clone(),
+                    machine: machine.clone(),
                 });
             }
         }
@@ -397,7 +524,7 @@ impl AppState {
     }
 
     /// What a sweep of the draft runs at each point: its preset, regenerated at each value, while
-    /// the task table is as the preset made it; else the scenario itself.
+    /// the task table is as the preset made it; else the scenario its.
     pub fn sweep_target(&self) -> Target {
         match &self.preset {
             Some(preset) if !self.edited => Target::Preset {
@@ -417,7 +544,7 @@ impl AppState {
 
     fn sweep_basis(&self, key: &str) -> SweepBasis {
         let target = match self.sweep_target() {
-            // Each point sets the policy and the seed itself.
+            // Each point sets the policy and the seed its.
             Target::Scenario { mut scenario } => {
                 scenario.policy.tunables.clear();
                 scenario.seed = 0;
@@ -426,6 +553,10 @@ impl AppState {
             target => target,
         };
         let mut fixed = self.draft.policy.tunables.clone();
+        if matches!(target, Target::Preset { .. }) {
+            // The preset is regenerated at each point: the knobs set by hand go with it.
+            fixed.extend(self.machine_overrides());
+        }
         fixed.remove(key);
         SweepBasis {
             target,
@@ -510,6 +641,19 @@ impl AppState {
         let shown = self.shown.as_ref()?;
         let mut view = self.view.clone();
         view.preset = shown.preset.clone();
+        view.pinned = match (&self.pinned, &self.pin_pending) {
+            (Some(a), _) => Some(PinnedView::new(
+                &a.scenario,
+                a.preset.clone(),
+                &shown.scenario,
+            )),
+            (None, Some(p)) => Some(PinnedView::new(
+                &p.scenario,
+                p.preset.clone(),
+                &shown.scenario,
+            )),
+            (None, None) => None,
+        };
         Some(LinkState {
             scenario: (*shown.scenario).clone(),
             view,
@@ -614,9 +758,16 @@ impl AppState {
 
     /// Regenerates the draft from its preset (after a preset, parameter or CPU change).
     fn regenerate(&mut self, cpus: u32) {
+        let overrides = self.machine_overrides();
         let Some(preset) = &self.preset else { return };
         match presets::generate(preset, cpus, self.draft.seed, &self.draft.policy) {
-            Ok(s) => {
+            Ok(mut s) => {
+                // The machine knobs set by hand stay set.
+                for (key, &value) in &overrides {
+                    if let Err(p) = knobs::set(&mut s, key, value) {
+                        self.notice = Some(p.to_string());
+                    }
+                }
                 self.draft = Rc::new(s);
                 self.edited = false;
                 self.raw.retain(|k, _| !k.starts_with("tasks"));
@@ -627,6 +778,17 @@ impl AppState {
 
     fn task_mut(&mut self, i: usize) -> Option<&mut TaskSpec> {
         Rc::make_mut(&mut self.draft).tasks.get_mut(i)
+    }
+
+    /// The task group whose `cpu.weight` task `i`'s shares field edits: its group, under the
+    /// policies that schedule groups (`cfs`, `eevdf`); `None` where the field is the task's own
+    /// entitlement shares.
+    pub fn weight_group(&self, i: usize) -> Option<usize> {
+        if !matches!(self.draft.policy.id.as_str(), "cfs" | "eevdf") {
+            return None;
+        }
+        let group = self.draft.tasks.get(i)?.group.as_deref()?;
+        self.draft.group_index(group)
     }
 }
 
@@ -650,6 +812,7 @@ fn fallback_scenario(policy: PolicySpec) -> Scenario {
         channels: Vec::new(),
         costs: Default::default(),
         machine: None,
+        groups: Vec::new(),
     }
 }
 
@@ -661,6 +824,7 @@ fn new_task(name: &str, template: Template) -> TaskSpec {
         shares: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         rt: None,
         count: None,
         program: template.program().unwrap_or(Program(Vec::new())),
@@ -677,108 +841,129 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
-        let edits = !matches!(
-            action,
-            Action::Worker(_)
-                | Action::WorkerCrashed(_)
-                | Action::WorkerStopped { .. }
-                | Action::Shared(_)
-                | Action::SetCursor(_)
-                | Action::RunSweep(_)
-                | Action::CancelSweep
-                | Action::DismissNotice
-                | Action::ToggleLargeType
-                | Action::Sort(_)
-                | Action::TogglePin
-        );
-        if edits {
-            s.notice = None;
-        }
         match action {
-            Action::OpenLink(fragment) => match schedlab::decode(&fragment) {
-                Ok(link) => s.open(link),
+            Action::Edit(edit) => {
+                s.notice = None;
+                s.edit(edit);
+            }
+            Action::Worker(event) => s.worker(event),
+            Action::View(change) => s.change_view(change),
+            Action::Sweep(SweepCommand::Run(form)) => s.start_sweep(form),
+            Action::Sweep(SweepCommand::Cancel) => s.halt_sweep("cancelled"),
+        }
+        Rc::new(s)
+    }
+}
+
+impl AppState {
+    fn edit(&mut self, edit: Edit) {
+        match edit {
+            Edit::OpenLink(fragment) => match schedlab::decode(&fragment) {
+                Ok(link) => self.open(link),
                 // What was on screen stays.
-                Err(e) => s.notice = Some(format!("This link could not be opened: {e}")),
+                Err(e) => self.notice = Some(crate::components::error_banner::explain_link(&e)),
             },
-            Action::SelectPreset(id) => {
+            Edit::SelectPreset(id) => {
                 if id.is_empty() {
                     // A small scenario to build from; the preset's may run for an hour.
-                    s.preset = None;
-                    let mut blank = fallback_scenario(s.draft.policy.clone());
-                    blank.cpus = s.draft.cpus;
-                    blank.seed = s.draft.seed;
-                    s.draft = Rc::new(blank);
-                    s.raw.clear();
-                    s.edited = false;
+                    self.preset = None;
+                    let mut blank = fallback_scenario(self.draft.policy.clone());
+                    blank.cpus = self.draft.cpus;
+                    blank.seed = self.draft.seed;
+                    self.draft = Rc::new(blank);
+                    self.raw.clear();
+                    self.edited = false;
                 } else {
-                    s.preset = Some(PresetRef {
+                    self.preset = Some(PresetRef {
                         id,
                         params: BTreeMap::new(),
                     });
-                    s.regenerate(s.draft.cpus);
+                    self.regenerate(self.draft.cpus);
                 }
-                s.revalidate();
+                self.revalidate();
             }
-            Action::SetPresetParam(key, value) => {
-                if let Some(p) = s.preset.as_mut() {
+            Edit::SetPresetParam(key, value) => {
+                if let Some(p) = self.preset.as_mut() {
                     presets::set_param(p, &key, value);
                 }
-                s.regenerate(s.draft.cpus);
-                s.revalidate();
+                self.regenerate(self.draft.cpus);
+                self.revalidate();
             }
-            Action::Detach => {
-                s.preset = None;
-                s.revalidate();
+            Edit::Detach => {
+                self.preset = None;
+                self.revalidate();
             }
-            Action::SetCpus(text) => {
-                if let Some(cpus) = s.parsed("cpus", &text, parse_int::<u32>) {
-                    if s.preset.is_some() && !s.edited && (1..=16).contains(&cpus) {
-                        s.regenerate(cpus);
+            Edit::SetCpus(text) => {
+                if let Some(cpus) = self.parsed("cpus", &text, parse_int::<u32>) {
+                    if self.preset.is_some()
+                        && !self.edited
+                        && (1..=schedlab::MAX_CPUS).contains(&cpus)
+                    {
+                        self.regenerate(cpus);
                     } else {
-                        Rc::make_mut(&mut s.draft).cpus = cpus;
+                        Rc::make_mut(&mut self.draft).cpus = cpus;
                     }
                 }
-                s.revalidate();
+                self.revalidate();
             }
-            Action::SetDuration(text) => {
-                if let Some(d) = s.parsed("duration", &text, Nanos::parse) {
-                    Rc::make_mut(&mut s.draft).duration = d;
+            Edit::SetDuration(text) => {
+                if let Some(d) = self.parsed("duration", &text, Nanos::parse) {
+                    Rc::make_mut(&mut self.draft).duration = d;
                 }
-                s.revalidate();
+                self.revalidate();
             }
-            Action::SetSeed(text) => {
-                if let Some(seed) = s.parsed("seed", &text, parse_int::<u64>) {
-                    Rc::make_mut(&mut s.draft).seed = seed;
+            Edit::SetSeed(text) => {
+                if let Some(seed) = self.parsed("seed", &text, parse_int::<u64>) {
+                    Rc::make_mut(&mut self.draft).seed = seed;
                 }
-                s.revalidate();
+                self.revalidate();
             }
-            Action::SelectPolicy(id) => {
-                Rc::make_mut(&mut s.draft).policy = PolicySpec {
+            Edit::SelectPolicy(id) => {
+                Rc::make_mut(&mut self.draft).policy = PolicySpec {
                     id,
                     tunables: BTreeMap::new(),
                 };
-                s.raw.retain(|k, _| !k.starts_with("policy"));
-                s.revalidate();
+                self.raw.retain(|k, _| !k.starts_with("policy"));
+                self.revalidate();
             }
-            Action::SetTunable(key, value) => {
-                let default = schedlab::find(&s.draft.policy.id)
+            Edit::SetTunable(key, value) if knobs::find(&key).is_some() => {
+                if let Err(p) = knobs::set(Rc::make_mut(&mut self.draft), &key, value) {
+                    self.notice = Some(p.to_string());
+                }
+                self.revalidate();
+            }
+            Edit::ResetTunable(key) if knobs::find(&key).is_some() => {
+                // Back to what the preset sets (the kernel era's), else the knob's default.
+                let value = self
+                    .generated()
+                    .and_then(|g| knobs::get(&g, &key))
+                    .or(knobs::find(&key).map(|k| k.spec.default));
+                if let Some(v) = value {
+                    if let Err(p) = knobs::set(Rc::make_mut(&mut self.draft), &key, v) {
+                        self.notice = Some(p.to_string());
+                    }
+                }
+                self.revalidate();
+            }
+            Edit::SetTunable(key, value) => {
+                let default = schedlab::find(&self.draft.policy.id)
                     .and_then(|p| p.tunables.iter().find(|t| t.key == key))
                     .map(|t| t.default);
-                let tunables = &mut Rc::make_mut(&mut s.draft).policy.tunables;
+                let tunables = &mut Rc::make_mut(&mut self.draft).policy.tunables;
                 // Defaults are left out, as links store them.
                 if default == Some(value) {
                     tunables.remove(&key);
                 } else {
                     tunables.insert(key, value);
                 }
-                s.revalidate();
+                self.revalidate();
             }
-            Action::ResetTunable(key) => {
-                Rc::make_mut(&mut s.draft).policy.tunables.remove(&key);
-                s.revalidate();
+            Edit::ResetTunable(key) => {
+                Rc::make_mut(&mut self.draft).policy.tunables.remove(&key);
+                self.revalidate();
             }
-            Action::AddTask => {
-                let draft = Rc::make_mut(&mut s.draft);
+            Edit::AddTask => {
+                let draft = Rc::make_mut(&mut self.draft);
                 let mut n = draft.tasks.len() + 1;
                 while draft.tasks.iter().any(|t| t.name == format!("task{n}")) {
                     n += 1;
@@ -786,66 +971,86 @@ impl Reducible for AppState {
                 draft
                     .tasks
                     .push(new_task(&format!("task{n}"), Template::Interactive));
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::RemoveTask(i) => {
-                let draft = Rc::make_mut(&mut s.draft);
+            Edit::RemoveTask(i) => {
+                let draft = Rc::make_mut(&mut self.draft);
                 if i < draft.tasks.len() {
                     draft.tasks.remove(i);
                 }
                 // Field paths of later tasks shift: drop unparsed text of every task.
-                s.raw.retain(|k, _| !k.starts_with("tasks"));
-                s.edited = true;
-                s.revalidate();
+                self.raw.retain(|k, _| !k.starts_with("tasks"));
+                self.edited = true;
+                self.revalidate();
             }
-            Action::RenameTask(i, name) => {
-                if let Some(t) = s.task_mut(i) {
+            Edit::RenameTask(i, name) => {
+                if let Some(t) = self.task_mut(i) {
                     t.name = name;
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::SetTemplate(i, key) => {
+            Edit::SetTemplate(i, key) => {
                 let template = Template::from_key(&key).unwrap_or(Template::Custom);
                 if let Some(program) = template.program() {
-                    if let Some(t) = s.task_mut(i) {
+                    if let Some(t) = self.task_mut(i) {
                         t.program = program;
                     }
-                    if template.needs_disk() && s.draft.disks.is_empty() {
-                        Rc::make_mut(&mut s.draft)
+                    if template.needs_disk() && self.draft.disks.is_empty() {
+                        Rc::make_mut(&mut self.draft)
                             .disks
                             .push(templates::default_disk());
                     }
-                    s.raw.remove(&format!("tasks[{i}].program"));
+                    self.raw.remove(&format!("tasks[{i}].program"));
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::SetProgram(i, text) => {
+            Edit::SetProgram(i, text) => {
                 let path = format!("tasks[{i}].program");
-                if let Some(program) = s.parsed(&path, &text, |t| {
+                if let Some(program) = self.parsed(&path, &text, |t| {
                     serde_json::from_str::<Program>(t).map_err(|e| e.to_string())
                 }) {
-                    if let Some(t) = s.task_mut(i) {
+                    if let Some(t) = self.task_mut(i) {
                         t.program = program;
                     }
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::SetNice(i, text) => {
-                if let Some(nice) = s.parsed(&format!("tasks[{i}].nice"), &text, parse_int::<i32>) {
-                    if let Some(t) = s.task_mut(i) {
+            Edit::SetNice(i, text) => {
+                if let Some(nice) =
+                    self.parsed(&format!("tasks[{i}].nice"), &text, parse_int::<i32>)
+                {
+                    if let Some(t) = self.task_mut(i) {
                         t.nice = nice;
                     }
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::SetShares(i, text) => {
+            Edit::SetShares(i, text) if self.weight_group(i).is_some() => {
+                let g = self.weight_group(i).unwrap_or_default();
+                let path = format!("groups[{g}].cpu.weight");
+                let weight = self.parsed(&path, &text, |t| {
+                    if t.is_empty() {
+                        Ok(schedlab::engine::scenario::GROUP_WEIGHT_DEFAULT)
+                    } else {
+                        parse_int::<u32>(t)
+                    }
+                });
+                if let Some(w) = weight {
+                    if let Some(group) = Rc::make_mut(&mut self.draft).groups.get_mut(g) {
+                        group.cpu_weight = w;
+                    }
+                }
+                self.edited = true;
+                self.revalidate();
+            }
+            Edit::SetShares(i, text) => {
                 let path = format!("tasks[{i}].shares");
-                let shares = s.parsed(&path, &text, |t| {
+                let shares = self.parsed(&path, &text, |t| {
                     if t.is_empty() {
                         Ok(None)
                     } else {
@@ -853,87 +1058,112 @@ impl Reducible for AppState {
                     }
                 });
                 if let Some(shares) = shares {
-                    if let Some(t) = s.task_mut(i) {
+                    if let Some(t) = self.task_mut(i) {
                         t.shares = shares;
                     }
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::SetArrival(i, text) => {
-                if let Some(a) = s.parsed(&format!("tasks[{i}].arrival"), &text, Nanos::parse) {
-                    if let Some(t) = s.task_mut(i) {
+            Edit::SetArrival(i, text) => {
+                if let Some(a) = self.parsed(&format!("tasks[{i}].arrival"), &text, Nanos::parse) {
+                    if let Some(t) = self.task_mut(i) {
                         t.arrival = a;
                     }
                 }
-                s.edited = true;
-                s.revalidate();
+                self.edited = true;
+                self.revalidate();
             }
-            Action::Worker(response) => s.apply_reply(response),
-            Action::WorkerCrashed(message) => {
-                s.notice = Some(format!(
-                    "{} The simulator was restarted; your scenario and the last good run are kept. Change something to run again.",
-                    crate::protocol::explain_crash(&message)
-                ));
-                if s.status == RunStatus::Running {
-                    s.status = RunStatus::Failed("the simulator crashed".into());
+        }
+    }
+
+    fn worker(&mut self, event: WorkerEvent) {
+        match event {
+            WorkerEvent::Reply(response) => self.apply_reply(response),
+            WorkerEvent::Crashed(message) => {
+                self.notice = Some(format!(
+                "{} The simulator was restarted; your scenario and the last good run are kept. Change something to run again.",
+                crate::protocol::explain_crash(&message)
+            ));
+                if self.status == RunStatus::Running {
+                    self.status = RunStatus::Failed("the simulator crashed".into());
                 }
-                s.inspector.pending = false;
-                s.halt_sweep("the simulator crashed");
+                self.inspector.pending = false;
+                self.halt_sweep("the simulator crashed");
             }
-            Action::WorkerStopped {
+            WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out,
             } => {
                 let seconds = elapsed_ms / 1000.0;
                 if timed_out {
                     let limit = crate::protocol::REQUEST_TIME_LIMIT_MS / 1000.0;
-                    s.notice = Some(format!(
-                        "This scenario took longer than {limit:.0} s to simulate, the page's limit, so it was stopped. Shorten the duration or use fewer tasks, or run it with the command line (schedlab run). Your scenario and the last good run are kept."
-                    ));
-                    if s.status == RunStatus::Running {
-                        s.status = RunStatus::Stopped(format!(
+                    self.notice = Some(format!(
+                    "This scenario took longer than {limit:.0} s to simulate, the page's limit, so it was stopped. Shorten the duration or use fewer tasks, or run it with the command line (schedlab run). Your scenario and the last good run are kept."
+                ));
+                    if self.status == RunStatus::Running {
+                        self.status = RunStatus::Stopped(format!(
                             "took longer than {limit:.0} s, the page's limit"
                         ));
                     }
-                    s.halt_sweep("a point took longer than the page's time limit");
+                    self.halt_sweep("a point took longer than the page's time limit");
                 } else {
-                    s.notice = Some(format!(
-                        "Run cancelled after {seconds:.1} s. Your scenario and the last good run are kept; change something to run again."
-                    ));
-                    if s.status == RunStatus::Running {
-                        s.status = RunStatus::Stopped(format!("cancelled after {seconds:.1} s"));
+                    self.notice = Some(format!(
+                    "Run cancelled after {seconds:.1} s. Your scenario and the last good run are kept; change something to run again."
+                ));
+                    if self.status == RunStatus::Running {
+                        self.status = RunStatus::Stopped(format!("cancelled after {seconds:.1} s"));
                     }
                 }
-                s.inspector.pending = false;
+                self.inspector.pending = false;
             }
-            Action::Shared(url) => s.share_url = url,
-            Action::SetCursor(at) => {
+        }
+    }
+
+    fn change_view(&mut self, change: ViewChange) {
+        match change {
+            ViewChange::Shared(url) => self.share_url = url,
+            ViewChange::SetCursor(at) => {
                 // Within the run on screen: a cursor past its end would show nothing.
-                let end = s.shown.as_ref().map(|shown| shown.data.end_ns);
-                s.view.cursor_ns = at.map(|t| end.map_or(t, |end| t.min(end)));
-                s.reinspect();
+                let end = self.shown.as_ref().map(|shown| shown.data.end_ns);
+                self.view.cursor_ns = at.map(|t| end.map_or(t, |end| t.min(end)));
+                self.reinspect();
             }
-            Action::RunSweep(form) => s.start_sweep(form),
-            Action::CancelSweep => s.halt_sweep("cancelled"),
-            Action::DismissNotice => s.notice = None,
-            Action::ToggleLargeType => s.large_type = !s.large_type,
-            Action::Sort(column) => {
-                s.sort = if s.sort.0 == column {
-                    (column, !s.sort.1)
+            ViewChange::DismissNotice => self.notice = None,
+            ViewChange::ToggleLargeType => self.large_type = !self.large_type,
+            ViewChange::Sort(column) => {
+                self.sort = if self.sort.0 == column {
+                    (column, !self.sort.1)
                 } else {
                     // Names read best A to Z; numbers largest first.
                     (column, column != StatsColumn::Name)
                 };
             }
-            Action::TogglePin => {
-                s.pinned = match s.pinned {
-                    Some(_) => None,
-                    None => s.shown.clone(),
-                };
+            ViewChange::SetLanes(lanes) => self.view.lanes = lanes,
+            ViewChange::SetZoom(zoom) => {
+                // Stored as a window (start before end); each chart holds it inside its run.
+                self.view.zoom = zoom.map(|z| {
+                    let w = Window::new(z.start_ns, z.end_ns.max(z.start_ns));
+                    TimeWindow {
+                        start_ns: w.start,
+                        end_ns: w.end,
+                    }
+                });
+            }
+            ViewChange::SelectTask(task) => {
+                // Picking the selected task again clears the selection.
+                self.view.selected_task =
+                    task.filter(|t| self.view.selected_task.as_ref() != Some(t));
+            }
+            ViewChange::TogglePin => {
+                if self.pinned.is_some() || self.pin_pending.is_some() {
+                    self.pinned = None;
+                    self.pin_pending = None;
+                } else {
+                    self.pinned = self.shown.clone();
+                }
             }
         }
-        Rc::new(s)
     }
 }
 
@@ -946,7 +1176,30 @@ impl AppState {
     }
 
     fn apply_reply(&mut self, response: Response) {
+        let pin_id = self.pin_pending.as_ref().map(|p| p.id);
         match response {
+            Response::Ran {
+                id,
+                wall_ms,
+                mut outcome,
+            } if Some(id) == pin_id => {
+                if let Some(pin) = self.pin_pending.take() {
+                    self.pinned = Some(Rc::new(Shown {
+                        id,
+                        data: Rc::new(std::mem::take(&mut outcome.data)),
+                        scenario: pin.scenario,
+                        preset: pin.preset,
+                        outcome: Rc::new(*outcome),
+                        wall_ms,
+                    }));
+                }
+            }
+            Response::Failed { id, message, .. } if Some(id) == pin_id => {
+                self.pin_pending = None;
+                self.notice = Some(format!(
+                    "The link's pinned run (A) could not be run again, so there is nothing to compare with: {message}"
+                ));
+            }
             Response::Ran {
                 id,
                 wall_ms,

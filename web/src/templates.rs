@@ -97,6 +97,7 @@ pub fn default_disk() -> DiskSpec {
         name: "sda".into(),
         seek: Nanos::from_ms(10),
         bandwidth: 40_000_000,
+        write_bandwidth: 0,
         elevator: Default::default(),
     }
 }

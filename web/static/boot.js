@@ -5,7 +5,7 @@ import init from "./app.js";
 
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. the wasm file is missing or the browser lacks WebAssembly.
-init().catch((error) => {
+init().then(keepOffline, (error) => {
   console.error(error);
   const banner = document.createElement("div");
   banner.className = "error-banner";
@@ -13,4 +13,30 @@ init().catch((error) => {
   banner.dataset.testid = "error-banner";
   banner.textContent = `schedlab could not start: ${error}`;
   document.body.prepend(banner);
+});
+
+// Once the page runs, a service worker (sw.js) keeps this build's files for offline use. The
+// build's hash (offline.json, written by `./x dist`) is in the worker's URL, so a new deploy
+// installs a new worker. Offline is a convenience: failing to set it up is not an error.
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  fetch("./offline.json", { cache: "no-store" })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((manifest) => {
+      if (manifest?.build) {
+        return navigator.serviceWorker.register(`./sw.js?build=${encodeURIComponent(manifest.build)}`);
+      }
+      return null;
+    })
+    .catch(() => {});
+}
+
+// Escape closes an open help text (a tunable's "?") and returns focus to its toggle.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  for (const open of document.querySelectorAll("details.tunable-help[open], details[data-popover][open]")) {
+    const hadFocus = open.contains(document.activeElement);
+    open.open = false;
+    if (hadFocus) open.querySelector("summary")?.focus();
+  }
 });

@@ -34,13 +34,13 @@ async fn app_shows_title_and_engine_version() {
     yew::Renderer::<schedlab_web::App>::with_root(root.clone()).render();
 
     let version = find(&root, "[data-testid=engine-version]").await;
-    assert_eq!(version.text_content().unwrap(), schedlab_engine::VERSION);
+    assert_eq!(version.text_content().unwrap(), schedlab::VERSION);
     let title = find(&root, "h1").await;
     assert_eq!(title.text_content().unwrap(), "schedlab");
     let description = find(&root, "[data-testid=engine-description]").await;
     assert_eq!(
         description.text_content().unwrap().trim(),
-        schedlab_engine::DESCRIPTION
+        schedlab::DESCRIPTION
     );
 }
 

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use schedlab::view::RunData;
 use schedlab::Scenario;
-use schedlab_web::charts::{ChartProps, GanttChart, LatencyHistogram, ObservedChart, ShareChart};
+use schedlab_web::charts::{
+    ChartProps, GanttChart, GanttProps, LatencyHistogram, ObservedChart, ShareChart,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
@@ -64,15 +66,23 @@ fn inked_pixels(canvas: &HtmlCanvasElement) -> usize {
 async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
     testid: &str,
 ) -> (HtmlCanvasElement, usize) {
-    let root = mount_point();
-    yew::Renderer::<T>::with_root_and_props(
-        root.clone(),
+    render_props_and_wait::<T>(
+        testid,
         ChartProps {
             data: run_data(),
             label: None,
         },
     )
-    .render();
+    .await
+}
+
+/// Renders `T` with `props` and waits (bounded) until its canvas `testid` has ink.
+async fn render_props_and_wait<T: BaseComponent>(
+    testid: &str,
+    props: T::Properties,
+) -> (HtmlCanvasElement, usize) {
+    let root = mount_point();
+    yew::Renderer::<T>::with_root_and_props(root.clone(), props).render();
     let selector = format!("canvas[data-testid={testid}]");
     for _ in 0..200 {
         if let Some(el) = root.query_selector(&selector).unwrap() {
@@ -89,7 +99,8 @@ async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
 
 #[wasm_bindgen_test]
 async fn gantt_draws_lanes() {
-    let (canvas, inked) = render_and_wait::<GanttChart>("gantt").await;
+    let (canvas, inked) =
+        render_props_and_wait::<GanttChart>("gantt", GanttProps::of(run_data())).await;
     // Bars for two tasks on one CPU cover far more than the axis labels alone.
     assert!(inked > 2_000, "{inked} inked pixels");
     assert!(canvas.width() >= 800);
@@ -116,7 +127,7 @@ async fn observed_chart_draws_lines() {
 #[wasm_bindgen_test]
 async fn sweep_chart_draws_points_and_the_marker() {
     use schedlab_web::charts::{SweepChart, SweepChartProps};
-    use schedlab_web::state::{Action, AppState, SweepForm};
+    use schedlab_web::state::{Action, AppState, SweepCommand, SweepForm, WorkerEvent};
     use yew::Reducible;
 
     let scenario: Scenario = serde_json::from_str(
@@ -126,16 +137,16 @@ async fn sweep_chart_draws_points_and_the_marker() {
     )
     .unwrap();
     let mut state = Rc::new(AppState::from_link(schedlab::LinkState::new(scenario)));
-    state = state.reduce(Action::RunSweep(SweepForm {
+    state = state.reduce(Action::from(SweepCommand::Run(SweepForm {
         key: "quantum".into(),
         from: "2".into(),
         to: "10".into(),
         step: "2".into(),
         metric: "mean_response_ms".into(),
-    }));
+    })));
     for request in state.sweep_requests() {
         let reply = schedlab_web::sim::respond(request, &|| 0.0);
-        state = state.reduce(Action::Worker(reply));
+        state = state.reduce(Action::from(WorkerEvent::Reply(reply)));
     }
     let run = state.sweep.clone().unwrap();
     assert_eq!(run.done(), 5);

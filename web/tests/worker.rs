@@ -8,7 +8,9 @@ use schedlab::link::{LinkState, ViewState};
 use schedlab::Scenario;
 use schedlab_web::protocol::{Request, Response};
 use schedlab_web::sim;
-use schedlab_web::state::{Action, AppState, RunStatus, SweepForm};
+use schedlab_web::state::{
+    Action, AppState, Edit, RunStatus, SweepCommand, SweepForm, ViewChange, WorkerEvent,
+};
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -111,7 +113,7 @@ fn shown_with_cursor(cursor_ns: Option<u64>) -> Rc<AppState> {
     let run = state.requests().remove(0);
     let ran = sim::respond(run, &clock);
     assert!(matches!(ran, Response::Ran { .. }), "{ran:?}");
-    state.reduce(Action::Worker(ran))
+    state.reduce(Action::from(WorkerEvent::Reply(ran)))
 }
 
 #[test]
@@ -123,7 +125,9 @@ fn a_cursor_from_a_link_is_inspected_once_the_run_is_shown() {
         panic!("{request:?}");
     };
     assert_eq!((*id, *at_ns), (state.inspector.id, 9_000_000));
-    let state = state.reduce(Action::Worker(sim::respond(request, &clock)));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(
+        request, &clock,
+    ))));
     assert!(!state.inspector.pending);
     let queues = state.inspector.queues.as_ref().unwrap();
     assert_eq!(queues.cpus[0].running.as_ref().unwrap().name, "hog3");
@@ -138,42 +142,46 @@ fn a_cursor_from_a_link_is_inspected_once_the_run_is_shown() {
 fn an_older_inspection_is_dropped() {
     let state = shown_with_cursor(None);
     assert!(state.inspect_request().is_none());
-    let state = state.reduce(Action::SetCursor(Some(9_000_000)));
+    let state = state.reduce(Action::from(ViewChange::SetCursor(Some(9_000_000))));
     let first = state.inspect_request().unwrap();
     // The cursor moves before the first answer arrives.
-    let state = state.reduce(Action::SetCursor(Some(13_000_000)));
+    let state = state.reduce(Action::from(ViewChange::SetCursor(Some(13_000_000))));
     let second = state.inspect_request().unwrap();
     assert_ne!(first.id(), second.id());
     let late = sim::respond(first, &clock);
     assert_eq!(running(&late), "hog3");
-    let state = state.reduce(Action::Worker(late));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(late)));
     assert!(state.inspector.queues.is_none());
     assert!(state.inspector.pending);
-    let state = state.reduce(Action::Worker(sim::respond(second, &clock)));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(
+        second, &clock,
+    ))));
     assert!(!state.inspector.pending);
     let queues = state.inspector.queues.clone().unwrap();
     assert_eq!(queues.at_ns, 13_000_000);
     assert_eq!(queues.cpus[0].running.as_ref().unwrap().name, "hog1");
 
     // A re-run keeps the cursor and asks again; the last queues stay until the answer.
-    let state = state.reduce(Action::SetTunable("quantum".into(), 5));
+    let state = state.reduce(Action::from(Edit::SetTunable("quantum".into(), 5)));
     let ran = sim::respond(state.requests().remove(0), &clock);
-    let state = state.reduce(Action::Worker(ran));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(ran)));
     assert_eq!(state.view.cursor_ns, Some(13_000_000));
     assert!(state.inspector.pending);
     assert_eq!(state.inspector.queues.as_ref(), Some(&queues));
     let again = state.inspect_request().unwrap();
-    let state = state.reduce(Action::Worker(sim::respond(again, &clock)));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(
+        again, &clock,
+    ))));
     // Quanta of 5 ms: hog3 runs 10–15 ms.
     let queues = state.inspector.queues.as_ref().unwrap();
     assert_eq!(queues.cpus[0].running.as_ref().unwrap().name, "hog3");
 
     // Removing the cursor clears the panel and drops any answer still on its way.
-    let pending = state.reduce(Action::SetCursor(Some(1_000_000)));
+    let pending = state.reduce(Action::from(ViewChange::SetCursor(Some(1_000_000))));
     let stale = sim::respond(pending.inspect_request().unwrap(), &clock);
-    let cleared = pending.reduce(Action::SetCursor(None));
+    let cleared = pending.reduce(Action::from(ViewChange::SetCursor(None)));
     assert!(cleared.inspect_request().is_none());
-    let cleared = cleared.reduce(Action::Worker(stale));
+    let cleared = cleared.reduce(Action::from(WorkerEvent::Reply(stale)));
     assert!(cleared.inspector.queues.is_none());
     assert!(!cleared.inspector.pending);
 }
@@ -182,7 +190,9 @@ fn an_older_inspection_is_dropped() {
 fn a_cursor_past_the_run_is_held_at_its_end() {
     let state = shown_with_cursor(None);
     let end = state.shown.as_ref().unwrap().data.end_ns;
-    let state = state.reduce(Action::SetCursor(Some(end + 5_000_000_000)));
+    let state = state.reduce(Action::from(ViewChange::SetCursor(Some(
+        end + 5_000_000_000,
+    ))));
     assert_eq!(state.view.cursor_ns, Some(end));
 }
 
@@ -199,14 +209,17 @@ fn sweep_form(from: &str, to: &str, step: &str) -> SweepForm {
 /// Answers every point the state asks for, in order.
 fn answer_sweep(mut state: Rc<AppState>) -> Rc<AppState> {
     for request in state.sweep_requests() {
-        state = state.reduce(Action::Worker(sim::respond(request, &clock)));
+        state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(
+            request, &clock,
+        ))));
     }
     state
 }
 
 #[test]
 fn a_sweep_point_is_run_by_the_worker() {
-    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("4", "4", "1")));
+    let state =
+        shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("4", "4", "1"))));
     let request = state.sweep_requests().remove(0);
     let json = serde_json::to_string(&request).unwrap();
     let reply: Response = serde_json::from_str(&sim::handle(&json, &clock)).unwrap();
@@ -230,7 +243,7 @@ fn a_sweep_fills_in_point_by_point_and_goes_stale_when_the_scenario_changes() {
     );
     let state = state
         .clone()
-        .reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+        .reduce(Action::from(SweepCommand::Run(sweep_form("2", "6", "2"))));
     assert_eq!(state.sweep_error, None);
     let run = state.sweep.clone().unwrap();
     assert_eq!(run.values, [2, 4, 6]);
@@ -240,7 +253,10 @@ fn a_sweep_fills_in_point_by_point_and_goes_stale_when_the_scenario_changes() {
     // The first answer fills its row only.
     let state = state
         .clone()
-        .reduce(Action::Worker(sim::respond(requests[0].clone(), &clock)));
+        .reduce(Action::from(WorkerEvent::Reply(sim::respond(
+            requests[0].clone(),
+            &clock,
+        ))));
     let run = state.sweep.clone().unwrap();
     assert_eq!(run.done(), 1);
     assert_eq!(run.results[0], Some(Ok(2.0)));
@@ -254,29 +270,37 @@ fn a_sweep_fills_in_point_by_point_and_goes_stale_when_the_scenario_changes() {
     // The swept tunable's own slider only moves the marker.
     let state = state
         .clone()
-        .reduce(Action::SetTunable("quantum".into(), 5));
+        .reduce(Action::from(Edit::SetTunable("quantum".into(), 5)));
     assert!(!state.sweep_is_stale());
     // Another setting makes the sweep stale; it stays on screen, and setting it back makes it
     // current again.
-    let seeded = state.clone().reduce(Action::SetSeed("2".into()));
+    let seeded = state
+        .clone()
+        .reduce(Action::from(Edit::SetSeed("2".into())));
     assert!(seeded.sweep_is_stale());
     assert_eq!(seeded.sweep, state.sweep);
-    assert!(!seeded.reduce(Action::SetSeed("1".into())).sweep_is_stale());
-    assert!(state.clone().reduce(Action::AddTask).sweep_is_stale());
+    assert!(!seeded
+        .reduce(Action::from(Edit::SetSeed("1".into())))
+        .sweep_is_stale());
     assert!(state
-        .reduce(Action::SelectPolicy("fifo".into()))
+        .clone()
+        .reduce(Action::from(Edit::AddTask))
+        .sweep_is_stale());
+    assert!(state
+        .reduce(Action::from(Edit::SelectPolicy("fifo".into())))
         .sweep_is_stale());
 }
 
 #[test]
 fn a_range_the_tunable_does_not_allow_runs_nothing_and_says_why() {
-    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+    let state =
+        shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("2", "6", "2"))));
     let first = state.sweep.clone();
     let spec = schedlab::sweep::tunable("rr", "quantum").unwrap();
     let to = (spec.max + 1).to_string();
     let refused = state
         .clone()
-        .reduce(Action::RunSweep(sweep_form("2", &to, "2")));
+        .reduce(Action::from(SweepCommand::Run(sweep_form("2", &to, "2"))));
     let message = refused.sweep_error.clone().unwrap();
     assert!(
         message.contains(&format!(
@@ -290,7 +314,7 @@ fn a_range_the_tunable_does_not_allow_runs_nothing_and_says_why() {
     assert_eq!(refused.sweep_requests(), state.sweep_requests());
     let bad = state
         .clone()
-        .reduce(Action::RunSweep(sweep_form("two", "6", "2")));
+        .reduce(Action::from(SweepCommand::Run(sweep_form("two", "6", "2"))));
     assert_eq!(
         bad.sweep_error.as_deref(),
         Some("from: \"two\" is not a whole number")
@@ -299,27 +323,34 @@ fn a_range_the_tunable_does_not_allow_runs_nothing_and_says_why() {
 
 #[test]
 fn a_cancelled_or_replaced_sweep_drops_its_remaining_points() {
-    let state = shown_with_cursor(None).reduce(Action::RunSweep(sweep_form("2", "6", "2")));
+    let state =
+        shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("2", "6", "2"))));
     let old = state.sweep_requests();
-    let cancelled = state.clone().reduce(Action::CancelSweep);
+    let cancelled = state.clone().reduce(Action::from(SweepCommand::Cancel));
     assert!(cancelled.sweep_requests().is_empty());
     let run = cancelled.sweep.clone().unwrap();
     assert_eq!(run.halted.as_deref(), Some("cancelled"));
     // An answer that was on its way is dropped.
     let late = cancelled
         .clone()
-        .reduce(Action::Worker(sim::respond(old[0].clone(), &clock)));
+        .reduce(Action::from(WorkerEvent::Reply(sim::respond(
+            old[0].clone(),
+            &clock,
+        ))));
     assert_eq!(late.sweep.as_ref().unwrap().done(), 0);
 
     // A new sweep gets a new id: the old sweep's answers no longer count.
     let again = state
         .clone()
-        .reduce(Action::RunSweep(sweep_form("4", "8", "4")));
+        .reduce(Action::from(SweepCommand::Run(sweep_form("4", "8", "4"))));
     let new_id = again.sweep.as_ref().unwrap().id;
     assert_ne!(new_id, old[0].id());
     let again = again
         .clone()
-        .reduce(Action::Worker(sim::respond(old[1].clone(), &clock)));
+        .reduce(Action::from(WorkerEvent::Reply(sim::respond(
+            old[1].clone(),
+            &clock,
+        ))));
     assert_eq!(again.sweep.as_ref().unwrap().done(), 0);
     let again = answer_sweep(again);
     assert_eq!(
@@ -327,7 +358,9 @@ fn a_cancelled_or_replaced_sweep_drops_its_remaining_points() {
         [Some(Ok(4.0)), Some(Ok(8.0))]
     );
     // A crash stops a running sweep.
-    let crashed = state.clone().reduce(Action::WorkerCrashed("test".into()));
+    let crashed = state
+        .clone()
+        .reduce(Action::from(WorkerEvent::Crashed("test".into())));
     assert_eq!(
         crashed.sweep.as_ref().unwrap().halted.as_deref(),
         Some("the simulator crashed")
@@ -339,13 +372,13 @@ fn a_pinned_run_stays_as_a_through_later_runs_until_unpinned() {
     let state = shown_with_cursor(None);
     let a = state.shown.clone().unwrap();
     let generation = state.generation;
-    let state = state.reduce(Action::TogglePin);
+    let state = state.reduce(Action::from(ViewChange::TogglePin));
     // Pinning runs nothing: A is the run on screen.
     assert_eq!(state.generation, generation);
     assert!(Rc::ptr_eq(state.pinned.as_ref().unwrap(), &a));
-    let state = state.reduce(Action::SetTunable("quantum".into(), 8));
+    let state = state.reduce(Action::from(Edit::SetTunable("quantum".into(), 8)));
     let run = state.requests().remove(0);
-    let state = state.reduce(Action::Worker(sim::respond(run, &clock)));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(run, &clock))));
     let b = state.shown.clone().unwrap();
     assert_ne!(b.outcome.result.trace_hash, a.outcome.result.trace_hash);
     assert!(Rc::ptr_eq(state.pinned.as_ref().unwrap(), &a));
@@ -353,7 +386,7 @@ fn a_pinned_run_stays_as_a_through_later_runs_until_unpinned() {
         schedlab::compare::line(&schedlab::compare::differences(&a.scenario, &b.scenario)),
         "quantum 4 → 8"
     );
-    let state = state.reduce(Action::TogglePin);
+    let state = state.reduce(Action::from(ViewChange::TogglePin));
     assert!(state.pinned.is_none());
     assert!(Rc::ptr_eq(state.shown.as_ref().unwrap(), &b));
 }
@@ -376,11 +409,11 @@ fn a_crashed_worker_becomes_a_sentence_and_the_work_is_kept() {
     let shown = shown_with_cursor(None);
     let edited = shown
         .clone()
-        .reduce(Action::SetTunable("quantum".into(), 8));
+        .reduce(Action::from(Edit::SetTunable("quantum".into(), 8)));
     assert_eq!(edited.status, RunStatus::Running);
-    let crashed = edited
-        .clone()
-        .reduce(Action::WorkerCrashed("RuntimeError: unreachable".into()));
+    let crashed = edited.clone().reduce(Action::from(WorkerEvent::Crashed(
+        "RuntimeError: unreachable".into(),
+    )));
     let banner = crashed.banner().unwrap();
     assert!(
         banner.starts_with("This scenario needed more memory"),
@@ -403,12 +436,12 @@ fn cancel_and_the_time_limit_stop_the_run_and_keep_the_work() {
     let shown = shown_with_cursor(None);
     let edited = shown
         .clone()
-        .reduce(Action::SetTunable("quantum".into(), 8));
+        .reduce(Action::from(Edit::SetTunable("quantum".into(), 8)));
 
-    let cancelled = edited.clone().reduce(Action::WorkerStopped {
+    let cancelled = edited.clone().reduce(Action::from(WorkerEvent::Stopped {
         elapsed_ms: 3_250.0,
         timed_out: false,
-    });
+    }));
     assert_eq!(
         cancelled.status,
         RunStatus::Stopped("cancelled after 3.2 s".into())
@@ -423,14 +456,14 @@ fn cancel_and_the_time_limit_stop_the_run_and_keep_the_work() {
         shown.shown.as_ref().unwrap()
     ));
     // The next edit runs again.
-    let again = cancelled.reduce(Action::SetTunable("quantum".into(), 6));
+    let again = cancelled.reduce(Action::from(Edit::SetTunable("quantum".into(), 6)));
     assert_eq!(again.status, RunStatus::Running);
     assert_eq!(again.requests().len(), 1);
 
-    let timed_out = edited.clone().reduce(Action::WorkerStopped {
+    let timed_out = edited.clone().reduce(Action::from(WorkerEvent::Stopped {
         elapsed_ms: 120_004.0,
         timed_out: true,
-    });
+    }));
     let banner = timed_out.banner().unwrap();
     assert!(
         banner.starts_with("This scenario took longer than 120 s to simulate, the page's limit"),
@@ -444,10 +477,10 @@ fn cancel_and_the_time_limit_stop_the_run_and_keep_the_work() {
 
     // Stopping when no run is going (a contest row or a sweep point was slow) leaves a finished
     // run's status alone.
-    let done = shown.reduce(Action::WorkerStopped {
+    let done = shown.reduce(Action::from(WorkerEvent::Stopped {
         elapsed_ms: 500.0,
         timed_out: false,
-    });
+    }));
     assert!(matches!(done.status, RunStatus::Done { .. }));
 }
 
@@ -468,7 +501,9 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
     }));
     let run = state.requests().remove(0);
     let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    let state = state.reduce(Action::Worker(serde_json::from_str(&reply).unwrap()));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(
+        serde_json::from_str(&reply).unwrap(),
+    )));
     let shown = state.shown.as_ref().unwrap();
     assert_eq!(shown.outcome.result.tasks.len(), TASK_LIMIT);
     assert_eq!(shown.data.tasks.len(), TASK_LIMIT);
@@ -476,4 +511,102 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
     assert_eq!(shown.data.omitted.as_ref().unwrap().tasks, 301);
     // Per listed task well under a kilobyte, whatever the run created.
     assert!(reply.len() < TASK_LIMIT * 1_000, "{} bytes", reply.len());
+}
+
+/// The worker inspects every preset as `schedlab run P --inspect-at T` does (the same
+/// `Job::with_preset(..).inspect(T)`, which the CLI's tests/inspect.rs compares with the
+/// binary's output): before the benchmark ends, at its end, and past it, where it stands at the
+/// end, as the page's cursor does.
+#[test]
+fn the_worker_inspects_every_preset_as_the_command_line_does() {
+    use schedlab::engine::scenario::PolicySpec;
+    use schedlab::workloads::{self, PRESETS};
+    use schedlab::{Benchmark, Detail, Job, Nanos, PresetRef};
+    for preset in PRESETS {
+        let reference = PresetRef {
+            id: preset.id.to_owned(),
+            params: Default::default(),
+        };
+        let policy = PolicySpec {
+            id: workloads::default_policy().to_owned(),
+            tunables: Default::default(),
+        };
+        let scenario = Benchmark::resolve(&reference).unwrap().scenario(
+            workloads::DEFAULT_CPUS,
+            workloads::DEFAULT_SEED,
+            policy,
+        );
+        let job = Job::with_preset(scenario.clone(), Some(&reference)).unwrap();
+        let end = job.run(Detail::Summary).unwrap().output.end.0;
+        for at_ns in [end / 2, end, end + 1_000_000, end + 100_000_000_000] {
+            let reply = sim::respond(
+                Request::Inspect {
+                    id: 1,
+                    scenario: scenario.clone(),
+                    preset: Some(reference.clone()),
+                    at_ns,
+                },
+                &clock,
+            );
+            let Response::Inspected {
+                outcome: Ok(queues),
+                ..
+            } = reply
+            else {
+                panic!("{}: {reply:?}", preset.id)
+            };
+            assert_eq!(queues.at_ns, at_ns.min(end), "{} at {at_ns}", preset.id);
+            assert_eq!(
+                queues,
+                job.inspect(Nanos(at_ns)).unwrap(),
+                "{} at {at_ns}",
+                preset.id
+            );
+        }
+    }
+}
+
+/// Under cfs and eevdf a grouped task's shares field is its group's cpu.weight: editing it
+/// changes the group (every task in it), a bad value is named by the group's field, and the
+/// share link carries the new weight. Under another policy the field is the task's own shares.
+#[test]
+fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
+    let scenario = Scenario::from_json(
+        r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"cfs"},
+            "groups":[{"name":"light"},{"name":"heavy","cpu.weight":300}],
+            "tasks":[{"name":"a","group":"light","program":[{"run":"2s"}]},
+                     {"name":"b","group":"heavy","program":[{"run":"2s"}]},
+                     {"name":"c","program":[{"run":"2s"}]}]}"#,
+    )
+    .unwrap();
+    let state = Rc::new(AppState::from_link(LinkState {
+        scenario,
+        view: ViewState::default(),
+    }));
+    assert_eq!(state.weight_group(0), Some(0));
+    assert_eq!(state.weight_group(1), Some(1));
+    assert_eq!(state.weight_group(2), None);
+    let state = state.reduce(Action::from(Edit::SetShares(1, "900".into())));
+    assert_eq!(state.draft.groups[1].cpu_weight, 900);
+    assert_eq!(state.draft.tasks[1].shares, None);
+    // The run of the edited scenario is shown, and its link holds the weight.
+    let run = state.requests().pop().expect("a run of the edit");
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(run, &clock))));
+    let link =
+        schedlab::link::decode(&schedlab::link::encode(&state.link_state().unwrap())).unwrap();
+    assert_eq!(link.scenario.groups[1].cpu_weight, 900);
+    let bad = state
+        .clone()
+        .reduce(Action::from(Edit::SetShares(0, "20000".into())));
+    assert!(
+        bad.problem_at("groups[0].cpu.weight").is_some(),
+        "{:?}",
+        bad.banner()
+    );
+    // Under rr the same field is the task's entitlement shares again.
+    let rr = state.reduce(Action::from(Edit::SelectPolicy("rr".into())));
+    assert_eq!(rr.weight_group(1), None);
+    let rr = rr.reduce(Action::from(Edit::SetShares(1, "7".into())));
+    assert_eq!(rr.draft.tasks[1].shares, Some(7));
+    assert_eq!(rr.draft.groups[1].cpu_weight, 900);
 }

@@ -47,6 +47,7 @@ fn scenario(cpus: u32, duration: Nanos, policy: &str, tasks: Vec<TaskSpec>) -> O
         channels: vec![],
         costs: Default::default(),
         machine: None,
+        groups: Vec::new(),
     })
 }
 
@@ -67,6 +68,7 @@ fn cpu_sleep_tasks(n: u32, run: Nanos, sleep: Nanos) -> Vec<TaskSpec> {
         shares: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         rt: None,
         count: Some(n),
         program: Program(vec![Step::Repeat {
@@ -85,6 +87,7 @@ fn hogs(n: u32) -> TaskSpec {
         rt: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         count: Some(n),
         program: Program(vec![Step::Run(Dur::Fixed(Nanos::from_secs(3600)))]),
     }

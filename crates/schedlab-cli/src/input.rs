@@ -6,7 +6,7 @@ use std::io::Read;
 
 use anyhow::Context;
 use schedlab::engine::scenario::PolicySpec;
-use schedlab::{LinkState, Nanos, Scenario};
+use schedlab::{Benchmark, Job, LinkState, Nanos, PresetError, Scenario};
 
 /// Input the user can fix: a bad scenario, link or flag (exit status 2).
 #[derive(Debug)]
@@ -42,7 +42,8 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ID")]
     policy: Option<String>,
 
-    /// Set a tunable of the policy, in the unit `schedlab policies` lists (repeatable)
+    /// Set a tunable of the policy, in the unit `schedlab policies` lists, or a machine knob
+    /// (dirty_ratio, swappiness, elevator=deadline, ...; `schedlab presets` lists them) (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
 
@@ -62,16 +63,44 @@ pub struct ScenarioArgs {
 impl ScenarioArgs {
     /// The scenario (and the view, for a link) with every override applied, fully validated.
     pub fn load(&self) -> anyhow::Result<LinkState> {
+        Ok(self.resolve()?.0)
+    }
+
+    /// The scenario and the job that runs it: for a preset, or a link whose view names the
+    /// preset its scenario came from, the run ends where that benchmark ends (as on the page).
+    pub fn job(&self) -> anyhow::Result<(LinkState, Job)> {
+        let (state, benchmark) = self.resolve()?;
+        let benchmark = match benchmark {
+            Some(b) => Some(b),
+            None => state
+                .view
+                .preset
+                .as_ref()
+                .map(Benchmark::resolve)
+                .transpose()
+                .map_err(|e| invalid(format!("--link: {e}")))?,
+        };
+        let job = Job::new(state.scenario.clone(), benchmark);
+        Ok((state, job))
+    }
+
+    /// [`ScenarioArgs::load`], and the preset SCENARIO names, resolved once.
+    fn resolve(&self) -> anyhow::Result<(LinkState, Option<Benchmark>)> {
+        let mut benchmark = None;
         let (mut state, source) = match (&self.link, &self.scenario) {
             (Some(link), _) => (
                 schedlab::decode(link).map_err(|e| invalid(format!("--link: {e}")))?,
                 "the link".to_string(),
             ),
             (None, Some(path)) => match self.preset()? {
-                Some((preset, params)) => (
-                    LinkState::new(self.generate(preset, &params)),
-                    format!("preset {}", preset.id),
-                ),
+                Some(b) => {
+                    let generated = (
+                        LinkState::new(self.generate(&b)),
+                        format!("preset {}", b.preset().id),
+                    );
+                    benchmark = Some(b);
+                    generated
+                }
                 None => (LinkState::new(read_scenario(path)?), path.clone()),
             },
             (None, None) => {
@@ -88,37 +117,34 @@ impl ScenarioArgs {
                 lines.join("\n")
             ))
         })?;
-        Ok(state)
+        Ok((state, benchmark))
     }
 
-    /// Whether `--policy` or `--set` chose the policy to simulate.
+    /// Whether `--policy` or `--set` of a policy tunable chose the policy to simulate.
     pub fn chooses_policy(&self) -> bool {
-        self.policy.is_some() || !self.set.is_empty()
+        self.policy.is_some()
+            || self
+                .set
+                .iter()
+                .any(|s| matches!(machine_set(s), Ok(None) | Err(_)))
     }
 
     /// The preset SCENARIO names (when it is not an existing file) with its `--param` values.
-    pub fn preset(
-        &self,
-    ) -> anyhow::Result<
-        Option<(
-            &'static schedlab::workloads::Preset,
-            schedlab::workloads::Params,
-        )>,
-    > {
+    pub fn preset(&self) -> anyhow::Result<Option<Benchmark>> {
         let Some(name) = &self.scenario else {
             return Ok(None);
         };
         if name == "-" || std::path::Path::new(name).exists() {
             return Ok(None);
         }
-        let Some(preset) = schedlab::workloads::find(name) else {
+        if Benchmark::find(name).is_err() {
             if !self.param.is_empty() {
                 return Err(invalid(format!(
                     "--param needs a preset; {name:?} is not one (see `schedlab presets`)"
                 )));
             }
             return Ok(None);
-        };
+        }
         let mut given = Vec::new();
         for kv in &self.param {
             let (k, v) = kv
@@ -126,31 +152,35 @@ impl ScenarioArgs {
                 .ok_or_else(|| invalid(format!("--param {kv}: expected KEY=VALUE")))?;
             given.push((k.trim().to_owned(), v.trim().to_owned()));
         }
-        let params = schedlab::workloads::resolve(preset, &given).map_err(|p| {
-            let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
-            invalid(format!(
-                "invalid --param for preset {}:\n{}",
-                preset.id,
-                lines.join("\n")
-            ))
+        let benchmark = Benchmark::parse(name, &given).map_err(|e| match e {
+            PresetError::Params(p) => {
+                let lines: Vec<String> = p.0.iter().map(|p| format!("  {p}")).collect();
+                invalid(format!(
+                    "invalid --param for preset {name}:\n{}",
+                    lines.join("\n")
+                ))
+            }
+            e => invalid(e.to_string()),
         })?;
-        Ok(Some((preset, params)))
+        Ok(Some(benchmark))
     }
 
     /// The preset's scenario for the given CPUs, seed and policy (the overrides then apply as
     /// to any scenario).
-    fn generate(
-        &self,
-        preset: &schedlab::workloads::Preset,
-        params: &schedlab::workloads::Params,
-    ) -> Scenario {
+    fn generate(&self, benchmark: &Benchmark) -> Scenario {
         use schedlab::workloads as w;
-        let base = w::PresetBase::new(
+        let policy = PolicySpec {
+            id: self
+                .policy
+                .clone()
+                .unwrap_or_else(|| w::default_policy().to_owned()),
+            tunables: Default::default(),
+        };
+        benchmark.scenario(
             self.cpus.unwrap_or(w::DEFAULT_CPUS),
             self.seed.unwrap_or(w::DEFAULT_SEED),
-            self.policy.as_deref().unwrap_or(w::default_policy()),
-        );
-        w::generate(preset, params, &base)
+            policy,
+        )
     }
 
     fn apply(&self, s: &mut Scenario) -> anyhow::Result<()> {
@@ -163,6 +193,11 @@ impl ScenarioArgs {
             }
         }
         for set in &self.set {
+            if let Some((key, value)) = machine_set(set)? {
+                schedlab::engine::machine::knobs::set(s, &key, value)
+                    .map_err(|p| invalid(format!("--set {set}: {p}")))?;
+                continue;
+            }
             let (key, value) = parse_set(&s.policy.id, set)?;
             s.policy.tunables.insert(key, value);
         }
@@ -219,6 +254,33 @@ pub fn read_text(path: &str) -> anyhow::Result<String> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// `KEY=VALUE` when KEY is a machine knob (`schedlab::engine::machine::knobs`): the value read
+/// as the knob reads it (an integer, or a choice's name such as `elevator=deadline`). `None`
+/// for any other key, which is the policy's.
+pub fn machine_set(set: &str) -> anyhow::Result<Option<(String, i64)>> {
+    let Some((key, value)) = set.split_once('=') else {
+        return Ok(None);
+    };
+    let key = key.trim();
+    let Some(knob) = schedlab::engine::machine::knobs::find(key) else {
+        return Ok(None);
+    };
+    let parsed = knob.spec.parse(value).ok_or_else(|| {
+        invalid(format!(
+            "--set {set}: {:?} is not a value of {key} ({})",
+            value.trim(),
+            knob.spec.choices.map_or_else(
+                || format!(
+                    "an integer in {}..={} {}",
+                    knob.spec.min, knob.spec.max, knob.spec.unit
+                ),
+                |names| names.join(", ")
+            )
+        ))
+    })?;
+    Ok(Some((key.to_owned(), parsed)))
 }
 
 /// `KEY=VALUE` for `policy`, checked against its tunable specs so the message names the flag,

@@ -541,3 +541,116 @@ fn csv_export_neutralises_formulas() {
         lines[2]
     );
 }
+
+/// A writer of 200 blocks of 64 KiB through a 16 MiB machine's page cache: how soon it exits
+/// depends on where `dirty_ratio` throttles it.
+const MACHINE_WRITER: &str = r#"{"version":1,"cpus":1,"duration":"20s","policy":{"id":"rr"},
+  "disks":[{"name":"sda","seek":"0ms","bandwidth":6553600}],
+  "machine":{"ram":16777216,"dirty_ratio":10,"dirty_background_ratio":5,
+             "write_ns_per_kb":1000,"files":[{"name":"out"}]},
+  "tasks":[{"name":"dd","program":[{"repeat":200,"body":[
+      {"write":{"file":"out","bytes":65536}}]}]}]}"#;
+
+#[test]
+fn machine_knobs_go_through_set_sweep_contest_and_links() {
+    let path = file("machine-writer.json", MACHINE_WRITER);
+    // Out of range, not a value, no machine: each names the knob and what it takes.
+    let o = schedlab(&["run", &path, "--set", "dirty_ratio=0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: --set dirty_ratio=0: machine.dirty_ratio: 0 is outside the allowed range 1..=100 %"
+    );
+    let o = schedlab(&["run", &path, "--set", "elevator=fast"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: --set elevator=fast: \"fast\" is not a value of elevator (noop, linus, deadline, anticipatory, cfq)"
+    );
+    let design = file("design-machine.json", DESIGN_EXAMPLE);
+    let o = schedlab(&["run", &design, "--set", "swappiness=10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("machine.swappiness: swappiness is a machine knob, and this scenario has no \"machine\""),
+        "{}",
+        stderr(&o)
+    );
+    // --set writes the scenario's machine section: the same run as the file that says so.
+    let set = schedlab(&[
+        "run",
+        &path,
+        "--set",
+        "dirty_ratio=50",
+        "--set",
+        "elevator=deadline",
+    ]);
+    ok(&set);
+    let edited = file(
+        "machine-writer-50.json",
+        &MACHINE_WRITER.replace(
+            r#""dirty_ratio":10,"#,
+            r#""dirty_ratio":50,"elevator":"deadline","#,
+        ),
+    );
+    let from_file = schedlab(&["run", &edited]);
+    assert_eq!(text_hash(&set), text_hash(&from_file));
+    assert_ne!(text_hash(&set), text_hash(&schedlab(&["run", &path])));
+    // A link made with the knob set carries it.
+    let shared = schedlab(&[
+        "share",
+        &path,
+        "--set",
+        "dirty_ratio=50",
+        "--set",
+        "elevator=deadline",
+    ]);
+    ok(&shared);
+    let linked = schedlab(&["run", "--link", stdout(&shared).trim()]);
+    assert_eq!(text_hash(&linked), text_hash(&set));
+    // A sweep over a machine knob: 10 % throttles the writer to the disk, 50 % lets its 12.5 MiB
+    // stay dirty in the cache, so it exits sooner.
+    let o = schedlab(&[
+        "sweep",
+        &path,
+        "--vary",
+        "dirty_ratio=10..50:40",
+        "--metric",
+        "makespan_ms",
+        "--json",
+    ]);
+    ok(&o);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    let (at10, at50) = (
+        points[0]["metric"].as_f64().unwrap(),
+        points[1]["metric"].as_f64().unwrap(),
+    );
+    assert!(at50 < at10, "{at10} {at50}");
+    // contest: a machine knob applies to every configuration, one row per value.
+    let o = schedlab(&[
+        "contest",
+        "--loads",
+        "noload",
+        "--runs",
+        "1",
+        "--param",
+        "jobs=20",
+        "--param",
+        "link_ms=0",
+        "--set",
+        "elevator=deadline,cfq",
+    ]);
+    ok(&o);
+    let text = stdout(&o);
+    assert!(text.contains("2.5-o1 elevator=deadline [1]"), "{text}");
+    assert!(text.contains("2.5-o1 elevator=cfq [1]"), "{text}");
+    // The preset's old parameters for these are gone: one path.
+    let o = schedlab(&["run", "contest", "--param", "swappiness=10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no parameter \"swappiness\""),
+        "{}",
+        stderr(&o)
+    );
+}

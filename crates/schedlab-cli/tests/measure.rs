@@ -294,3 +294,86 @@ fn what_cannot_run_for_real_is_refused_before_anything_starts() {
     assert!(stderr(&out).contains("--timeout"), "{}", stderr(&out));
     assert_none_left(&tag);
 }
+
+/// The cgroup directories (under every cgroup mount) that process `pid` is in, when one of
+/// them is a measurement's (`schedlab-measure-...`).
+fn measure_cgroups(pid: u32) -> Vec<PathBuf> {
+    let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let mounts: Vec<PathBuf> = mountinfo
+        .lines()
+        .filter(|l| l.contains(" - cgroup"))
+        .filter_map(|l| l.split(' ').nth(4).map(PathBuf::from))
+        .collect();
+    let mut out = Vec::new();
+    for line in cgroups.lines() {
+        let Some(path) = line.splitn(3, ':').nth(2) else {
+            continue;
+        };
+        if !path.contains("schedlab-measure-") {
+            continue;
+        }
+        for m in &mounts {
+            let dir = m.join(path.trim_start_matches('/'));
+            if dir.is_dir() {
+                out.push(dir);
+            }
+        }
+    }
+    out
+}
+
+/// Two task groups (cpu.weight 100 : 300, one hog each) plus a long sleeper: the task processes
+/// run in the measurement's cgroups, and Ctrl-C removes them with the processes. Where this
+/// machine has no cgroup with the cpu controller to spare, measure refuses the groups and says
+/// what is missing.
+#[test]
+fn groups_run_in_cgroups_that_go_away_with_the_measurement() {
+    let path = file(
+        "groups.json",
+        r#"{"version":1,"cpus":1,"duration":"60s","policy":{"id":"eevdf"},
+          "groups":[{"name":"light","cpu.weight":100},{"name":"heavy","cpu.weight":300}],
+          "tasks":[{"name":"light","group":"light","cpus":[0],"program":[{"repeat":"forever","body":[{"run":"1ms"},{"sleep":"20ms"}]}]},
+                   {"name":"heavy","group":"heavy","program":[{"repeat":"forever","body":[{"run":"1ms"},{"sleep":"20ms"}]}]}]}"#,
+    );
+    let tag = tag();
+    let child = spawn(&tag, &["measure", &path]);
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut dirs = Vec::new();
+    while dirs.is_empty() {
+        let pids = tagged(&tag, Some(child.id()));
+        dirs = pids.iter().flat_map(|&p| measure_cgroups(p)).collect();
+        if pids.is_empty() && Instant::now() > until {
+            // Refused before any task started: the message names what is missing.
+            let out = wait_output(child, Duration::from_secs(15));
+            assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+            assert!(
+                stderr(&out).contains("cgroups with the cpu controller"),
+                "{}",
+                stderr(&out)
+            );
+            return;
+        }
+        assert!(
+            Instant::now() < until + Duration::from_secs(5),
+            "no task joined a cgroup"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Both groups' directories, each holding one task process.
+    dirs.sort();
+    dirs.dedup();
+    assert!(dirs.len() >= 2, "{dirs:?}");
+    signal(child.id(), rustix::process::Signal::INT);
+    let out = wait_output(child, Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_none_left(&tag);
+    for d in &dirs {
+        assert!(!d.exists(), "{} is left behind", d.display());
+        assert!(
+            !d.parent().unwrap().exists(),
+            "{} is left behind",
+            d.display()
+        );
+    }
+}

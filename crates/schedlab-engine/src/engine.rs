@@ -19,7 +19,8 @@ use crate::machine::elevator::{Dispatch, Elevator};
 use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
-    Cx, Dequeue, Enqueue, Inspection, Out, Policy, Select, TaskInfo, TaskState, TimerGranularity,
+    Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState,
+    TimerGranularity,
 };
 use crate::program::WaitFor;
 use crate::rng::Rng;
@@ -221,11 +222,14 @@ struct Channel {
 struct Disk {
     seek: Nanos,
     bandwidth: u64,
+    write_bandwidth: u64,
     elevator: Box<dyn Elevator>,
     /// The request being served.
     busy: Option<Request>,
     /// Where the last request ended: a request starting here needs no positioning.
     head: u64,
+    /// When the request being served completes.
+    done_at: Nanos,
     /// Next offset of each plain `read`/`write` stream.
     cursors: std::collections::BTreeMap<u32, u64>,
     next_id: u64,
@@ -233,6 +237,24 @@ struct Disk {
     kick_at: Option<Nanos>,
     busy_time: Nanos,
     served: u64,
+}
+
+impl Disk {
+    /// Positioning unless `rq` starts where the head stands, then the transfer at the
+    /// direction's bandwidth.
+    fn service(&self, rq: &Request, head: u64) -> Nanos {
+        let position = if rq.pos == head {
+            Nanos::ZERO
+        } else {
+            self.seek
+        };
+        let bandwidth = match rq.dir {
+            crate::machine::Dir::Read => self.bandwidth,
+            crate::machine::Dir::Write => self.write_bandwidth,
+        };
+        let transfer = (rq.bytes as u128 * 1_000_000_000u128) / bandwidth.max(1) as u128;
+        position.saturating_add(Nanos(u64::try_from(transfer).unwrap_or(u64::MAX)))
+    }
 }
 
 /// A scenario task (one copy of it, after `count` expansion) waiting for its arrival time.
@@ -245,6 +267,7 @@ struct Arrival {
     cap: Option<u32>,
     rt: Option<crate::scenario::RtSpec>,
     cpus_allowed: u32,
+    group: Option<u16>,
     entry: u32,
 }
 
@@ -259,6 +282,7 @@ impl Arrival {
             cap: None,
             rt: None,
             cpus_allowed,
+            group: None,
             entry,
         }
     }
@@ -291,6 +315,8 @@ pub struct Engine {
     processed: u64,
 
     info: Vec<TaskInfo>,
+    /// The scenario's task groups, as policies see them.
+    groups: Vec<GroupInfo>,
     exec: Vec<Exec>,
     curr: Vec<Option<TaskId>>,
     cpus: Vec<Cpu>,
@@ -331,6 +357,7 @@ macro_rules! hook {
             now: $s.now,
             tick_ns: $s.tick_ns,
             tasks: &$s.info,
+            groups: &$s.groups,
             curr: &$s.curr,
             out: &mut $s.out,
         };
@@ -360,15 +387,26 @@ impl Engine {
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
             ch.capacity = c.capacity;
         }
+        let iosched = scenario
+            .machine
+            .as_ref()
+            .map(|m| crate::machine::elevator::IoSched::from_values(&m.iosched))
+            .unwrap_or_default();
+        let machine_elevator = scenario.machine.as_ref().and_then(|m| m.elevator);
         let disks = scenario
             .disks
             .iter()
             .map(|d| Disk {
                 seek: d.seek,
                 bandwidth: d.bandwidth,
-                elevator: d.elevator.build(),
+                write_bandwidth: match d.write_bandwidth {
+                    0 => d.bandwidth,
+                    w => w,
+                },
+                elevator: machine_elevator.unwrap_or(d.elevator).build(&iosched),
                 busy: None,
                 head: u64::MAX,
+                done_at: Nanos::ZERO,
                 cursors: Default::default(),
                 next_id: 0,
                 kick_at: None,
@@ -376,10 +414,13 @@ impl Engine {
                 served: 0,
             })
             .collect();
-        let vm = scenario
-            .machine
-            .as_ref()
-            .map(|m| Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some()));
+        let vm = scenario.machine.as_ref().map(|m| {
+            let mut vm = Vm::new(m, &scenario.disks, cpus, code.kswapd_entry.is_some());
+            if opts.detail != Detail::Summary {
+                vm.series = Some(machine::series::Recorder::new(scenario.disks.len()));
+            }
+            vm
+        });
         // Expand `count` and order arrivals by time, then scenario order.
         let all_cpus = u32::MAX >> (32 - scenario.cpus.clamp(1, 32));
         let mut arrivals = Vec::new();
@@ -398,6 +439,11 @@ impl Engine {
                         .filter(|&&c| c < 32)
                         .fold(0, |m, &c| m | (1u32 << c)),
                 },
+                group: t
+                    .group
+                    .as_deref()
+                    .and_then(|g| scenario.group_index(g))
+                    .map(|g| g as u16),
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -451,6 +497,18 @@ impl Engine {
             slots: vec![NO_EVENT; 2 * cpus],
             processed: 0,
             info: Vec::new(),
+            groups: scenario
+                .groups
+                .iter()
+                .map(|g| GroupInfo {
+                    parent: g
+                        .parent
+                        .as_deref()
+                        .and_then(|p| scenario.group_index(p))
+                        .map(|p| p as u16),
+                    cpu_weight: g.cpu_weight,
+                })
+                .collect(),
             exec: Vec::new(),
             curr: vec![None; cpus],
             cpus: vec![Cpu::default(); cpus],
@@ -509,8 +567,15 @@ impl Engine {
         &self.curr
     }
 
-    pub fn is_finished(&self) -> bool {
-        self.finished
+    /// When the next event happens; `None` once the run is over. A caller that must stand at
+    /// an instant without passing a condition it checks after each [`Engine::step`] (a
+    /// benchmark's stop) steps while this is at most the instant, then calls
+    /// [`Engine::run_until`].
+    pub fn next_event_time(&self) -> Option<Nanos> {
+        if self.finished {
+            return None;
+        }
+        self.next_event().map(|q| q.time())
     }
 
     /// Calls a read-only policy query with a `Cx` whose requests go nowhere.
@@ -528,6 +593,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut out,
         };
@@ -537,6 +603,30 @@ impl Engine {
     /// The run queues as the policy sees them now.
     pub fn inspect(&self, cpu: CpuId) -> Inspection {
         self.query(|p, cx| p.inspect(cx, cpu))
+    }
+
+    /// Every disk's queue now, in scenario order: the request being served and the queued ones
+    /// in the order the disk's elevator would serve them if nothing else arrived (a pure
+    /// query, for the inspector).
+    pub fn disk_queues(&self) -> Vec<machine::DiskQueue> {
+        self.disks
+            .iter()
+            .map(|d| {
+                let serving = d.busy.as_ref().map(|rq| (rq, d.done_at));
+                let service = |rq: &Request, head: u64| d.service(rq, head);
+                let queued = d.elevator.dispatch_order(&machine::elevator::Outlook {
+                    now: self.now,
+                    head: d.head,
+                    serving,
+                    service: &service,
+                });
+                machine::DiskQueue {
+                    serving: d.busy.clone().map(|rq| (rq, d.done_at)),
+                    idle_until: d.kick_at.filter(|_| d.busy.is_none()),
+                    queued,
+                }
+            })
+            .collect()
     }
 
     /// Who the policy would run next on `cpu` now (a pure query).
@@ -613,6 +703,9 @@ impl Engine {
         }
         if self.processed % limits::BUDGET_CHECK_EVENTS == 0 {
             self.check_record_budget()?;
+        }
+        if let Some(vm) = self.vm.as_mut() {
+            vm.sample_before(q.time());
         }
         self.now = q.time();
         match q.ev {
@@ -708,9 +801,12 @@ impl Engine {
         Ok(self.into_output())
     }
 
-    /// Bytes the run has recorded: the trace plus tasks and their latency samples.
+    /// Bytes the run has recorded: the trace plus tasks and their latency samples, and the
+    /// machine's series.
     pub fn recorded_bytes(&self) -> u64 {
-        self.trace.recorded_bytes() + self.stats_bytes
+        self.trace.recorded_bytes()
+            + self.stats_bytes
+            + self.vm.as_ref().map_or(0, Vm::series_bytes)
     }
 
     fn check_record_budget(&self) -> Result<(), RunError> {
@@ -728,6 +824,9 @@ impl Engine {
             return;
         }
         self.now = end.max(self.now);
+        if let Some(vm) = self.vm.as_mut() {
+            vm.sample_through(self.now);
+        }
         for c in 0..self.cpus.len() {
             let cpu = CpuId(c as u16);
             if let Some(t) = self.curr[c] {
@@ -769,6 +868,7 @@ impl Engine {
         cpu_rate_cap: Option<u32>,
         rt: Option<crate::scenario::RtSpec>,
         cpus_allowed: u32,
+        group: Option<u16>,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -799,6 +899,7 @@ impl Engine {
             rt,
             cpus_allowed,
             parent,
+            group,
             cpu,
             last_ran: None,
             // record_state below makes it Runnable (and counts it).
@@ -837,6 +938,7 @@ impl Engine {
             a.cap,
             a.rt,
             a.cpus_allowed,
+            a.group,
             None,
             a.entry,
             CpuId(0),
@@ -1146,7 +1248,7 @@ impl Engine {
                 };
                 let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
-                let (cap, mask) = (parent.cpu_rate_cap, parent.cpus_allowed);
+                let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -1155,6 +1257,7 @@ impl Engine {
                     cap,
                     rt,
                     mask,
+                    group,
                     Some(t),
                     entry,
                     pcpu,
@@ -1389,6 +1492,7 @@ impl Engine {
             now: self.now,
             tick_ns: self.tick_ns,
             tasks: &self.info,
+            groups: &self.groups,
             curr: &self.curr,
             out: &mut self.out,
         };
@@ -1590,6 +1694,10 @@ impl Engine {
             effect,
         };
         disk.elevator.add(rq, self.now);
+        if let Some(vm) = self.vm.as_mut() {
+            vm.queue_changed(d, dir, true);
+        }
+        let disk = &mut self.disks[d];
         if disk.busy.is_none() {
             self.start_disk(d);
         }
@@ -1603,18 +1711,11 @@ impl Engine {
         }
         match disk.elevator.dispatch(self.now, disk.head) {
             Dispatch::Serve(rq) => {
-                let position = if rq.pos == disk.head {
-                    Nanos::ZERO
-                } else {
-                    disk.seek
-                };
-                let transfer =
-                    (rq.bytes as u128 * 1_000_000_000u128) / disk.bandwidth.max(1) as u128;
-                let transfer = Nanos(u64::try_from(transfer).unwrap_or(u64::MAX));
+                let service = disk.service(&rq, disk.head);
                 disk.head = rq.end();
                 disk.busy = Some(rq);
                 disk.kick_at = None;
-                let service = position.saturating_add(transfer);
+                disk.done_at = self.now.saturating_add(service);
                 disk.busy_time = disk.busy_time.saturating_add(service);
                 self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
             }
@@ -1635,6 +1736,7 @@ impl Engine {
         disk.elevator.completed(&rq, self.now);
         let mut cleaned = false;
         if let Some(vm) = self.vm.as_mut() {
+            vm.queue_changed(d, rq.dir, false);
             match rq.effect {
                 Effect::None => {}
                 Effect::Fill { file, first, count } => {
@@ -2065,6 +2167,7 @@ impl Engine {
             recorded_bytes,
             trace,
             metrics,
+            machine: self.vm.as_ref().map(Vm::record),
             tasks: self.info,
         }
     }
@@ -2094,6 +2197,8 @@ pub struct RunOutput {
     pub recorded_bytes: u64,
     pub trace: Trace,
     pub metrics: Metrics,
+    /// The machine's state over time and its limits, when the scenario has a machine.
+    pub machine: Option<machine::series::Record>,
     pub tasks: Vec<TaskInfo>,
 }
 

@@ -22,7 +22,7 @@ pub use engine::{Engine, RunError, RunOptions, RunOutput};
 pub use ids::{CpuId, TaskId};
 pub use metrics::{Metrics, Percentiles, RunMetrics, TaskMetrics};
 pub use policy::{
-    Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Note, Policy,
+    Cx, Dequeue, Enqueue, GroupInfo, InspectEntry, InspectQueue, Inspection, Machine, Note, Policy,
     PolicyInfo, Queues, Select, TaskInfo, TaskState, TimerGranularity,
 };
 pub use scenario::{Problem, Problems, Scenario};

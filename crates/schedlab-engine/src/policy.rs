@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::ids::{CpuId, TaskId};
 use crate::rng::Rng;
-use crate::scenario::{RtPolicy, RtSpec};
+use crate::scenario::RtSpec;
 use crate::time::Nanos;
 use crate::tunable::{TunableSpec, Tunables};
 
@@ -97,6 +97,8 @@ pub struct TaskInfo {
     /// CPU affinity as a bit mask (bit i = CPU i), the kernel's `cpus_mask`.
     pub cpus_allowed: u32,
     pub parent: Option<TaskId>,
+    /// The task group, an index into [`Cx::groups`]; `None` = the root group.
+    pub group: Option<u16>,
     /// The CPU whose queue holds the task (or held it last).
     pub cpu: CpuId,
     /// The CPU it last ran on, if it ever ran.
@@ -110,14 +112,19 @@ pub struct TaskInfo {
     pub burst_left: Option<Nanos>,
 }
 
+/// A task group as a policy sees it: the kernel's `task_group`, from a scenario's `groups`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupInfo {
+    /// The enclosing group (an index into the same list, always smaller); `None` = the root.
+    pub parent: Option<u16>,
+    /// cgroup v2 `cpu.weight`, 1..=10000.
+    pub cpu_weight: u32,
+}
+
 impl TaskInfo {
     #[inline]
     pub fn is_rt(&self) -> bool {
         self.rt.is_some()
-    }
-    #[inline]
-    pub fn rt_policy(&self) -> Option<RtPolicy> {
-        self.rt.map(|r| r.policy)
     }
     /// Whether the task may run on `cpu` (`cpumask_test_cpu(cpu, p->cpus_ptr)`).
     #[inline]
@@ -245,6 +252,7 @@ pub struct Cx<'a> {
     pub(crate) now: Nanos,
     pub(crate) tick_ns: u64,
     pub(crate) tasks: &'a [TaskInfo],
+    pub(crate) groups: &'a [GroupInfo],
     pub(crate) curr: &'a [Option<TaskId>],
     pub(crate) out: &'a mut Out,
 }
@@ -272,6 +280,11 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn tasks(&self) -> &[TaskInfo] {
         self.tasks
+    }
+    /// The scenario's task groups, parents before children (empty without groups).
+    #[inline]
+    pub fn groups(&self) -> &[GroupInfo] {
+        self.groups
     }
     #[inline]
     pub fn nr_cpus(&self) -> usize {

@@ -48,17 +48,6 @@ pub enum Dur {
     },
 }
 
-impl Dur {
-    /// The mean of the (clipped) distribution as declared, for validation and summaries.
-    pub fn nominal(&self) -> Nanos {
-        match *self {
-            Dur::Fixed(n) => n,
-            Dur::Uniform { min, max } => Nanos(((min.0 as u128 + max.0 as u128) / 2) as u64),
-            Dur::Exponential { mean, .. } | Dur::Lognormal { mean, .. } => mean,
-        }
-    }
-}
-
 /// How often a `repeat` runs its body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {

@@ -3,6 +3,14 @@
 //! Version 1's core (`version`, `cpus`, `duration`, `seed`, `policy`, `tasks` with `name`,
 //! `nice`, `arrival`, `program`) is a contract: later versions extend it and keep accepting it.
 //! Unknown fields are an error, never silently ignored.
+//!
+//! Task groups: `"groups": [{"name": "batch", "cpu.weight": 100}, {"name": "web",
+//! "cpu.weight": 300, "parent": "batch"}]` declares cgroup v2 groups (`cpu.weight` 1..=10000,
+//! default 100; a parent is listed before its children; at most [`limits::MAX_GROUPS`] groups
+//! and [`limits::MAX_GROUP_DEPTH`] levels), and a task's `"group": "web"` puts it (and the
+//! children it forks) in one. `cfs` and `eevdf` share CPU time between sibling groups by
+//! weight, hierarchically, as the kernel's group scheduling does; every other policy ignores
+//! groups (their tasks compete as if there were none).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -58,7 +66,8 @@ pub mod limits {
     /// (at most 451 million, chat under linux-2.5-o1).
     pub const DEFAULT_MAX_WORK: u64 = 2_000_000_000;
     /// Bytes a run may record: the trace's logs (segments, states, notes), migrations, the
-    /// observed metric, marks, the wake-up latency samples kept and the tasks themselves. The
+    /// observed metric, marks, the wake-up latency samples kept, the tasks themselves and the
+    /// machine's series (at most 4096 points, `machine::series`). The
     /// largest preset records about 180 MB (irman under eevdf, with every note). Reaching it stops the run
     /// with [`crate::RunError::MemoryBudget`] (checked every [`BUDGET_CHECK_EVENTS`] events).
     pub const MAX_RECORD_BYTES: u64 = 512 << 20;
@@ -82,6 +91,13 @@ pub mod limits {
     pub const MAX_STEPS: usize = 100_000;
     /// Steps of all programs of a scenario together.
     pub const MAX_TOTAL_STEPS: usize = 1_000_000;
+    /// Task groups of a scenario (each has a run queue and a scheduling entity per CPU).
+    pub const MAX_GROUPS: usize = 64;
+    /// Levels of groups under the root (a group without a parent is at depth 1).
+    pub const MAX_GROUP_DEPTH: usize = 8;
+    /// A group's `cpu.weight`, as cgroup v2 allows it (`CGROUP_WEIGHT_MIN..=CGROUP_WEIGHT_MAX`).
+    pub const GROUP_WEIGHT_MIN: u32 = 1;
+    pub const GROUP_WEIGHT_MAX: u32 = 10_000;
 }
 
 /// Deserializes a duration field, naming the field and its maximum when it is too large.
@@ -128,6 +144,37 @@ pub struct Scenario {
     /// straight to the disk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<MachineSpec>,
+    /// Task groups (cgroup v2 directories with the cpu controller), parents before children.
+    /// `cfs` and `eevdf` share CPU time between groups by weight; other policies ignore them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupSpec>,
+}
+
+/// The default `cpu.weight` of a cgroup v2 group (`CGROUP_WEIGHT_DFL`).
+pub const GROUP_WEIGHT_DEFAULT: u32 = 100;
+
+fn default_group_weight() -> u32 {
+    GROUP_WEIGHT_DEFAULT
+}
+fn is_default_group_weight(w: &u32) -> bool {
+    *w == GROUP_WEIGHT_DEFAULT
+}
+
+/// A task group: a cgroup v2 directory under the root with the cpu controller enabled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSpec {
+    pub name: String,
+    /// `cpu.weight`, 1..=10000 (default 100): the group's share against its siblings.
+    #[serde(
+        rename = "cpu.weight",
+        default = "default_group_weight",
+        skip_serializing_if = "is_default_group_weight"
+    )]
+    pub cpu_weight: u32,
+    /// The enclosing group, listed earlier; absent = directly under the root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -173,6 +220,10 @@ pub struct TaskSpec {
     /// Inherited by forked children, as the kernel's `cpus_mask` is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpus: Option<Vec<u32>>,
+    /// The task group (a name from the scenario's `groups`); absent = the root group.
+    /// Inherited by forked children, as a cgroup is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
     /// Start this many identical copies, named `name-1` .. `name-N`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
@@ -204,9 +255,18 @@ pub struct DiskSpec {
     /// Transfer rate in bytes per second.
     #[serde(default = "default_bandwidth")]
     pub bandwidth: u64,
+    /// Sustained write rate in bytes per second, where it differs from `bandwidth` (a disk
+    /// behind a journalling filesystem writes slower than it reads); 0 = `bandwidth`.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub write_bandwidth: u64,
     /// Queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6), cfq.
+    /// A machine's `elevator` overrides it.
     #[serde(default, skip_serializing_if = "ElevatorKind::is_noop")]
     pub elevator: ElevatorKind,
+}
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
 }
 
 /// The machine's memory and its page cache (workloads.md §7.2). Sizes in bytes.
@@ -284,6 +344,13 @@ pub struct MachineSpec {
         skip_serializing_if = "is_default_swappiness"
     )]
     pub swappiness: u64,
+    /// The elevator of every disk, overriding `disks[].elevator`; absent = each disk's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elevator: Option<ElevatorKind>,
+    /// The elevators' own knobs by key (`deadline_fifo_batch`, `as_antic_expire`, ...; see
+    /// `machine::knobs`); absent ones take their defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub iosched: BTreeMap<String, i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileSpec>,
 }
@@ -379,6 +446,8 @@ impl MachineSpec {
             flush_cpu: default_flush_cpu(),
             flusher: default_flusher(),
             swappiness: default_swappiness(),
+            elevator: None,
+            iosched: BTreeMap::new(),
             files: Vec::new(),
         }
     }
@@ -451,6 +520,11 @@ impl Scenario {
 
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+
+    /// The index in `groups` of the group called `name`.
+    pub fn group_index(&self, name: &str) -> Option<usize> {
+        self.groups.iter().position(|g| g.name == name)
     }
 
     /// Number of tasks after `count` expansion, in 64 bits (a 32-bit `usize` could wrap).
@@ -587,6 +661,16 @@ impl Validator<'_> {
                     ),
                 );
             }
+            if d.write_bandwidth > limits::MAX_BANDWIDTH {
+                self.err(
+                    format!("disks[{i}].write_bandwidth"),
+                    format!(
+                        "{} is outside the allowed range 0..={} bytes per second (0 = bandwidth)",
+                        d.write_bandwidth,
+                        limits::MAX_BANDWIDTH
+                    ),
+                );
+            }
         }
         if let Some(m) = &s.machine {
             self.machine(m);
@@ -612,9 +696,18 @@ impl Validator<'_> {
                 }
             }
         }
+        self.groups();
         let mut task_names = BTreeSet::new();
         for (i, t) in s.tasks.iter().enumerate() {
             let p = format!("tasks[{i}]");
+            if let Some(g) = &t.group {
+                if s.group_index(g).is_none() {
+                    self.err(
+                        format!("{p}.group"),
+                        format!("{g:?} is not one of the scenario's groups"),
+                    );
+                }
+            }
             if self.name(&format!("{p}.name"), &t.name) && !task_names.insert(t.name.as_str()) {
                 self.err(
                     format!("{p}.name"),
@@ -712,6 +805,66 @@ impl Validator<'_> {
     }
 
     /// Checks a name: not empty, at most [`limits::MAX_NAME_BYTES`]. True when it is fine.
+    /// `groups`: unique names, weights in cgroup v2's range, parents listed earlier (so the
+    /// hierarchy has no cycle) and at most [`limits::MAX_GROUP_DEPTH`] levels.
+    fn groups(&mut self) {
+        let s = self.scenario;
+        if s.groups.len() > limits::MAX_GROUPS {
+            self.err(
+                "groups",
+                format!(
+                    "{} groups is more than the limit of {}",
+                    s.groups.len(),
+                    limits::MAX_GROUPS
+                ),
+            );
+        }
+        let mut depth: Vec<usize> = Vec::with_capacity(s.groups.len());
+        for (i, g) in s.groups.iter().enumerate() {
+            let p = format!("groups[{i}]");
+            if self.name(&format!("{p}.name"), &g.name) && s.group_index(&g.name) != Some(i) {
+                self.err(
+                    format!("{p}.name"),
+                    format!("{:?} is used by another group", g.name),
+                );
+            }
+            if !(limits::GROUP_WEIGHT_MIN..=limits::GROUP_WEIGHT_MAX).contains(&g.cpu_weight) {
+                self.err(
+                    format!("{p}.cpu.weight"),
+                    format!(
+                        "{} is outside the allowed range {}..={}",
+                        g.cpu_weight,
+                        limits::GROUP_WEIGHT_MIN,
+                        limits::GROUP_WEIGHT_MAX
+                    ),
+                );
+            }
+            let d = match &g.parent {
+                None => 1,
+                Some(parent) => match s.groups[..i].iter().position(|q| &q.name == parent) {
+                    Some(j) => depth[j] + 1,
+                    None => {
+                        self.err(
+                            format!("{p}.parent"),
+                            format!("{parent:?} must name a group listed before this one"),
+                        );
+                        1
+                    }
+                },
+            };
+            if d > limits::MAX_GROUP_DEPTH {
+                self.err(
+                    format!("{p}.parent"),
+                    format!(
+                        "the group would be {d} levels deep; the limit is {}",
+                        limits::MAX_GROUP_DEPTH
+                    ),
+                );
+            }
+            depth.push(d);
+        }
+    }
+
     fn name(&mut self, path: &str, name: &str) -> bool {
         if name.is_empty() {
             self.err(path, "must not be empty");
@@ -769,33 +922,8 @@ impl Validator<'_> {
                 format!("{} must be a power of two in 4096..=1048576", m.block),
             );
         }
-        if m.swappiness > 100 {
-            self.err(
-                "machine.swappiness",
-                format!("{} is outside the allowed range 0..=100", m.swappiness),
-            );
-        }
-        for (key, v) in [
-            ("dirty_ratio", m.dirty_ratio),
-            ("dirty_background_ratio", m.dirty_background_ratio),
-        ] {
-            if !(1..=100).contains(&v) {
-                self.err(
-                    format!("machine.{key}"),
-                    format!("{v} is outside the allowed range 1..=100 (%)"),
-                );
-            }
-        }
-        for (key, v) in [
-            ("writeback_interval", m.writeback_interval),
-            ("dirty_expire", m.dirty_expire),
-        ] {
-            if v < Nanos::from_ms(10) || v > Nanos::from_secs(3600) {
-                self.err(
-                    format!("machine.{key}"),
-                    format!("{v} is outside the allowed range 10ms..=3600s"),
-                );
-            }
+        for p in crate::machine::knobs::problems(m, &self.scenario.disks) {
+            self.err(p.path, p.message);
         }
         for (key, v) in [
             ("write_chunk", m.write_chunk),
@@ -1219,5 +1347,60 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("unknown variant"));
+    }
+
+    #[test]
+    fn groups_are_validated_with_their_paths() {
+        let with = |groups: &str, group: &str| {
+            let json = format!(
+                r#"{{"version":1,"cpus":1,"duration":"1s","policy":{{"id":"cfs"}},"groups":{groups},
+                   "tasks":[{{"name":"t","group":{group},"program":[{{"run":"1ms"}}]}}]}}"#
+            );
+            Scenario::from_json(&json)
+        };
+        let s = with(
+            r#"[{"name":"a"},{"name":"b","cpu.weight":300,"parent":"a"}]"#,
+            r#""b""#,
+        )
+        .unwrap();
+        assert_eq!(s.groups[0].cpu_weight, 100);
+        assert_eq!(s.groups[1].parent.as_deref(), Some("a"));
+        assert_eq!(s.tasks[0].group.as_deref(), Some("b"));
+        let messages = |e: Problems| {
+            e.0.iter()
+                .map(|p| format!("{}: {}", p.path, p.message))
+                .collect::<Vec<_>>()
+        };
+        let e = with(
+            r#"[{"name":"a","cpu.weight":0},{"name":"a","cpu.weight":10001},
+                {"name":"c","parent":"d"},{"name":"d"}]"#,
+            r#""x""#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            messages(e),
+            [
+                "groups[0].cpu.weight: 0 is outside the allowed range 1..=10000",
+                "groups[1].name: \"a\" is used by another group",
+                "groups[1].cpu.weight: 10001 is outside the allowed range 1..=10000",
+                "groups[2].parent: \"d\" must name a group listed before this one",
+                "tasks[0].group: \"x\" is not one of the scenario's groups",
+            ]
+        );
+        // Nine levels: the ninth is too deep.
+        let chain: Vec<String> = (0..9)
+            .map(|i| match i {
+                0 => r#"{"name":"g0"}"#.to_string(),
+                _ => format!(r#"{{"name":"g{i}","parent":"g{}"}}"#, i - 1),
+            })
+            .collect();
+        let e = with(&format!("[{}]", chain.join(",")), r#""g0""#).unwrap_err();
+        assert_eq!(
+            messages(e),
+            ["groups[8].parent: the group would be 9 levels deep; the limit is 8"]
+        );
+        // Unchanged output for a scenario without groups: no "groups" key, no "group" key.
+        let plain = with("[]", "null").unwrap();
+        assert!(!plain.to_json_pretty().contains("group"));
     }
 }

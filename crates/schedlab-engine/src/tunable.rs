@@ -30,6 +30,9 @@ pub struct TunableSpec {
     pub scale: i64,
     /// The kernel's own name for it (sysctl path, macro or variable), if it had one.
     pub kernel_name: Option<&'static str>,
+    /// If set, the value is an index into these names (a choice such as the elevator): value
+    /// `i` reads and is written as `choices[i]`; `min..=max` is `0..=len - 1`.
+    pub choices: Option<&'static [&'static str]>,
 }
 
 impl TunableSpec {
@@ -55,7 +58,69 @@ impl TunableSpec {
             values: None,
             scale: 1,
             kernel_name: None,
+            choices: None,
         }
+    }
+
+    /// A choice among `names`, stored as the index of the chosen name (`default` is one).
+    pub const fn choice(
+        key: &'static str,
+        label: &'static str,
+        names: &'static [&'static str],
+        default: i64,
+        help: &'static str,
+    ) -> TunableSpec {
+        let mut spec = TunableSpec::new(key, label, "", default, 0, names.len() as i64 - 1, help);
+        spec.choices = Some(names);
+        spec
+    }
+
+    /// Reads a value as a person writes it: an integer, or for a choice one of its names.
+    pub fn parse(&self, text: &str) -> Option<i64> {
+        let text = text.trim();
+        if let Some(names) = self.choices {
+            if let Some(i) = names.iter().position(|n| *n == text) {
+                return Some(i as i64);
+            }
+        }
+        text.parse().ok()
+    }
+
+    /// Why `v` is not an allowed value, naming the key and the allowed range or values (the
+    /// message of every out-of-range tunable, policy or machine); `None` if it is allowed.
+    pub fn problem(&self, v: i64) -> Option<String> {
+        if self.allows(v) {
+            return None;
+        }
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        Some(match (self.choices, self.allowed_values()) {
+            (Some(names), _) => format!(
+                "{v} is not an allowed value of {}: {} (0..={})",
+                self.key,
+                names.join(", "),
+                names.len().saturating_sub(1)
+            ),
+            (None, Some(vs)) if self.step > 1 || self.values.is_some() => {
+                let vs: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+                format!(
+                    "{v} is not an allowed value of {}: {}{unit}",
+                    self.key,
+                    vs.join(", ")
+                )
+            }
+            _ if self.step > 1 && v >= self.min && v <= self.max => format!(
+                "{v} is not on the steps of {}: {}..={}{unit} in steps of {} from {}",
+                self.key, self.min, self.max, self.step, self.min
+            ),
+            _ => format!(
+                "{v} is outside the allowed range {}..={}{unit}",
+                self.min, self.max
+            ),
+        })
     }
 
     pub const fn kernel(mut self, name: &'static str) -> TunableSpec {
@@ -142,8 +207,15 @@ impl TunableSpec {
     }
 
     /// A value as people read it: `value / scale` with as many decimals as the scale needs,
-    /// and the display unit (`"6.000 ms"` for 6000 µs at scale 1000). Integer formatting only.
+    /// and the display unit (`"6.000 ms"` for 6000 µs at scale 1000), or a choice's name.
+    /// Integer formatting only.
     pub fn display(&self, value: i64) -> String {
+        if let Some(name) = self
+            .choices
+            .and_then(|names| usize::try_from(value).ok().and_then(|i| names.get(i)))
+        {
+            return (*name).to_owned();
+        }
         let number = if self.scale > 1 {
             let decimals = self.scale.ilog10() as usize;
             let sign = if value < 0 { "-" } else { "" };
@@ -201,29 +273,7 @@ impl Tunables {
                     problems.push(Problem { path, message });
                 }
                 Some(s) if !s.allows(v) => {
-                    let unit = if s.unit.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" {}", s.unit)
-                    };
-                    let message = match s.allowed_values() {
-                        Some(vs) if s.step > 1 || s.values.is_some() => {
-                            let vs: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
-                            format!(
-                                "{v} is not an allowed value of {}: {}{unit}",
-                                s.key,
-                                vs.join(", ")
-                            )
-                        }
-                        _ if s.step > 1 && v >= s.min && v <= s.max => format!(
-                            "{v} is not on the steps of {}: {}..={}{unit} in steps of {} from {}",
-                            s.key, s.min, s.max, s.step, s.min
-                        ),
-                        _ => format!(
-                            "{v} is outside the allowed range {}..={}{unit}",
-                            s.min, s.max
-                        ),
-                    };
+                    let message = s.problem(v).unwrap_or_default();
                     problems.push(Problem { path, message });
                 }
                 Some(s) => {

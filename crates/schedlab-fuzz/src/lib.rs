@@ -555,13 +555,18 @@ pub fn corpus(repo_root: &Path) -> Vec<Input> {
         seeds.extend(read_dir(&repo_root.join(dir)));
     }
     for p in schedlab::workloads::PRESETS {
-        let params = schedlab::workloads::Params::defaults(p.params);
-        let base = schedlab::workloads::PresetBase::new(
+        let Ok(benchmark) = schedlab::Benchmark::parse(p.id, &[]) else {
+            continue;
+        };
+        let policy = schedlab::engine::scenario::PolicySpec {
+            id: schedlab::workloads::default_policy().to_owned(),
+            tunables: Default::default(),
+        };
+        let s = benchmark.scenario(
             schedlab::workloads::DEFAULT_CPUS,
             schedlab::workloads::DEFAULT_SEED,
-            schedlab::workloads::default_policy(),
+            policy,
         );
-        let s = schedlab::workloads::generate(p, &params, &base);
         seeds.push(Input::Link(schedlab::encode(&schedlab::LinkState::new(
             s.clone(),
         ))));

@@ -144,10 +144,15 @@ fn headroom() {
     );
     let mut worst = (0u64, 0u64, 0u64, 0u64, 0usize);
     for p in w::PRESETS {
-        let params = w::Params::defaults(p.params);
+        let Ok(benchmark) = schedlab::Benchmark::parse(p.id, &[]) else {
+            continue;
+        };
         for policy in schedlab::POLICIES {
-            let base = w::PresetBase::new(w::DEFAULT_CPUS, w::DEFAULT_SEED, policy.id);
-            let s = w::generate(p, &params, &base);
+            let spec = schedlab::engine::scenario::PolicySpec {
+                id: policy.id.to_owned(),
+                tunables: Default::default(),
+            };
+            let s = benchmark.scenario(w::DEFAULT_CPUS, w::DEFAULT_SEED, spec);
             let opts = schedlab::RunOptions::default();
             match schedlab::run(&s, opts) {
                 Ok(out) => {

@@ -40,7 +40,7 @@
 //!
 //! Baseline 2.6.4 kept: HZ 1000 ticks, SCHED_FIFO/RR on levels 0..99 (RR slices = `timeslice`),
 //! children start on the parent's CPU, sync wake-ups fast-migrate to the waker's CPU, and the
-//! 2.6.0 load balancer (`crate::o1_balance`, §7.3): idle pulls at schedule() and every idle
+//! 2.6.0 load balancer (`crate::o1::balance`, §7.3): idle pulls at schedule() and every idle
 //! jiffy, busy balancing every HZ/5. Scenario tasks start on the CPU with the fewest queued
 //! tasks (lowest id on ties).
 //!
@@ -61,14 +61,12 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
-use crate::o1_balance::{BalanceVariant, LoadBalancer, O1Runqueues};
-use crate::prio_array::PrioArray;
+use crate::kernel::{rt_prio, MAX_PRIO, MAX_RT_PRIO};
+use crate::o1::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
+use crate::o1::prio_array::PrioArray;
 
 /// i386 HZ in 2.6.4.
 const HZ: i64 = 1000;
-const MAX_USER_RT_PRIO: i64 = 100;
-const MAX_RT_PRIO: i64 = MAX_USER_RT_PRIO;
-const MAX_PRIO: i64 = MAX_RT_PRIO + 40;
 /// The background level, below every SCHED_NORMAL level (RECONSTRUCTION).
 const BGND_PRIO: i64 = MAX_PRIO;
 /// Levels in the array: 0..=140.
@@ -591,7 +589,7 @@ impl Policy for Ebs {
             None => (nice_to_shares(info.nice), false),
         };
         let (rt, prio) = match info.rt {
-            Some(r) => (Some(r.policy), MAX_USER_RT_PRIO - 1 - r.priority as i64),
+            Some(r) => (Some(r.policy), rt_prio(r.priority)),
             None => (None, MAX_RT_PRIO),
         };
         let e = ETask {

@@ -45,8 +45,17 @@
 //! an O(1) test. The timeline is a tree augmented with each subtree's earliest deadline
 //! (`crate::eevdf_tree`, as the kernel augments its rbtree): eligibility (`v_i ≤ V`) holds for a
 //! prefix of the vruntime order, so the pick is one O(log n) walk. No per-task slices
-//! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no cgroups,
-//! no PELT. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
+//! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no
+//! PELT. Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are 6.6's
+//! CONFIG_FAIR_GROUP_SCHED, built as in `cfs` (a queue per group per CPU, a group entity in the
+//! parent's queue weighted by `calc_group_shares` from instantaneous queue weights instead of
+//! PELT averages): the group entity has its own vruntime, deadline and lag, is placed by its
+//! saved lag when its queue stops being empty and saves its lag when it empties, gets a new
+//! request of `base_slice` when it reaches its deadline (a resched when its queue has others),
+//! and `reweight_entity` (6.6: vruntime kept, the deadline's distance and a saved lag scaled by
+//! old/new weight) applies its new weight; `pick_eevdf` runs at every level down, and a wake-up
+//! preempts when `pick_eevdf` on the queue `find_matching_se` reaches picks the woken task's
+//! entity. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
 //! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
 //! with two more tasks; a moved entity keeps its lag (dequeue saves it, enqueue places by it).
 //!
@@ -66,8 +75,8 @@ use schedlab_engine::{
 };
 
 use crate::cfs::{
-    balance_move, calc_delta_fair, ms3, select_cpu_fair, sysctl_factor, until_next_tick, us,
-    HZ_TUNABLE, SCALING_TUNABLE,
+    balance_move, calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor,
+    task_groups, until_next_tick, us, Entities, Hierarchy, Se, HZ_TUNABLE, SCALING_TUNABLE,
 };
 use crate::eevdf_tree::DeadlineTree;
 
@@ -192,10 +201,16 @@ impl EevdfConfig {
 }
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    let ncpus = m.cpus.max(1) as usize;
     Box::new(Eevdf {
         c: EevdfConfig::new(t, m),
         se: Vec::new(),
-        rq: (0..m.cpus.max(1)).map(|_| EevdfRq::default()).collect(),
+        gse: Vec::new(),
+        rq: (0..ncpus).map(|_| EevdfRq::default()).collect(),
+        h: Hierarchy {
+            ncpus,
+            tg: Vec::new(),
+        },
     })
 }
 
@@ -242,7 +257,10 @@ struct Entity {
     /// PLACE_REL_DEADLINE: `deadline` holds `deadline − vruntime` until the next placement.
     rel_deadline: bool,
     seq: u64,
+    /// The CPU whose queue it is on or was last on.
     cpu: usize,
+    /// The task's group slot (0 = root, g + 1 = group g); unused for group entities.
+    slot: usize,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -250,7 +268,7 @@ struct EevdfRq {
     /// Sorted by vruntime, as in 6.6.
     tasks_timeline: DeadlineTree,
     min_vruntime: i64,
-    curr: Option<TaskId>,
+    curr: Option<Se>,
     /// `cfs_rq->avg_vruntime`: Σ (v_i − min_vruntime)·w_i over the entities in the timeline
     /// (not curr), kept as the kernel keeps it: `avg_vruntime_add`/`_sub` on insertion and
     /// removal, `avg_vruntime_update` when min_vruntime moves. Exact (128 bits, weights not
@@ -258,6 +276,8 @@ struct EevdfRq {
     avg_vruntime: i128,
     /// `cfs_rq->avg_load`: Σ w_i over the timeline.
     avg_load: i128,
+    /// `h_nr_running` (root queues only): tasks queued on the CPU at every level.
+    h_nr_running: usize,
 }
 
 impl EevdfRq {
@@ -269,22 +289,78 @@ impl EevdfRq {
 pub struct Eevdf {
     c: EevdfConfig,
     se: Vec<Entity>,
+    /// Group entities, by the index of their own queue (root queues have none).
+    gse: Vec<Entity>,
     rq: Vec<EevdfRq>,
+    h: Hierarchy,
+}
+
+impl Entities for Eevdf {
+    fn hierarchy(&self) -> &Hierarchy {
+        &self.h
+    }
+    fn task_rq(&self, t: TaskId) -> usize {
+        let e = &self.se[t.index()];
+        self.h.rq(e.slot, e.cpu)
+    }
 }
 
 impl Eevdf {
+    fn e(&self, s: Se) -> &Entity {
+        match s {
+            Se::Task(t) => &self.se[t.index()],
+            Se::Group(q) => &self.gse[q as usize],
+        }
+    }
+
+    fn e_mut(&mut self, s: Se) -> &mut Entity {
+        match s {
+            Se::Task(t) => &mut self.se[t.index()],
+            Se::Group(q) => &mut self.gse[q as usize],
+        }
+    }
+
+    /// Allocates the group queues and entities when the scenario has groups (once).
+    fn init_groups(&mut self, cx: &Cx<'_>) {
+        if !self.h.tg.is_empty() || cx.groups().is_empty() {
+            return;
+        }
+        self.h.tg = task_groups(cx);
+        let n = self.h.queues();
+        self.rq.resize_with(n, EevdfRq::default);
+        self.gse = (0..n)
+            .map(|q| Entity {
+                weight: self.h.shares(q),
+                slice: self.c.sysctl_sched_base_slice,
+                cpu: self.h.cpu_of(q),
+                ..Entity::default()
+            })
+            .collect();
+    }
+
+    /// The task at the end of the CPU's chain of `curr` entities, if one runs.
+    fn curr_task(&self, cpu: usize) -> Option<TaskId> {
+        let mut s = self.rq[cpu].curr?;
+        loop {
+            match s {
+                Se::Task(t) => return Some(t),
+                Se::Group(q) => s = self.rq[q as usize].curr?,
+            }
+        }
+    }
+
     #[cfg(test)]
-    fn queued(&self, cpu: usize) -> impl Iterator<Item = TaskId> + '_ {
-        let rq = &self.rq[cpu];
+    fn queued(&self, q: usize) -> impl Iterator<Item = Se> + '_ {
+        let rq = &self.rq[q];
         rq.tasks_timeline.iter().chain(rq.curr)
     }
 
     /// `cfs_rq->avg_vruntime` and `avg_load`, with curr added (as `avg_vruntime()` does).
-    fn sums(&self, cpu: usize) -> (i128, i128) {
-        let rq = &self.rq[cpu];
+    fn sums(&self, q: usize) -> (i128, i128) {
+        let rq = &self.rq[q];
         let (mut avg, mut load) = (rq.avg_vruntime, rq.avg_load);
         if let Some(c) = rq.curr {
-            let se = &self.se[c.index()];
+            let se = self.e(c);
             avg += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
             load += se.weight as i128;
         }
@@ -293,12 +369,12 @@ impl Eevdf {
 
     /// The sums recomputed from the queue, for the tests that check the incremental ones.
     #[cfg(test)]
-    fn sums_from_scratch(&self, cpu: usize) -> (i128, i128) {
-        let min = self.rq[cpu].min_vruntime;
+    fn sums_from_scratch(&self, q: usize) -> (i128, i128) {
+        let min = self.rq[q].min_vruntime;
         let mut avg = 0i128;
         let mut load = 0i128;
-        for t in self.queued(cpu) {
-            let se = &self.se[t.index()];
+        for s in self.queued(q) {
+            let se = self.e(s);
             avg += (se.vruntime - min) as i128 * se.weight as i128;
             load += se.weight as i128;
         }
@@ -306,37 +382,33 @@ impl Eevdf {
     }
 
     /// `avg_vruntime()`: V.
-    fn avg_vruntime(&self, cpu: usize) -> i64 {
-        let (avg, load) = self.sums(cpu);
-        avg_vruntime_of(self.rq[cpu].min_vruntime, avg, load)
+    fn avg_vruntime(&self, q: usize) -> i64 {
+        let (avg, load) = self.sums(q);
+        avg_vruntime_of(self.rq[q].min_vruntime, avg, load)
     }
 
     /// `entity_eligible`: `Σ(v_j − min)·w_j ≥ (v_i − min)·Σw_j`.
-    fn eligible(&self, cpu: usize, t: TaskId) -> bool {
-        self.eligible_by(cpu, self.sums(cpu), t)
-    }
-
-    /// `entity_eligible` with the sums already at hand.
-    fn eligible_by(&self, cpu: usize, (avg, load): (i128, i128), t: TaskId) -> bool {
-        let key = (self.se[t.index()].vruntime - self.rq[cpu].min_vruntime) as i128;
+    fn eligible(&self, q: usize, s: Se) -> bool {
+        let (avg, load) = self.sums(q);
+        let key = (self.e(s).vruntime - self.rq[q].min_vruntime) as i128;
         avg >= key * load
     }
 
-    fn update_min_vruntime(&mut self, cpu: usize) {
-        let rq = &self.rq[cpu];
+    fn update_min_vruntime(&mut self, q: usize) {
+        let rq = &self.rq[q];
         let mut vruntime = rq.min_vruntime;
         if let Some(c) = rq.curr {
-            vruntime = self.se[c.index()].vruntime;
+            vruntime = self.e(c).vruntime;
         }
         if let Some(l) = rq.tasks_timeline.first() {
-            let lv = self.se[l.index()].vruntime;
+            let lv = self.e(l).vruntime;
             vruntime = if rq.curr.is_some() {
                 vruntime.min(lv)
             } else {
                 lv
             };
         }
-        let rq = &mut self.rq[cpu];
+        let rq = &mut self.rq[q];
         let min = rq.min_vruntime.max(vruntime);
         // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
         rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
@@ -344,18 +416,19 @@ impl Eevdf {
     }
 
     /// `__enqueue_entity` with `avg_vruntime_add`.
-    fn enqueue_tree(&mut self, cpu: usize, t: TaskId) {
-        let se = self.se[t.index()];
-        let rq = &mut self.rq[cpu];
+    fn enqueue_tree(&mut self, q: usize, s: Se) {
+        let se = *self.e(s);
+        let rq = &mut self.rq[q];
         rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
         rq.avg_load += se.weight as i128;
-        self.se[t.index()].seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, t);
+        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
+        self.e_mut(s).seq = seq;
     }
 
     /// `__dequeue_entity` with `avg_vruntime_sub`.
-    fn dequeue_tree(&mut self, cpu: usize, t: TaskId) {
-        let se = self.se[t.index()];
-        let rq = &mut self.rq[cpu];
+    fn dequeue_tree(&mut self, q: usize, s: Se) {
+        let se = *self.e(s);
+        let rq = &mut self.rq[q];
         if rq.tasks_timeline.remove(se.vruntime, se.seq).is_some() {
             rq.avg_vruntime -= (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
             rq.avg_load -= se.weight as i128;
@@ -363,29 +436,29 @@ impl Eevdf {
     }
 
     /// `pick_eevdf`. Returns the pick and how many entities were eligible.
-    fn pick_eevdf(&self, cpu: usize) -> (Option<TaskId>, usize) {
+    fn pick_eevdf(&self, q: usize) -> (Option<Se>, usize) {
         #[cfg(test)]
         assert_eq!(
-            self.sums(cpu),
-            self.sums_from_scratch(cpu),
+            self.sums(q),
+            self.sums_from_scratch(q),
             "avg_vruntime drifted"
         );
-        let rq = &self.rq[cpu];
-        let curr = rq.curr.filter(|&c| self.eligible(cpu, c));
+        let rq = &self.rq[q];
+        let curr = rq.curr.filter(|&c| self.eligible(q, c));
         if let Some(c) = curr {
-            let se = &self.se[c.index()];
+            let se = self.e(c);
             if self.c.run_to_parity && se.vlag == se.deadline {
                 return (Some(c), 0);
             }
         }
         // Eligibility is `v_i ≤ V`: the eligible entities are a prefix of the timeline, and the
         // tree finds the earliest deadline among them in one walk.
-        let (avg, load) = self.sums(cpu);
+        let (avg, load) = self.sums(q);
         let min = rq.min_vruntime;
         let (mut best, eligible) = rq.tasks_timeline.pick(|v| avg >= (v - min) as i128 * load);
         let n = eligible + curr.is_some() as usize;
         if let Some(c) = curr {
-            if best.is_none_or(|b| self.se[b.index()].deadline > self.se[c.index()].deadline) {
+            if best.is_none_or(|b| self.e(b).deadline > self.e(c).deadline) {
                 best = Some(c);
             }
         }
@@ -393,13 +466,25 @@ impl Eevdf {
         (best.or(rq.tasks_timeline.first()).or(rq.curr), n)
     }
 
+    /// `pick_next_task_fair`'s walk: `pick_eevdf` from the CPU's root queue down through
+    /// group entities.
+    fn pick(&self, cpu: usize) -> Option<TaskId> {
+        let mut q = cpu;
+        loop {
+            match self.pick_eevdf(q).0? {
+                Se::Task(t) => return Some(t),
+                Se::Group(g) => q = g as usize,
+            }
+        }
+    }
+
     /// `place_entity`.
-    fn place_entity(&mut self, cpu: usize, t: TaskId, initial: bool) {
-        let vruntime = self.avg_vruntime(cpu);
-        let (_, load) = self.sums(cpu);
-        let nr_running = self.rq[cpu].nr_running();
+    fn place_entity(&mut self, q: usize, s: Se, initial: bool) {
+        let vruntime = self.avg_vruntime(q);
+        let (_, load) = self.sums(q);
+        let nr_running = self.rq[q].nr_running();
         let c = self.c;
-        let se = &mut self.se[t.index()];
+        let se = self.e_mut(s);
         se.slice = c.sysctl_sched_base_slice;
         let mut vslice = calc_delta_fair(se.slice, se.weight);
         let mut lag = 0;
@@ -419,59 +504,189 @@ impl Eevdf {
     }
 
     /// `update_entity_lag`.
-    fn update_entity_lag(&mut self, cpu: usize, t: TaskId) {
-        let v = self.avg_vruntime(cpu);
+    fn update_entity_lag(&mut self, q: usize, s: Se) {
+        let v = self.avg_vruntime(q);
         let tick = self.c.tick_nsec;
-        let se = &mut self.se[t.index()];
+        let se = self.e_mut(s);
         se.vlag = clamp_lag(v - se.vruntime, se.slice, tick, se.weight);
     }
 
-    /// `update_curr`'s `update_deadline` for the running entity of `cpu` (time itself is charged
-    /// by `account`).
-    fn update_curr(&mut self, cx: &mut Cx<'_>, cpu: usize) {
-        let Some(t) = self.rq[cpu].curr else {
+    /// `update_curr`'s `update_deadline` for the running entity of queue `q` (time itself is
+    /// charged by `account`).
+    fn update_curr(&mut self, cx: &mut Cx<'_>, q: usize) {
+        let Some(s) = self.rq[q].curr else {
             return;
         };
         let base = self.c.sysctl_sched_base_slice;
-        let se = &mut self.se[t.index()];
+        let se = self.e_mut(s);
         if se.vruntime < se.deadline {
             return;
         }
         se.slice = base;
         se.deadline = se.vruntime + calc_delta_fair(se.slice, se.weight) as i64;
         let (v, d) = (se.vruntime, se.deadline);
-        if self.rq[cpu].nr_running() > 1 {
+        if self.rq[q].nr_running() > 1 {
+            let cpu = self.h.cpu_of(q);
             let id = CpuId(cpu as u16);
             cx.resched(id);
-            cx.note(
-                id,
-                t,
-                Note::new(
+            let (t, text) = match s {
+                Se::Task(t) => (
+                    Some(t),
                     "request used up: new deadline {.3} ms (vruntime {.3} ms): resched",
-                    &[us(d), us(v)],
                 ),
-            );
+                Se::Group(_) => (
+                    self.curr_task(cpu),
+                    "its group's request used up: new deadline {.3} ms (vruntime {.3} ms): resched",
+                ),
+            };
+            if let Some(t) = t {
+                cx.note(id, t, Note::new(text, &[us(d), us(v)]));
+            }
         }
     }
 
-    fn lag_of(&self, cpu: usize, t: TaskId) -> i64 {
-        self.avg_vruntime(cpu) - self.se[t.index()].vruntime
+    fn lag_of(&self, q: usize, s: Se) -> i64 {
+        self.avg_vruntime(q) - self.e(s).vruntime
     }
 
-    /// `check_preempt_wakeup` for `t` just queued on `cpu`.
+    /// 6.6 `reweight_entity`: a queued entity's deadline keeps its distance in real time (its
+    /// virtual distance scales by old/new weight), a saved lag likewise; vruntime is kept.
+    fn reweight_entity(&mut self, cx: &mut Cx<'_>, s: Se, weight: u64) {
+        let e = *self.e(s);
+        let q = self.cfs_rq_of(s);
+        let is_curr = self.rq[q].curr == Some(s);
+        if e.on_rq {
+            if is_curr {
+                self.update_curr(cx, q);
+            } else {
+                self.dequeue_tree(q, s);
+            }
+        }
+        let old = self.e(s).weight as i128;
+        let se = self.e_mut(s);
+        if !se.on_rq {
+            se.vlag = ((se.vlag as i128 * old) / weight as i128) as i64;
+        } else {
+            let deadline = ((se.deadline - se.vruntime) as i128 * old) / weight as i128;
+            se.deadline = se.vruntime + deadline as i64;
+        }
+        se.weight = weight;
+        if e.on_rq && !is_curr {
+            self.enqueue_tree(q, s);
+        }
+    }
+
+    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
+    fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let Se::Group(gq) = s else {
+            return;
+        };
+        let gq = gq as usize;
+        let load = |q: usize| self.sums(q).1 as u64;
+        let tg_load: u64 = self.h.siblings(gq).map(load).sum();
+        let shares = calc_group_shares(self.h.shares(gq), load(gq), tg_load);
+        if self.gse[gq].weight != shares {
+            self.reweight_entity(cx, s, shares);
+        }
+    }
+
+    /// `enqueue_task_fair` above the task's own queue: each group entity not yet queued is
+    /// enqueued (`update_curr`, `update_cfs_group`, `place_entity` by its saved lag), then the
+    /// weights of the rest of the path are updated.
+    fn enqueue_upper(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let mut cur = self.parent_entity(s);
+        while let Some(g) = cur {
+            if self.e(g).on_rq {
+                break;
+            }
+            let pq = self.cfs_rq_of(g);
+            self.update_curr(cx, pq);
+            self.update_cfs_group(cx, g);
+            self.place_entity(pq, g, false);
+            self.e_mut(g).on_rq = true;
+            self.enqueue_tree(pq, g);
+            cur = self.parent_entity(g);
+        }
+        while let Some(g) = cur {
+            self.update_cfs_group(cx, g);
+            cur = self.parent_entity(g);
+        }
+    }
+
+    /// `dequeue_task_fair` above the task's own queue: a group entity whose queue became empty
+    /// is dequeued (its lag saved); the first that still has entities stops the walk; the
+    /// weights of the rest are updated. (The next buddy set here for a sleeping task matters
+    /// only with NEXT_BUDDY, off by default.)
+    fn dequeue_upper(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let mut q = self.cfs_rq_of(s);
+        let mut cur = self.parent_entity(s);
+        while let Some(g) = cur {
+            if self.rq[q].nr_running() > 0 {
+                break;
+            }
+            let pq = self.cfs_rq_of(g);
+            self.update_curr(cx, pq);
+            self.update_entity_lag(pq, g);
+            if self.rq[pq].curr == Some(g) {
+                self.rq[pq].curr = None;
+            } else {
+                self.dequeue_tree(pq, g);
+            }
+            self.e_mut(g).on_rq = false;
+            self.update_cfs_group(cx, g);
+            self.update_min_vruntime(pq);
+            q = pq;
+            cur = self.parent_entity(g);
+        }
+        while let Some(g) = cur {
+            self.update_cfs_group(cx, g);
+            cur = self.parent_entity(g);
+        }
+    }
+
+    /// `put_prev_entity` for `p`, the curr of queue `q`, and the chain of curr entities under it.
+    fn put_prev_chain(&mut self, q: usize, p: Se) {
+        if self.e(p).on_rq {
+            self.enqueue_tree(q, p);
+        }
+        if let Se::Group(g) = p {
+            if let Some(pp) = self.rq[g as usize].curr.take() {
+                self.put_prev_chain(g as usize, pp);
+            }
+        }
+    }
+
+    /// The tasks of queue `q` waiting to run, in timeline order, group queues expanded in place
+    /// (the running task's chain included, the running task itself not).
+    fn waiting_tasks(&self, q: usize, out: &mut Vec<TaskId>) {
+        let rq = &self.rq[q];
+        for s in rq.tasks_timeline.iter().chain(rq.curr) {
+            match s {
+                Se::Task(t) if rq.curr != Some(s) => out.push(t),
+                Se::Task(_) => {}
+                Se::Group(g) => self.waiting_tasks(g as usize, out),
+            }
+        }
+    }
+
+    /// `check_preempt_wakeup` for `t` just queued on `cpu`: the running and the woken task
+    /// raised to entities of one queue (`find_matching_se`), preempt if `pick_eevdf` there
+    /// chooses the woken one's.
     fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
-        let Some(curr) = self.rq[cpu].curr else {
+        let Some(curr) = self.curr_task(cpu) else {
             return;
         };
         let id = CpuId(cpu as u16);
         if curr == t || cx.resched_pending(id) {
             return;
         }
-        self.update_curr(cx, cpu);
-        let (pick, n) = self.pick_eevdf(cpu);
-        let lag = us(self.lag_of(cpu, t));
-        let d = us(self.se[t.index()].deadline);
-        if pick == Some(t) {
+        let (cse, pse) = self.find_matching_se(Se::Task(curr), Se::Task(t));
+        let q = self.cfs_rq_of(cse);
+        self.update_curr(cx, q);
+        let (pick, n) = self.pick_eevdf(q);
+        let lag = us(self.lag_of(q, pse));
+        let d = us(self.e(pse).deadline);
+        if pick == Some(pse) {
             cx.note(
                 id,
                 t,
@@ -481,7 +696,7 @@ impl Eevdf {
                 ),
             );
             cx.resched(id);
-        } else if !self.eligible(cpu, t) {
+        } else if !self.eligible(q, pse) {
             cx.note(
                 id,
                 t,
@@ -508,12 +723,18 @@ impl Eevdf {
         }
     }
 
-    /// Moves a waiting entity between queues: dequeue saves its lag, enqueue places by it.
+    /// Moves a waiting task between CPUs: dequeue saves its lag, enqueue places by it; its
+    /// group entities follow as `detach_task`/`attach_task` dequeue and enqueue them.
     fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
-        self.update_curr(cx, from);
-        self.update_entity_lag(from, t);
-        self.dequeue_tree(from, t);
-        self.update_min_vruntime(from);
+        let s = Se::Task(t);
+        let slot = self.se[t.index()].slot;
+        let (fq, tq) = (self.h.rq(slot, from), self.h.rq(slot, to));
+        self.update_curr(cx, fq);
+        self.update_entity_lag(fq, s);
+        self.dequeue_tree(fq, s);
+        self.update_min_vruntime(fq);
+        self.rq[from].h_nr_running -= 1;
+        self.dequeue_upper(cx, s);
         // dequeue_entity without DEQUEUE_SLEEP: PLACE_REL_DEADLINE keeps the relative deadline.
         let rel = self.c.place_rel_deadline;
         if rel {
@@ -521,10 +742,12 @@ impl Eevdf {
             se.deadline -= se.vruntime;
             se.rel_deadline = true;
         }
-        self.update_curr(cx, to);
-        self.place_entity(to, t, false);
+        self.update_curr(cx, tq);
+        self.place_entity(tq, s, false);
         self.se[t.index()].cpu = to;
-        self.enqueue_tree(to, t);
+        self.enqueue_tree(tq, s);
+        self.rq[to].h_nr_running += 1;
+        self.enqueue_upper(cx, s);
         cx.migrate(t, CpuId(to as u16));
         let se = self.se[t.index()];
         cx.note(
@@ -542,11 +765,10 @@ impl Eevdf {
     }
 
     fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
-        let nr: Vec<usize> = self.rq.iter().map(|r| r.nr_running()).collect();
-        let waiting: Vec<bool> = self
-            .rq
-            .iter()
-            .map(|r| !r.tasks_timeline.is_empty())
+        let ncpus = self.h.ncpus;
+        let nr: Vec<usize> = (0..ncpus).map(|c| self.rq[c].h_nr_running).collect();
+        let waiting: Vec<bool> = (0..ncpus)
+            .map(|c| self.rq[c].h_nr_running > self.curr_task(c).is_some() as usize)
             .collect();
         let free: Vec<bool> = cx
             .cpus()
@@ -555,16 +777,17 @@ impl Eevdf {
         let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
             return;
         };
-        // The leftmost waiting entity allowed on `to` (can_migrate_task's affinity test).
-        let Some(t) = self.rq[from]
-            .tasks_timeline
-            .iter()
+        // The leftmost waiting task allowed on `to` (can_migrate_task's affinity test).
+        let mut tasks = Vec::new();
+        self.waiting_tasks(from, &mut tasks);
+        let Some(t) = tasks
+            .into_iter()
             .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
         else {
             return;
         };
         self.move_task(cx, t, from, to);
-        if self.rq[to].curr.is_some() {
+        if self.curr_task(to).is_some() {
             self.check_preempt_wakeup(cx, to, t);
         }
     }
@@ -582,6 +805,7 @@ impl Policy for Eevdf {
 
     /// `__sched_fork`: vlag 0, slice base_slice. Placement happens at enqueue (ENQUEUE_INITIAL).
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
+        self.init_groups(cx);
         let info = cx.task(task);
         if self.se.len() <= task.index() {
             self.se.resize(task.index() + 1, Entity::default());
@@ -589,34 +813,40 @@ impl Policy for Eevdf {
         self.se[task.index()] = Entity {
             weight: nice_weight(info.nice) as u64,
             slice: self.c.sysctl_sched_base_slice,
-            cpu: info.cpu.index().min(self.rq.len() - 1),
+            cpu: info.cpu.index().min(self.h.ncpus - 1),
+            slot: info
+                .group
+                .map_or(0, |g| (g as usize + 1).min(self.h.tg.len())),
             ..Entity::default()
         };
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        let prev = CpuId(self.se[task.index()].cpu.min(self.rq.len() - 1) as u16);
+        let prev = CpuId(self.se[task.index()].cpu.min(self.h.ncpus - 1) as u16);
         select_cpu_fair(cx, task, prev, why, |c| {
-            self.rq[c.index()].nr_running() as u64
+            self.rq[c.index()].h_nr_running as u64
         })
     }
 
-    /// `enqueue_entity`: update_curr, `place_entity`, insert.
+    /// `enqueue_entity`: update_curr, `place_entity`, insert; then the group entities above.
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
         let c = cpu.index();
-        self.update_curr(cx, c);
+        let s = Se::Task(task);
+        let q = self.h.rq(self.se[task.index()].slot, c);
+        self.update_curr(cx, q);
         let initial = why == Enqueue::New;
         let saved = self.se[task.index()].vlag;
-        self.place_entity(c, task, initial);
+        self.place_entity(q, s, initial);
         self.se[task.index()].cpu = c;
         self.se[task.index()].on_rq = true;
-        self.enqueue_tree(c, task);
+        self.enqueue_tree(q, s);
+        self.rq[c].h_nr_running += 1;
         if cx.annotating() {
-            let v = self.avg_vruntime(c);
+            let v = self.avg_vruntime(q);
             let se = self.se[task.index()];
             let args = [us(v), us(v - se.vruntime), us(saved), us(se.deadline)];
             let half = self.c.place_deadline_initial;
-            let note = match (initial, self.eligible(c, task)) {
+            let note = match (initial, self.eligible(q, s)) {
                 (true, _) if half => Note::new(
                     "new task at V {.3} ms (lag {.3} ms, saved {.3} ms), deadline {.3} ms: half a slice away",
                     &args,
@@ -636,93 +866,139 @@ impl Policy for Eevdf {
             };
             cx.note(cpu, task, note);
         }
+        self.enqueue_upper(cx, s);
     }
 
-    /// `dequeue_entity`: update_curr, save the lag (V still counts the entity), remove.
+    /// `dequeue_entity`: update_curr, save the lag (V still counts the entity), remove; then
+    /// the group entities above whose queues became empty.
     fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Dequeue) {
-        let c = cpu.index();
+        let s = Se::Task(task);
         if !self.se[task.index()].on_rq {
             return;
         }
-        self.update_curr(cx, c);
-        self.update_entity_lag(c, task);
-        if self.rq[c].curr == Some(task) {
-            self.rq[c].curr = None;
+        let q = self.cfs_rq_of(s);
+        let c = self.se[task.index()].cpu;
+        self.update_curr(cx, q);
+        self.update_entity_lag(q, s);
+        if self.rq[q].curr == Some(s) {
+            self.rq[q].curr = None;
         } else {
-            self.dequeue_tree(c, task);
+            self.dequeue_tree(q, s);
         }
         self.se[task.index()].on_rq = false;
-        self.update_min_vruntime(c);
+        self.update_min_vruntime(q);
+        self.rq[c].h_nr_running -= 1;
         let lag = self.se[task.index()].vlag;
         cx.note(
             cpu,
             task,
             Note::new("dequeued with lag {.3} ms (clamped)", &[us(lag)]),
         );
+        self.dequeue_upper(cx, s);
     }
 
     fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        self.pick_eevdf(cpu.index()).0
+        self.pick(cpu.index())
     }
 
     /// The group path of `pick_next_task_fair`: the previous task stayed curr during the pick
-    /// (so RUN_TO_PARITY applies); `set_next_entity` only for a different task.
-    fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _task: TaskId, runnable: bool) {
-        if runnable {
-            self.update_curr(cx, cpu.index());
+    /// (so RUN_TO_PARITY applies), and `update_curr` ran at each level of its chain;
+    /// `set_next_entity` only for a different task.
+    fn put_prev(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
+        if !runnable {
+            return;
+        }
+        let mut s = Se::Task(task);
+        loop {
+            let q = self.cfs_rq_of(s);
+            if self.rq[q].curr != Some(s) {
+                return;
+            }
+            self.update_curr(cx, q);
+            match self.parent_entity(s) {
+                Some(p) => s = p,
+                None => return,
+            }
         }
     }
 
+    /// `set_next_entity` at every level from the task up to the first queue whose curr it
+    /// already is (`pick_next_task_fair`'s walk to the common ancestor), with `put_prev_entity`
+    /// for the previous curr there and its chain below.
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        let c = cpu.index();
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
-        if self.rq[c].curr == Some(task) {
-            return;
+        let mut s = Se::Task(task);
+        loop {
+            let q = self.cfs_rq_of(s);
+            if self.rq[q].curr == Some(s) {
+                return;
+            }
+            let n = self.pick_eevdf(q).1;
+            if let Some(p) = self.rq[q].curr.take() {
+                self.put_prev_chain(q, p);
+            }
+            self.dequeue_tree(q, s);
+            self.rq[q].curr = Some(s);
+            if s == Se::Task(task) && cx.annotating() {
+                let v = self.avg_vruntime(q);
+                let se = self.se[task.index()];
+                cx.note(
+                    cpu,
+                    task,
+                    Note::new(
+                        "picked: earliest deadline {.3} ms among {} eligible (V {.3} ms, lag {.3} ms)",
+                        &[us(se.deadline), n as i64, us(v), us(v - se.vruntime)],
+                    ),
+                );
+            }
+            let se = self.e_mut(s);
+            se.prev_sum_exec_runtime = se.sum_exec_runtime;
+            // HACK, stash a copy of deadline at the point of pick in vlag (RUN_TO_PARITY).
+            se.vlag = se.deadline;
+            match self.parent_entity(s) {
+                Some(p) => s = p,
+                None => return,
+            }
         }
-        let n = self.pick_eevdf(c).1;
-        if let Some(p) = self.rq[c].curr.take() {
-            self.enqueue_tree(c, p);
-        }
-        self.dequeue_tree(c, task);
-        self.rq[c].curr = Some(task);
-        if cx.annotating() {
-            let v = self.avg_vruntime(c);
-            let se = self.se[task.index()];
-            cx.note(
-                cpu,
-                task,
-                Note::new(
-                    "picked: earliest deadline {.3} ms among {} eligible (V {.3} ms, lag {.3} ms)",
-                    &[us(se.deadline), n as i64, us(v), us(v - se.vruntime)],
-                ),
-            );
-        }
-        let se = &mut self.se[task.index()];
-        se.prev_sum_exec_runtime = se.sum_exec_runtime;
-        // HACK, stash a copy of deadline at the point of pick in vlag (RUN_TO_PARITY).
-        se.vlag = se.deadline;
     }
 
-    /// `update_curr`'s accounting.
-    fn account(&mut self, _cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
-        let c = cpu.index();
-        if self.rq[c].curr != Some(task) {
-            return;
+    /// `update_curr`'s accounting at every level of the running task's chain.
+    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+        let mut s = Se::Task(task);
+        loop {
+            let q = self.cfs_rq_of(s);
+            if self.rq[q].curr != Some(s) {
+                return;
+            }
+            let se = self.e_mut(s);
+            se.sum_exec_runtime += delta.0;
+            se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
+            self.update_min_vruntime(q);
+            match self.parent_entity(s) {
+                Some(p) => s = p,
+                None => return,
+            }
         }
-        let se = &mut self.se[task.index()];
-        se.sum_exec_runtime += delta.0;
-        se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
-        self.update_min_vruntime(c);
     }
 
-    /// The scheduler tick: `update_curr` (a used-up request reschedules), then balancing.
+    /// The scheduler tick: `entity_tick` at every level (`update_curr`: a used-up request
+    /// reschedules; a group entity's weight is updated), then balancing.
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         let c = cpu.index();
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
-        if curr.is_none() || curr != self.rq[c].curr {
+        if curr.is_none() || curr != self.curr_task(c) {
             return;
         }
-        self.update_curr(cx, c);
+        let mut s = curr.map(Se::Task);
+        while let Some(x) = s {
+            let q = self.cfs_rq_of(x);
+            if self.rq[q].curr != Some(x) {
+                break;
+            }
+            self.update_curr(cx, q);
+            self.update_cfs_group(cx, x);
+            s = self.parent_entity(x);
+        }
         self.balance_pass(cx, c, false);
     }
 
@@ -733,10 +1009,11 @@ impl Policy for Eevdf {
     /// `yield_task_fair`: the deadline moves one request further.
     fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         let c = cpu.index();
-        if self.rq[c].nr_running() <= 1 {
+        if self.rq[c].h_nr_running <= 1 {
             return;
         }
-        self.update_curr(cx, c);
+        let q = self.cfs_rq_of(Se::Task(task));
+        self.update_curr(cx, q);
         let se = &mut self.se[task.index()];
         se.deadline += calc_delta_fair(se.slice, se.weight) as i64;
         let d = se.deadline;
@@ -752,21 +1029,24 @@ impl Policy for Eevdf {
     /// the saved lag by old/new weight (`vlag = V − v_i` while `lag_i = w_i·vlag`), it is
     /// enqueued again (`ENQUEUE_RESTORE`: `place_entity` by that lag, a fresh full request) and
     /// a running task is set as next again (`set_next_entity`: its slice accounting restarts);
-    /// then `prio_changed_fair`.
+    /// then `prio_changed_fair`. In a group, the group entities above stay queued and are
+    /// reweighted for the new load (`update_cfs_group`).
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
         let new_nice = cx.task(task).nice;
         let weight = nice_weight(new_nice) as u64;
+        let s = Se::Task(task);
         let c = self.se[task.index()].cpu;
+        let q = self.cfs_rq_of(s);
         let on_rq = self.se[task.index()].on_rq;
-        let running = on_rq && self.rq[c].curr == Some(task);
+        let running = on_rq && self.rq[q].curr == Some(s);
         if on_rq {
             // dequeue_entity: DEQUEUE_SAVE without DEQUEUE_MOVE leaves min_vruntime alone.
-            self.update_curr(cx, c);
-            self.update_entity_lag(c, task);
+            self.update_curr(cx, q);
+            self.update_entity_lag(q, s);
             if running {
-                self.rq[c].curr = None;
+                self.rq[q].curr = None;
             } else {
-                self.dequeue_tree(c, task);
+                self.dequeue_tree(q, s);
             }
             self.se[task.index()].on_rq = false;
         }
@@ -776,16 +1056,21 @@ impl Policy for Eevdf {
         se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
         let vlag = se.vlag;
         if on_rq {
-            self.place_entity(c, task, false);
+            self.place_entity(q, s, false);
             self.se[task.index()].on_rq = true;
             if running {
                 // set_next_entity: curr again, out of the tree.
-                self.rq[c].curr = Some(task);
+                self.rq[q].curr = Some(s);
                 let se = &mut self.se[task.index()];
                 se.prev_sum_exec_runtime = se.sum_exec_runtime;
                 se.vlag = se.deadline;
             } else {
-                self.enqueue_tree(c, task);
+                self.enqueue_tree(q, s);
+            }
+            let mut cur = self.parent_entity(s);
+            while let Some(g) = cur {
+                self.update_cfs_group(cx, g);
+                cur = self.parent_entity(g);
             }
         }
         let cpu = CpuId(c as u16);
@@ -822,46 +1107,69 @@ impl Policy for Eevdf {
 
     fn inspect(&self, _cx: &Cx<'_>, cpu: CpuId) -> Inspection {
         let c = cpu.index();
+        let mut queues = Vec::new();
+        for q in (c..self.rq.len()).step_by(self.h.ncpus) {
+            let rq = &self.rq[q];
+            if q != c && rq.nr_running() == 0 {
+                continue;
+            }
+            let v = self.avg_vruntime(q);
+            let mut order: Vec<Se> = rq.tasks_timeline.iter().collect();
+            if let Some(cur) = rq.curr {
+                let cv = self.e(cur).vruntime;
+                let at = order
+                    .iter()
+                    .position(|&t| self.e(t).vruntime > cv)
+                    .unwrap_or(order.len());
+                order.insert(at, cur);
+            }
+            let entries = order
+                .into_iter()
+                .filter_map(|s| {
+                    let Se::Task(t) = s else {
+                        return None;
+                    };
+                    let se = self.e(s);
+                    Some(InspectEntry {
+                        task: t.0,
+                        key: format!("deadline {}", ms3(se.deadline)),
+                        detail: format!(
+                            "{}vruntime {}, lag {}, {}, weight {}",
+                            if rq.curr == Some(s) { "running, " } else { "" },
+                            ms3(se.vruntime),
+                            ms3(v - se.vruntime),
+                            if self.eligible(q, s) {
+                                "eligible"
+                            } else {
+                                "not eligible"
+                            },
+                            se.weight
+                        ),
+                    })
+                })
+                .collect();
+            let name = if q == c {
+                format!("{cpu} cfs_rq (by vruntime)")
+            } else {
+                let e = &self.gse[q];
+                format!(
+                    "{cpu} group {} cfs_rq (by vruntime; the group's entity: deadline {}, vruntime {}, weight {} of shares {})",
+                    q / self.h.ncpus - 1,
+                    ms3(e.deadline),
+                    ms3(e.vruntime),
+                    e.weight,
+                    self.h.shares(q),
+                )
+            };
+            queues.push(InspectQueue { name, entries });
+        }
         let rq = &self.rq[c];
         let v = self.avg_vruntime(c);
-        let mut order: Vec<TaskId> = rq.tasks_timeline.iter().collect();
-        if let Some(cur) = rq.curr {
-            let cv = self.se[cur.index()].vruntime;
-            let at = order
-                .iter()
-                .position(|t| self.se[t.index()].vruntime > cv)
-                .unwrap_or(order.len());
-            order.insert(at, cur);
-        }
-        let entries = order
-            .into_iter()
-            .map(|t| {
-                let se = &self.se[t.index()];
-                InspectEntry {
-                    task: t.0,
-                    key: format!("deadline {}", ms3(se.deadline)),
-                    detail: format!(
-                        "{}vruntime {}, lag {}, {}, weight {}",
-                        if rq.curr == Some(t) { "running, " } else { "" },
-                        ms3(se.vruntime),
-                        ms3(v - se.vruntime),
-                        if self.eligible(c, t) {
-                            "eligible"
-                        } else {
-                            "not eligible"
-                        },
-                        se.weight
-                    ),
-                }
-            })
-            .collect();
         let (_, load) = self.sums(c);
         let (pick, n) = self.pick_eevdf(c);
+        let pick = pick.map(|_| self.pick(c));
         Inspection {
-            queues: vec![InspectQueue {
-                name: format!("{cpu} cfs_rq (by vruntime)"),
-                entries,
-            }],
+            queues,
             facts: vec![
                 format!("V {}, min_vruntime {}", ms3(v), ms3(rq.min_vruntime)),
                 format!("avg_load {load}, nr_running {}", rq.nr_running()),
@@ -870,7 +1178,7 @@ impl Policy for Eevdf {
                     ms3(self.c.sysctl_sched_base_slice as i64),
                     ms3(self.c.tick_nsec as i64)
                 ),
-                match pick {
+                match pick.flatten() {
                     Some(t) if n == 0 => format!("next: task {} (runs to parity)", t.0),
                     Some(t) => format!("next: task {} (earliest deadline of {n} eligible)", t.0),
                     None => "next: idle".into(),
@@ -882,7 +1190,8 @@ impl Policy for Eevdf {
     fn observe(&self, task: TaskId) -> Option<i64> {
         let se = self.se.get(task.index())?;
         if se.on_rq {
-            Some(us(self.lag_of(se.cpu, task)))
+            let s = Se::Task(task);
+            Some(us(self.lag_of(self.cfs_rq_of(s), s)))
         } else {
             Some(us(se.vlag))
         }

@@ -7,7 +7,7 @@
 //! A treap (a binary search tree whose nodes also form a heap on a priority) keeps it balanced;
 //! priorities are a fixed hash of the insertion number, so runs stay deterministic.
 
-use schedlab_engine::TaskId;
+use crate::cfs::Se;
 
 const NIL: u32 = u32::MAX;
 
@@ -18,12 +18,12 @@ pub type Key = (i64, u64);
 struct Node {
     key: Key,
     deadline: i64,
-    task: TaskId,
+    task: Se,
     prio: u64,
     left: u32,
     right: u32,
     /// `(deadline, vruntime, insertion, task)` of the subtree's earliest deadline.
-    min: (i64, i64, u64, TaskId),
+    min: (i64, i64, u64, Se),
     size: u32,
 }
 
@@ -126,9 +126,9 @@ impl DeadlineTree {
         }
     }
 
-    /// Inserts `task` at `vruntime` (after equal ones) with `deadline`; returns the insertion
+    /// Inserts entity `task` at `vruntime` (after equal ones) with `deadline`; returns the insertion
     /// number that, with the vruntime, removes it again.
-    pub fn insert(&mut self, vruntime: i64, deadline: i64, task: TaskId) -> u64 {
+    pub fn insert(&mut self, vruntime: i64, deadline: i64, task: Se) -> u64 {
         self.seq += 1;
         let key = (vruntime, self.seq);
         let node = Node {
@@ -158,7 +158,7 @@ impl DeadlineTree {
     }
 
     /// Removes the entity inserted as `(vruntime, seq)`; returns it if it was there.
-    pub fn remove(&mut self, vruntime: i64, seq: u64) -> Option<TaskId> {
+    pub fn remove(&mut self, vruntime: i64, seq: u64) -> Option<Se> {
         let key = (vruntime, seq);
         let (l, r) = self.split(self.root, key);
         let (mid, r) = self.split(r, (vruntime, seq + 1));
@@ -171,7 +171,7 @@ impl DeadlineTree {
     }
 
     /// The leftmost entity (smallest vruntime, earliest inserted).
-    pub fn first(&self) -> Option<TaskId> {
+    pub fn first(&self) -> Option<Se> {
         let mut n = self.root;
         let mut found = None;
         while n != NIL {
@@ -182,7 +182,7 @@ impl DeadlineTree {
     }
 
     /// In timeline order.
-    pub fn iter(&self) -> impl Iterator<Item = TaskId> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Se> + '_ {
         let mut stack = Vec::new();
         let mut n = self.root;
         std::iter::from_fn(move || {
@@ -199,9 +199,9 @@ impl DeadlineTree {
     /// Over the prefix of entities whose vruntime passes `eligible` (which must be monotone:
     /// true up to some vruntime, false after): the one with the earliest deadline (ties: the
     /// first in timeline order) and how many there are.
-    pub fn pick(&self, eligible: impl Fn(i64) -> bool) -> (Option<TaskId>, usize) {
+    pub fn pick(&self, eligible: impl Fn(i64) -> bool) -> (Option<Se>, usize) {
         let mut n = self.root;
-        let mut best: Option<(i64, i64, u64, TaskId)> = None;
+        let mut best: Option<(i64, i64, u64, Se)> = None;
         let mut count = 0usize;
         while n != NIL {
             let node = &self.nodes[n as usize];
@@ -225,6 +225,7 @@ impl DeadlineTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use schedlab_engine::TaskId;
 
     /// The tree against a plain sorted list: insertions with equal vruntimes, removals, the
     /// in-order walk and the prefix pick with the kernel's tie-breaking, over a pseudo-random
@@ -233,14 +234,14 @@ mod tests {
     fn matches_a_sorted_list() {
         let mut tree = DeadlineTree::default();
         // (vruntime, seq, deadline, task)
-        let mut list: Vec<(i64, u64, i64, TaskId)> = Vec::new();
+        let mut list: Vec<(i64, u64, i64, Se)> = Vec::new();
         let mut r = 12345u64;
         for step in 0..4000u32 {
             r = mix(r);
             if list.is_empty() || r % 3 != 0 {
                 let v = (r >> 8) as i64 % 50;
                 let d = v + ((r >> 20) % 7) as i64;
-                let t = TaskId(step);
+                let t = Se::Task(TaskId(step));
                 let seq = tree.insert(v, d, t);
                 list.push((v, seq, d, t));
                 list.sort_by_key(|e| (e.0, e.1));
@@ -251,12 +252,12 @@ mod tests {
                 assert_eq!(tree.remove(v, seq), None);
             }
             assert_eq!(tree.len(), list.len());
-            let order: Vec<TaskId> = tree.iter().collect();
+            let order: Vec<Se> = tree.iter().collect();
             assert_eq!(order, list.iter().map(|e| e.3).collect::<Vec<_>>());
             assert_eq!(tree.first(), list.first().map(|e| e.3));
             let limit = (r >> 40) as i64 % 55;
             let eligible: Vec<_> = list.iter().filter(|e| e.0 <= limit).collect();
-            let mut want: Option<&(i64, u64, i64, TaskId)> = None;
+            let mut want: Option<&(i64, u64, i64, Se)> = None;
             for e in &eligible {
                 if want.is_none_or(|w| e.2 < w.2) {
                     want = Some(e);

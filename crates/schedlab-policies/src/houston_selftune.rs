@@ -33,7 +33,7 @@
 //! simulation: it gets the fork-time `run_avg` estimate from its CPU's `prio_avg`, no sleep
 //! penalty, a full `task_timeslice`, no child-runs-first. Such tasks start on the CPU with the
 //! fewest queued tasks (lowest id on ties); forked children start on the parent's CPU as in the
-//! kernel. SMP balancing is the shared O(1) balancer (`crate::o1_balance`, §7.2) that the patch
+//! kernel. SMP balancing is the shared O(1) balancer (`crate::o1::balance`, §7.2) that the patch
 //! leaves unchanged: idle pulls at schedule() and every idle jiffy, busy balancing every
 //! BUSY_REBALANCE_TICK = HZ/5 (2.5.64 is after the NUMA merge), with the 2.5 cache-hot test;
 //! the unused expired array is always empty, so pulls come from the active array. The patch's
@@ -59,12 +59,10 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
-use crate::o1_balance::{BalanceVariant, LoadBalancer, O1Runqueues};
-use crate::prio_array::PrioArray;
+use crate::kernel::{rt_prio, MAX_RT_PRIO};
+use crate::o1::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
+use crate::o1::prio_array::PrioArray;
 
-/// RT priorities are 0..99.
-const MAX_USER_RT_PRIO: i64 = 100;
-const MAX_RT_PRIO: i64 = MAX_USER_RT_PRIO;
 /// The patch widens the normal range to 80 levels: 100..179.
 const MAX_PRIO: i64 = MAX_RT_PRIO + 80;
 /// `USER_PRIO(MAX_PRIO)`: 80 under the patch.
@@ -850,7 +848,7 @@ impl Policy for Houston {
         let info = cx.task(task);
         let static_prio = nice_to_prio(info.nice);
         let (rt, prio) = match info.rt {
-            Some(r) => (Some(r.policy), MAX_USER_RT_PRIO - 1 - r.priority as i64),
+            Some(r) => (Some(r.policy), rt_prio(r.priority)),
             None => (None, static_prio),
         };
         let now = Self::jiffies(cx);

@@ -46,8 +46,14 @@ struct GenTask {
     shares: Option<u32>,
     /// An affinity mask, cut to the scenario's CPUs (none left: no affinity).
     affinity: Option<u32>,
+    /// One of the scenario's task groups (`GROUPS`), or none.
+    group: Option<usize>,
     steps: Vec<Gen>,
 }
+
+/// The task groups every generated scenario declares: two under the root and one nested.
+const GROUPS: &str = r#"[{"name":"g0"},{"name":"g1","cpu.weight":300},
+    {"name":"g2","cpu.weight":50,"parent":"g1"}]"#;
 
 #[derive(Clone, Debug)]
 struct GenScenario {
@@ -91,15 +97,19 @@ fn task() -> impl Strategy<Value = GenTask> {
         -5i32..=5,
         prop_oneof![3 => Just(None), 1 => (1u32..10).prop_map(Some)],
         prop_oneof![3 => Just(None), 1 => (1u32..16).prop_map(Some)],
+        prop_oneof![1 => Just(None), 2 => (0usize..3).prop_map(Some)],
         prop::collection::vec(step(), 1..7),
     )
-        .prop_map(|(arrival_ms, nice, shares, affinity, steps)| GenTask {
-            arrival_ms,
-            nice,
-            shares,
-            affinity,
-            steps,
-        })
+        .prop_map(
+            |(arrival_ms, nice, shares, affinity, group, steps)| GenTask {
+                arrival_ms,
+                nice,
+                shares,
+                affinity,
+                group,
+                steps,
+            },
+        )
 }
 
 fn scenario_strategy() -> impl Strategy<Value = GenScenario> {
@@ -159,6 +169,9 @@ fn build(g: &GenScenario) -> (Scenario, BTreeMap<String, u64>) {
         if let Some(s) = t.shares {
             spec["shares"] = json!(s);
         }
+        if let Some(g) = t.group {
+            spec["group"] = json!(format!("g{g}"));
+        }
         if let Some(mask) = t
             .affinity
             .map(|m| m & ((1 << g.cpus) - 1))
@@ -178,6 +191,7 @@ fn build(g: &GenScenario) -> (Scenario, BTreeMap<String, u64>) {
         "tasks": specs,
         "disks": [{"name": "d0"}],
         "channels": [{"name": "c0"}, {"name": "c1"}],
+        "groups": serde_json::from_str::<Value>(GROUPS).unwrap_or_default(),
     });
     let s = Scenario::from_json(&s.to_string()).unwrap_or_else(|e| panic!("generator bug: {e}"));
     (s, demand)

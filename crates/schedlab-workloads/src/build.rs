@@ -115,6 +115,7 @@ pub fn task(name: &str, nice: i32, arrival: Nanos, program: Vec<Step>) -> TaskSp
         shares: None,
         cpu_rate_cap: None,
         cpus: None,
+        group: None,
         rt: None,
         count: None,
         program: Program(program),
@@ -134,6 +135,7 @@ pub fn disk(name: &str, seek: Nanos, bandwidth: u64) -> DiskSpec {
         name: name.to_owned(),
         seek,
         bandwidth,
+        write_bandwidth: 0,
         elevator: Default::default(),
     }
 }
@@ -154,5 +156,6 @@ pub fn scenario(base: &PresetBase, name: &str, description: &str, duration: Nano
         channels: Vec::new(),
         costs: Costs::default(),
         machine: None,
+        groups: Vec::new(),
     }
 }

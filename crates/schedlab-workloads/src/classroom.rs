@@ -1,9 +1,15 @@
 //! Classroom examples: small scenarios, each with a one-sentence story, for a lecture or a
 //! first look at a policy. Their report is the per-task table every course uses (turnaround,
-//! response, wait, CPU share, wake-up latency).
+//! response, wait, CPU share, wake-up latency) with a row of averages.
+//!
+//! The textbook exercises (`EXERCISES`: OSTEP ch. 7's worked examples and the three hogs) are
+//! made of [`Job`]s: an arrival, a CPU burst and optionally I/O every so often. A job is a
+//! program of one fixed shape, so the page can show and edit such a scenario as a table of jobs
+//! and write each row back as the program it stands for ([`Job::program`], [`Job::of`]).
 
-use schedlab_engine::program::Program;
-use schedlab_engine::{Nanos, RunOutput};
+use schedlab_engine::program::{Count, Dur, Program, Step};
+use schedlab_engine::scenario::limits;
+use schedlab_engine::{Nanos, RunOutput, Scenario};
 
 use crate::build::*;
 use crate::stats::fmt_ns;
@@ -146,25 +152,324 @@ pub const PIPE_PING_PONG: Preset = Preset {
     metrics: METRICS,
 };
 
+/// A textbook job: it needs `burst` of CPU in all and, with `io`, stops for I/O after every
+/// `io.every` of CPU (not after its last piece: it exits then), as OSTEP ch. 7's
+/// "Incorporating I/O" draws it. The I/O is a sleep of `io.length`: the textbook's job leaves
+/// the CPU for a known time, whatever a disk would do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub burst: Nanos,
+    pub io: Option<JobIo>,
+}
+
+/// A job's I/O: after every `every` of CPU, `length` off the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobIo {
+    pub every: Nanos,
+    pub length: Nanos,
+}
+
+/// What is wrong with a job's field: `field` is `burst`, `io_every` or `io_for`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{label}: {message}")]
+pub struct JobProblem {
+    pub field: &'static str,
+    pub label: &'static str,
+    pub message: String,
+}
+
+impl Job {
+    /// The job as a program: `run burst`, or with I/O `repeat k { run every; sleep length }`
+    /// then the last piece of CPU (`0 < last <= every`). [`Job::of`] reads exactly this shape
+    /// back, so a job survives the round trip through the scenario.
+    pub fn program(&self) -> Program {
+        let run = |d: Nanos| Step::Run(Dur::Fixed(d));
+        match self.io {
+            Some(io) if io.every > Nanos::ZERO && self.burst > io.every => {
+                let (burst, every) = (self.burst.as_u64(), io.every.as_u64());
+                let stops = burst.div_ceil(every) - 1;
+                let last = Nanos(burst - stops * every);
+                Program(vec![
+                    Step::Repeat {
+                        count: Count::Times(stops),
+                        body: vec![run(io.every), Step::Sleep(Dur::Fixed(io.length))],
+                    },
+                    run(last),
+                ])
+            }
+            _ => Program(vec![run(self.burst)]),
+        }
+    }
+
+    /// The job a program stands for, if it has a job's shape (see [`Job::program`]).
+    pub fn of(program: &Program) -> Option<Job> {
+        match program.0.as_slice() {
+            [Step::Run(Dur::Fixed(burst))] if *burst > Nanos::ZERO => Some(Job {
+                burst: *burst,
+                io: None,
+            }),
+            [Step::Repeat {
+                count: Count::Times(stops),
+                body,
+            }, Step::Run(Dur::Fixed(last))] => {
+                let [Step::Run(Dur::Fixed(every)), Step::Sleep(Dur::Fixed(length))] =
+                    body.as_slice()
+                else {
+                    return None;
+                };
+                if *stops == 0 || *last == Nanos::ZERO || last > every {
+                    return None;
+                }
+                let burst = every
+                    .as_u64()
+                    .checked_mul(*stops)?
+                    .checked_add(last.as_u64())?;
+                Some(Job {
+                    burst: Nanos(burst),
+                    io: Some(JobIo {
+                        every: *every,
+                        length: *length,
+                    }),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A job from a table row's text: a burst, and for I/O both "every" and "for" (or neither).
+    /// Durations are written as everywhere else (`10s`, `500ms`); every problem is reported.
+    pub fn parse(burst: &str, every: &str, length: &str) -> Result<Job, Vec<JobProblem>> {
+        let mut problems = Vec::new();
+        let mut field = |field: &'static str, label: &'static str, text: &str| {
+            let text = text.trim();
+            if text.is_empty() {
+                return None;
+            }
+            match Nanos::parse_field(text, label, limits::MAX_STEP_TIME) {
+                Ok(n) if n == Nanos::ZERO && field != "io_for" => {
+                    problems.push(JobProblem {
+                        field,
+                        label,
+                        message: "must be more than 0 (e.g. 10s or 500ms)".into(),
+                    });
+                    None
+                }
+                Ok(n) => Some(n),
+                Err(e) => {
+                    let message = e
+                        .strip_prefix(&format!("{label}: "))
+                        .unwrap_or(&e)
+                        .to_owned();
+                    problems.push(JobProblem {
+                        field,
+                        label,
+                        message: format!("{message} (write a duration such as 10s or 500ms)"),
+                    });
+                    None
+                }
+            }
+        };
+        let parsed_burst = field("burst", "Burst", burst);
+        let parsed_every = field("io_every", "I/O every", every);
+        let parsed_length = field("io_for", "I/O for", length);
+        if burst.trim().is_empty() {
+            problems.push(JobProblem {
+                field: "burst",
+                label: "Burst",
+                message: "is needed: how much CPU the job uses (e.g. 10s)".into(),
+            });
+        }
+        let (every_given, length_given) = (!every.trim().is_empty(), !length.trim().is_empty());
+        if every_given != length_given {
+            let (field, label) = if every_given {
+                ("io_for", "I/O for")
+            } else {
+                ("io_every", "I/O every")
+            };
+            problems.push(JobProblem {
+                field,
+                label,
+                message: "is needed too: give both I/O fields, or neither for a job without I/O"
+                    .into(),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let burst = parsed_burst.unwrap_or(Nanos::ZERO);
+        let io = match (parsed_every, parsed_length) {
+            (Some(every), Some(length)) => Some(JobIo { every, length }),
+            _ => None,
+        };
+        Ok(Job { burst, io })
+    }
+}
+
+/// The presets whose tasks are all jobs: the page edits them as a table of jobs.
+pub const EXERCISES: &[&str] = &[
+    THREE_HOGS.id,
+    OSTEP_EQUAL.id,
+    OSTEP_CONVOY.id,
+    OSTEP_LATE.id,
+    OSTEP_RESPONSE.id,
+    OSTEP_IO.id,
+];
+
+/// A scenario of jobs `(name, arrival, job)`, with an hour of simulated time to finish in.
+fn jobs(base: &PresetBase, name: &str, description: &str, list: &[(&str, Nanos, Job)]) -> Scenario {
+    let mut s = scenario(base, name, description, Nanos::from_secs(3600));
+    for (task_name, arrival, job) in list {
+        s.tasks.push(task(task_name, 0, *arrival, job.program().0));
+    }
+    s
+}
+
+const fn cpu(seconds: u64) -> Job {
+    Job {
+        burst: Nanos::from_secs(seconds),
+        io: None,
+    }
+}
+
+pub const OSTEP_EQUAL: Preset = Preset {
+    id: "ostep-equal",
+    name: "OSTEP 7: three equal jobs",
+    story: "A, B and C need 10 s each and arrive together: FIFO and SJF run them in the same order, finishing at 10, 20 and 30 s, so both give an average turnaround of 20 s.",
+    source: "OSTEP (Arpaci-Dusseau), ch. 7 \"Scheduling: Introduction\", §\"First In, First Out (FIFO)\"",
+    params: &[],
+    generate: |_, base| {
+        let at0 = Nanos::ZERO;
+        jobs(base, "OSTEP 7: equal jobs", "Three 10 s jobs arriving at 0 (OSTEP ch. 7, FIFO)", &[
+            ("A", at0, cpu(10)),
+            ("B", at0, cpu(10)),
+            ("C", at0, cpu(10)),
+        ])
+    },
+    report,
+    stop: Stop::Natural,
+    metrics: METRICS,
+};
+
+pub const OSTEP_CONVOY: Preset = Preset {
+    id: "ostep-convoy",
+    name: "OSTEP 7: the convoy effect",
+    story: "A needs 100 s, B and C 10 s each, all arriving at 0: FIFO makes B and C wait behind A (average turnaround 110 s); SJF runs them first (50 s).",
+    source: "OSTEP (Arpaci-Dusseau), ch. 7 \"Scheduling: Introduction\", §\"First In, First Out (FIFO)\" and §\"Shortest Job First (SJF)\"",
+    params: &[],
+    generate: |_, base| {
+        let at0 = Nanos::ZERO;
+        jobs(base, "OSTEP 7: convoy", "A=100 s, B=10 s, C=10 s arriving at 0 (OSTEP ch. 7, FIFO vs SJF)", &[
+            ("A", at0, cpu(100)),
+            ("B", at0, cpu(10)),
+            ("C", at0, cpu(10)),
+        ])
+    },
+    report,
+    stop: Stop::Natural,
+    metrics: METRICS,
+};
+
+pub const OSTEP_LATE: Preset = Preset {
+    id: "ostep-late",
+    name: "OSTEP 7: B and C arrive at 10 s",
+    story: "A (100 s) starts alone; B and C (10 s each) arrive at 10 s. Non-preemptive SJF must finish A first (average turnaround 103.3 s); STCF preempts A for them (50 s).",
+    source: "OSTEP (Arpaci-Dusseau), ch. 7 \"Scheduling: Introduction\", §\"Shortest Time-to-Completion First (STCF)\"",
+    params: &[],
+    generate: |_, base| {
+        let at10 = Nanos::from_secs(10);
+        jobs(base, "OSTEP 7: late arrivals", "A=100 s at 0, B and C of 10 s at 10 s (OSTEP ch. 7, SJF vs STCF)", &[
+            ("A", Nanos::ZERO, cpu(100)),
+            ("B", at10, cpu(10)),
+            ("C", at10, cpu(10)),
+        ])
+    },
+    report,
+    stop: Stop::Natural,
+    metrics: METRICS,
+};
+
+pub const OSTEP_RESPONSE: Preset = Preset {
+    id: "ostep-response",
+    name: "OSTEP 7: response time under RR",
+    story: "A, B and C need 5 s each and arrive together: SJF's average response time is 5 s, round robin's is one quantum (1 s with the quantum at 1000 ms, as in the book), while RR's turnaround is the worst.",
+    source: "OSTEP (Arpaci-Dusseau), ch. 7 \"Scheduling: Introduction\", §\"A New Metric: Response Time\" and §\"Round Robin\"",
+    params: &[],
+    generate: |_, base| {
+        let at0 = Nanos::ZERO;
+        jobs(base, "OSTEP 7: response time", "Three 5 s jobs arriving at 0 (OSTEP ch. 7, SJF vs RR)", &[
+            ("A", at0, cpu(5)),
+            ("B", at0, cpu(5)),
+            ("C", at0, cpu(5)),
+        ])
+    },
+    report,
+    stop: Stop::Natural,
+    metrics: METRICS,
+};
+
+pub const OSTEP_IO: Preset = Preset {
+    id: "ostep-io",
+    name: "OSTEP 7: overlapping I/O",
+    story: "A uses 50 ms of CPU in 10 ms pieces with 10 ms of I/O after each; B uses 50 ms straight. Treating each piece of A as a short job (STCF) lets B run while A waits for its I/O.",
+    source: "OSTEP (Arpaci-Dusseau), ch. 7 \"Scheduling: Introduction\", §\"Incorporating I/O\"",
+    params: &[],
+    generate: |_, base| {
+        let io = JobIo {
+            every: ms(10),
+            length: ms(10),
+        };
+        jobs(base, "OSTEP 7: I/O", "A: 50 ms of CPU with 10 ms of I/O every 10 ms; B: 50 ms (OSTEP ch. 7, I/O)", &[
+            ("A", Nanos::ZERO, Job { burst: ms(50), io: Some(io) }),
+            ("B", Nanos::ZERO, Job { burst: ms(50), io: None }),
+        ])
+    },
+    report,
+    stop: Stop::Natural,
+    metrics: METRICS,
+};
+
 fn report(_p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     report_run(out)
 }
 
+/// The averages of a run's tasks, each over the tasks that have the value: turnaround over
+/// those that exited, response over those that ran. `None` when no task has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Averages {
+    pub wait_ns: Option<u64>,
+    pub response_ns: Option<u64>,
+    pub turnaround_ns: Option<u64>,
+}
+
+impl Averages {
+    /// Integer means (rounded down) of `(wait, response, turnaround)` per task.
+    pub fn of(tasks: impl IntoIterator<Item = (u64, Option<u64>, Option<u64>)>) -> Averages {
+        let mut sums = [(0u128, 0u128); 3];
+        for (wait, response, turnaround) in tasks {
+            for (sum, value) in sums.iter_mut().zip([Some(wait), response, turnaround]) {
+                if let Some(v) = value {
+                    *sum = (sum.0 + v as u128, sum.1 + 1);
+                }
+            }
+        }
+        let mean = |(sum, n): (u128, u128)| (n > 0).then(|| (sum / n) as u64);
+        Averages {
+            wait_ns: mean(sums[0]),
+            response_ns: mean(sums[1]),
+            turnaround_ns: mean(sums[2]),
+        }
+    }
+}
+
 pub(crate) fn report_run(out: &RunOutput) -> Report {
     let m = &out.metrics;
-    let n = m.tasks.len().max(1) as u64;
-    let mean_turn = m
-        .tasks
-        .iter()
-        .map(|t| t.turnaround_ns.unwrap_or(0))
-        .sum::<u64>()
-        / n;
-    let mean_resp = m
-        .tasks
-        .iter()
-        .map(|t| t.response_ns.unwrap_or(0))
-        .sum::<u64>()
-        / n;
+    let averages = Averages::of(
+        m.tasks
+            .iter()
+            .map(|t| (t.wait_ns, t.response_ns, t.turnaround_ns)),
+    );
+    let mean_turn = averages.turnaround_ns.unwrap_or(0);
+    let mean_resp = averages.response_ns.unwrap_or(0);
     let worst = m
         .tasks
         .iter()
@@ -175,6 +480,7 @@ pub(crate) fn report_run(out: &RunOutput) -> Report {
         "{:<14} {:>5} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10}\n",
         "task", "nice", "cpu", "wait", "response", "turnaround", "share", "wake p99"
     );
+    let or_dash = |v: Option<u64>| v.map(fmt_ns).unwrap_or_else(|| "-".into());
     // Forked tasks can number hundreds: show the first 20 rows.
     for t in m.tasks.iter().take(20) {
         text.push_str(&format!(
@@ -183,8 +489,8 @@ pub(crate) fn report_run(out: &RunOutput) -> Report {
             t.nice,
             fmt_ns(t.cpu_ns),
             fmt_ns(t.wait_ns),
-            t.response_ns.map(fmt_ns).unwrap_or_else(|| "-".into()),
-            t.turnaround_ns.map(fmt_ns).unwrap_or_else(|| "-".into()),
+            or_dash(t.response_ns),
+            or_dash(t.turnaround_ns),
             t.share_ppm / 10_000,
             fmt_ns(t.wakeup_latency_ns.p99)
         ));
@@ -192,6 +498,15 @@ pub(crate) fn report_run(out: &RunOutput) -> Report {
     if m.tasks.len() > 20 {
         text.push_str(&format!("... {} tasks in all\n", m.tasks.len()));
     }
+    text.push_str(&format!(
+        "{:<14} {:>5} {:>10} {:>10} {:>10} {:>10}\n",
+        format!("average of {}", m.tasks.len()),
+        "",
+        "",
+        or_dash(averages.wait_ns),
+        or_dash(averages.response_ns),
+        or_dash(averages.turnaround_ns),
+    ));
     let f = |ns: u64| ns as f64 / 1e6;
     Report {
         preset: "classroom",
@@ -230,5 +545,105 @@ pub(crate) fn report_run(out: &RunOutput) -> Report {
         text,
         detail: serde_json::to_value(&m.run).unwrap_or_default(),
         notes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(burst: u64, io: Option<(u64, u64)>) -> Job {
+        Job {
+            burst: ms(burst),
+            io: io.map(|(every, length)| JobIo {
+                every: ms(every),
+                length: ms(length),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_job_survives_the_round_trip_through_its_program() {
+        for j in [
+            job(10, None),
+            job(50, Some((10, 10))),
+            job(55, Some((10, 3))),
+            job(11, Some((10, 0))),
+        ] {
+            assert_eq!(Job::of(&j.program()), Some(j), "{j:?}");
+        }
+        // I/O every 10 ms of a 50 ms job: four stops, the last piece exits.
+        let p = job(50, Some((10, 10))).program();
+        assert_eq!(
+            p,
+            Program(vec![
+                repeat(4, vec![run(ms(10)), sleep(ms(10))]),
+                run(ms(10))
+            ])
+        );
+        // A burst no longer than one piece never stops for I/O: a plain job.
+        assert_eq!(job(10, Some((10, 5))).program(), Program(vec![run(ms(10))]));
+        // Other shapes are not jobs.
+        assert_eq!(Job::of(&Program(vec![run(ms(1)), sleep(ms(1))])), None);
+        assert_eq!(Job::of(&Program(vec![run(Nanos::ZERO)])), None);
+    }
+
+    #[test]
+    fn a_job_row_is_parsed_with_every_problem_named() {
+        assert_eq!(Job::parse("10s", "", ""), Ok(job(10_000, None)));
+        assert_eq!(
+            Job::parse(" 50ms ", "10ms", "5ms"),
+            Ok(job(50, Some((10, 5))))
+        );
+        let fields = |r: Result<Job, Vec<JobProblem>>| -> Vec<&'static str> {
+            r.unwrap_err().iter().map(|p| p.field).collect()
+        };
+        assert_eq!(fields(Job::parse("", "", "")), ["burst"]);
+        assert_eq!(fields(Job::parse("0s", "", "")), ["burst"]);
+        assert_eq!(
+            fields(Job::parse("ten", "0ms", "")),
+            ["burst", "io_every", "io_for"]
+        );
+        assert_eq!(fields(Job::parse("1s", "", "5ms")), ["io_every"]);
+        let e = Job::parse("abc", "", "").unwrap_err();
+        assert!(e[0].to_string().starts_with("Burst: "), "{}", e[0]);
+        assert!(e[0].message.contains("10s or 500ms"), "{}", e[0]);
+        let e = Job::parse("1s", "", "5ms").unwrap_err();
+        assert_eq!(
+            e[0].to_string(),
+            "I/O every: is needed too: give both I/O fields, or neither for a job without I/O"
+        );
+    }
+
+    #[test]
+    fn averages_skip_tasks_without_the_value() {
+        let a = Averages::of([
+            (10, Some(0), Some(30)),
+            (20, Some(4), None),
+            (0, None, None),
+        ]);
+        assert_eq!(
+            a,
+            Averages {
+                wait_ns: Some(10),
+                response_ns: Some(2),
+                turnaround_ns: Some(30)
+            }
+        );
+        assert_eq!(Averages::of([]).turnaround_ns, None);
+    }
+
+    #[test]
+    fn every_exercise_is_made_of_jobs() {
+        for id in EXERCISES {
+            let preset = crate::find(id).expect("registered");
+            let s = (preset.generate)(
+                &Params::defaults(preset.params),
+                &PresetBase::new(1, 1, "fifo"),
+            );
+            for t in &s.tasks {
+                assert!(Job::of(&t.program).is_some(), "{id}: {}", t.name);
+            }
+        }
     }
 }

@@ -12,8 +12,9 @@
 //! (contest: the machine model of §7.2; the others: the illustrative disk).
 //!
 //! ```text
-//! PRESETS ─ find(id) ─ resolve(params) ─ generate(params, base) ─▶ Scenario
-//!                                                   run_preset ─▶ RunOutput ─ report ─▶ Report
+//! PRESETS ─ find(id) ─ check(params) ─ generate(params, base) ─▶ Scenario
+//!      (resolve: text values, choices by name)          run_until ─▶ RunOutput ─ report ─▶ Report
+//!                                   (advance: the stop rule, also for an instant)
 //! ```
 //!
 //! No IO, no threads: this crate compiles to wasm for the page.
@@ -21,7 +22,9 @@
 use std::collections::BTreeMap;
 
 use schedlab_engine::scenario::PolicySpec;
-use schedlab_engine::{Detail, Problem, Problems, RunOptions, RunOutput, Scenario};
+use schedlab_engine::{
+    Detail, Engine, Nanos, Problem, Problems, RunError, RunOptions, RunOutput, Scenario,
+};
 use serde::Serialize;
 
 pub mod build;
@@ -306,6 +309,11 @@ pub const PRESETS: &[Preset] = &[
     classroom::NICE_EXTREMES,
     classroom::FORK_BOMB,
     classroom::PIPE_PING_PONG,
+    classroom::OSTEP_EQUAL,
+    classroom::OSTEP_CONVOY,
+    classroom::OSTEP_LATE,
+    classroom::OSTEP_RESPONSE,
+    classroom::OSTEP_IO,
 ];
 
 /// The preset with this id.
@@ -320,31 +328,23 @@ pub enum PresetError {
     Unknown { id: String, known: String },
     #[error("invalid preset parameters:\n{0}")]
     Params(Problems),
+    #[error("invalid machine knobs:\n{0}")]
+    Machine(Problems),
     #[error(transparent)]
     Sim(#[from] schedlab_policies::SimError),
 }
 
 /// Applies `key=value` pairs over a preset's defaults, reporting every problem at once (unknown
-/// key with the known ones, value out of range with the range, unknown choice with the choices).
+/// key with the known ones, value out of range with the range, unknown choice with the choices):
+/// the command line's `--param load=io_load`. A choice is named; [`check`] then checks the
+/// values.
 pub fn resolve(preset: &Preset, given: &[(String, String)]) -> Result<Params, Problems> {
-    let mut p = Params::defaults(preset.params);
+    let mut values = Vec::new();
     let mut problems = Vec::new();
     for (k, v) in given {
-        let path = format!("params.{k}");
         let Some(spec) = preset.params.iter().find(|s| s.key == k) else {
-            let known: Vec<&str> = preset.params.iter().map(|s| s.key).collect();
-            problems.push(Problem {
-                path,
-                message: if known.is_empty() {
-                    format!("preset {} has no parameters", preset.id)
-                } else {
-                    format!(
-                        "preset {} has no parameter {k:?} (it has: {})",
-                        preset.id,
-                        known.join(", ")
-                    )
-                },
-            });
+            // Unknown: check() names it and the known keys.
+            values.push((k.as_str(), 0));
             continue;
         };
         let value = if spec.choices.is_empty() {
@@ -363,8 +363,53 @@ pub fn resolve(preset: &Preset, given: &[(String, String)]) -> Result<Params, Pr
             }
         };
         match value {
-            Err(message) => problems.push(Problem { path, message }),
-            Ok(x) if x < spec.min || x > spec.max => problems.push(Problem {
+            Ok(x) => values.push((k.as_str(), x)),
+            Err(message) => problems.push(Problem {
+                path: format!("params.{k}"),
+                message,
+            }),
+        }
+    }
+    let checked = check(preset, values);
+    match checked {
+        Ok(params) if problems.is_empty() => Ok(params),
+        Ok(_) => Err(Problems(problems)),
+        Err(more) => {
+            problems.extend(more.0);
+            Err(Problems(problems))
+        }
+    }
+}
+
+/// The one check of a preset's parameters: each `(key, value)` (a choice as its index, as links
+/// store it) over the defaults, with every unknown key (naming the known ones) and every value
+/// outside its range (naming the range) reported at once, at `params.<key>`.
+pub fn check<'a>(
+    preset: &Preset,
+    values: impl IntoIterator<Item = (&'a str, i64)>,
+) -> Result<Params, Problems> {
+    let mut p = Params::defaults(preset.params);
+    let mut problems = Vec::new();
+    for (k, x) in values {
+        let path = format!("params.{k}");
+        let Some(spec) = preset.params.iter().find(|s| s.key == k) else {
+            let known: Vec<&str> = preset.params.iter().map(|s| s.key).collect();
+            problems.push(Problem {
+                path,
+                message: if known.is_empty() {
+                    format!("preset {} has no parameters", preset.id)
+                } else {
+                    format!(
+                        "preset {} has no parameter {k:?} (it has: {})",
+                        preset.id,
+                        known.join(", ")
+                    )
+                },
+            });
+            continue;
+        };
+        if x < spec.min || x > spec.max {
+            problems.push(Problem {
                 path,
                 message: format!(
                     "{x} is outside the allowed range {}..={}{}",
@@ -372,8 +417,9 @@ pub fn resolve(preset: &Preset, given: &[(String, String)]) -> Result<Params, Pr
                     spec.max,
                     unit_suffix(spec.unit)
                 ),
-            }),
-            Ok(x) => p.set(spec.key, x),
+            });
+        } else {
+            p.set(spec.key, x);
         }
     }
     if problems.is_empty() {
@@ -417,15 +463,32 @@ pub fn run_until_with(
     opts: RunOptions,
 ) -> Result<RunOutput, schedlab_policies::SimError> {
     let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
-    let Stop::TaskExits(name) = stop else {
-        return Ok(engine.run()?);
+    advance(&mut engine, stop, None)?;
+    Ok(engine.into_output())
+}
+
+/// The stop rule, the one place it is applied: steps `engine` until its run is over, `stop`
+/// is reached (right after the event it is reached at), or, with `until`, the next event lies
+/// after `until`. Returns whether `stop` ended it. A run and an inspection at an instant go
+/// through here, so an instant past a benchmark's end shows the state where the benchmark
+/// ended.
+pub fn advance(engine: &mut Engine, stop: Stop, until: Option<Nanos>) -> Result<bool, RunError> {
+    let name = match stop {
+        Stop::Natural => None,
+        Stop::TaskExits(name) => Some(name),
     };
     let mut seen = 0usize;
     let mut watched = None;
     loop {
-        if !engine.step()? {
-            break;
+        if let Some(t) = until {
+            if engine.next_event_time().is_none_or(|next| next > t) {
+                return Ok(false);
+            }
         }
+        if !engine.step()? {
+            return Ok(false);
+        }
+        let Some(name) = name else { continue };
         let tasks = engine.tasks();
         match watched {
             None => {
@@ -436,12 +499,11 @@ pub fn run_until_with(
             }
             Some(i) => {
                 if tasks[i].state == schedlab_engine::TaskState::Exited {
-                    break;
+                    return Ok(true);
                 }
             }
         }
     }
-    Ok(engine.into_output())
 }
 
 /// Generates, runs and reports a preset in one call.
@@ -472,15 +534,20 @@ pub fn run_preset_with(
     Ok((scenario, out, report))
 }
 
-/// Finds a preset and resolves `key=value` parameters in one step (the CLI's `run <preset>`).
+/// The preset with this id, or an error naming the known ones.
+pub fn lookup_preset(id: &str) -> Result<&'static Preset, PresetError> {
+    find(id).ok_or_else(|| PresetError::Unknown {
+        id: id.to_owned(),
+        known: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+    })
+}
+
+/// Finds a preset and resolves `key=value` parameters in one step.
 pub fn lookup(
     id: &str,
     given: &[(String, String)],
 ) -> Result<(&'static Preset, Params), PresetError> {
-    let preset = find(id).ok_or_else(|| PresetError::Unknown {
-        id: id.to_owned(),
-        known: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
-    })?;
+    let preset = lookup_preset(id)?;
     let params = resolve(preset, given).map_err(PresetError::Params)?;
     Ok((preset, params))
 }

@@ -1,6 +1,7 @@
 //! Every preset generates a valid scenario that runs under every registered policy, reports its
 //! metrics, and is deterministic (workloads.md §1-§5; DESIGN §5).
 
+use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{Detail, Scenario};
 use schedlab_policies::POLICIES;
 use schedlab_workloads::*;
@@ -229,18 +230,87 @@ fn contest_mem_load_swaps_and_swappiness_reaches_the_machine() {
     assert!(r.metric("loads").unwrap() > 0.0, "{:?}", r.metrics);
     assert!(r.metric("lcpu_pct").unwrap() < 10.0, "{:?}", r.metrics);
     assert_eq!(s.machine.as_ref().unwrap().swappiness, 60);
-    // swappiness changes what reclaim evicts, so the run (given RAM enough for the compile's
-    // cache to compete with the hog); without anonymous memory it cannot.
-    let hash = |load: &str, sw: &str| {
-        run(
-            "contest",
-            &[("load", load), ("swappiness", sw), ("ram_mb", "64")],
-            "linux-2.5-o1",
-            2,
-            1,
-        )
-        .2
+    // swappiness (a machine knob, set as `--set swappiness=…` sets it) changes what reclaim
+    // evicts, so the run (given RAM enough for the compile's cache to compete with the hog);
+    // without anonymous memory it cannot.
+    let mut given = small("contest");
+    given.push(("ram_mb".into(), "64".into()));
+    let (_, params) = lookup("contest", &given).unwrap();
+    let hash = |load: &str, sw: i64| {
+        let config = contest::Config::new(PolicySpec {
+            id: "linux-2.5-o1".into(),
+            tunables: Default::default(),
+        })
+        .with_machine("swappiness", sw);
+        contest::run_one(&config, &params, load, 2, 1)
+            .unwrap()
+            .trace_hash
     };
-    assert_ne!(hash("mem_load", "0"), hash("mem_load", "100"));
-    assert_eq!(hash("noload", "0"), hash("noload", "100"));
+    assert_eq!(hash("noload", 0), hash("noload", 100));
+    // An out-of-range knob is refused with its path and range.
+    let config = contest::Config::new(PolicySpec {
+        id: "linux-2.5-o1".into(),
+        tunables: Default::default(),
+    })
+    .with_machine("swappiness", 101);
+    let e = contest::run_one(&config, &params, "noload", 1, 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid machine knobs:\nmachine.swappiness: 101 is outside the allowed range 0..=100"
+    );
+}
+
+/// OSTEP ch. 7's worked examples, worked by hand: (preset, policy, tunables, average
+/// turnaround, average response), in ms. FIFO and SJF agree on equal jobs and differ on the
+/// convoy; SJF and STCF differ when B and C arrive late; RR's response is one quantum.
+#[test]
+fn ostep_examples_give_the_books_averages() {
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, i64)],
+        u64,
+        u64,
+    );
+    let cases: &[Case] = &[
+        // A, B, C finish at 10, 20, 30 s; they start at 0, 10, 20 s.
+        ("ostep-equal", "fifo", &[], 20_000, 10_000),
+        ("ostep-equal", "sjf", &[], 20_000, 10_000),
+        // FIFO: A 0-100, B -110, C -120. SJF: B 0-10, C -20, A -120.
+        ("ostep-convoy", "fifo", &[], 110_000, 70_000),
+        ("ostep-convoy", "sjf", &[], 50_000, 10_000),
+        // SJF: A runs to 100 s; B (arrived at 10) ends at 110, C at 120: (100+100+110)/3.
+        ("ostep-late", "sjf", &[], 103_333, 63_333),
+        // STCF: A 0-10, B 10-20, C 20-30, A 30-120: (120+10+20)/3; B and C start on arrival
+        // or 10 s after it: (0+0+10)/3.
+        ("ostep-late", "stcf", &[], 50_000, 3_333),
+        // SJF: 5, 10, 15 s; response 0, 5, 10 s.
+        ("ostep-response", "sjf", &[], 10_000, 5_000),
+        // RR with OSTEP's 1 s slice: A ends at 13, B 14, C 15; they start at 0, 1, 2 s.
+        ("ostep-response", "rr", &[("quantum", 1000)], 14_000, 1_000),
+    ];
+    for &(id, policy, tunables, turnaround_ms, response_ms) in cases {
+        let preset = find(id).expect(id);
+        let mut base = PresetBase::new(1, 1, policy);
+        for (k, v) in tunables {
+            base.policy.tunables.insert((*k).to_owned(), *v);
+        }
+        let params = Params::defaults(preset.params);
+        let (_, out, report) = run_preset(preset, &params, &base, Detail::Summary)
+            .unwrap_or_else(|e| panic!("{id} under {policy}: {e}"));
+        let a = classroom::Averages::of(
+            out.metrics
+                .tasks
+                .iter()
+                .map(|t| (t.wait_ns, t.response_ns, t.turnaround_ns)),
+        );
+        let ms = |ns: Option<u64>| ns.expect("every job ran and exited") / 1_000_000;
+        assert_eq!(ms(a.turnaround_ns), turnaround_ms, "{id} under {policy}");
+        assert_eq!(ms(a.response_ns), response_ms, "{id} under {policy}");
+        assert_eq!(
+            report.metric("mean_turnaround_ms"),
+            Some(a.turnaround_ns.unwrap() as f64 / 1e6)
+        );
+        assert!(report.text.contains("average of "), "{}", report.text);
+    }
 }

@@ -507,6 +507,7 @@ mod tests {
                     shares: None,
                     cpu_rate_cap: None,
                     cpus: None,
+                    group: None,
                     rt: None,
                     count: None,
                     program: Program(Vec::new()),
@@ -517,6 +518,7 @@ mod tests {
             channels: Vec::new(),
             costs: Default::default(),
             machine: None,
+            groups: Vec::new(),
         }
     }
 
@@ -620,6 +622,7 @@ mod tests {
             },
             tasks,
             segments: Vec::new(),
+            machine: None,
         }
     }
 

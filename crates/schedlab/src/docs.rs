@@ -19,6 +19,11 @@ pub fn policies_markdown(policies: &[PolicyInfo]) -> String {
          integers in the unit shown; `schedlab run --set key=value` and the page's sliders accept \
          exactly the range given here.\n\n",
     );
+    md.push_str(
+        "A scenario's task groups (`groups`, with cgroup v2's `cpu.weight`) are scheduled by \
+         `cfs` and `eevdf` only, hierarchically as the kernel's group scheduling does; every \
+         other policy ignores them and schedules the tasks as if there were no groups.\n\n",
+    );
     md.push_str("| id | name | tunables |\n|---|---|---|\n");
     for p in policies {
         md.push_str(&format!(
@@ -44,27 +49,90 @@ pub fn policies_markdown(policies: &[PolicyInfo]) -> String {
             md.push_str("No tunables.\n");
             continue;
         }
-        md.push_str(
-            "| key | label | unit | default | min | max | step | kernel name | help |\n\
-             |---|---|---|---:|---:|---:|---:|---|---|\n",
-        );
-        for t in p.tunables {
-            md.push_str(&format!(
-                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                t.key,
-                cell(t.label),
-                cell(t.unit),
-                t.default,
-                t.min,
-                t.max,
-                t.step,
-                t.kernel_name
-                    .map(|k| format!("`{k}`"))
-                    .unwrap_or_else(|| "–".into()),
-                cell(t.help),
-            ));
-        }
+        md.push_str(&tunable_table(p.tunables.iter()));
     }
+    md.push_str(&machine_markdown());
+    md
+}
+
+/// A table of tunable specs: key, label, unit, range, step, kernel name and help (a choice's
+/// range lists its names).
+fn tunable_table<'a>(specs: impl Iterator<Item = &'a schedlab_engine::TunableSpec>) -> String {
+    let mut md = String::from(
+        "| key | label | unit | default | min | max | step | kernel name | help |\n\
+         |---|---|---|---:|---:|---:|---:|---|---|\n",
+    );
+    for t in specs {
+        let (default, min, max) = match t.choices {
+            Some(_) => (t.display(t.default), t.display(t.min), t.display(t.max)),
+            None => (t.default.to_string(), t.min.to_string(), t.max.to_string()),
+        };
+        let help = match t.choices {
+            Some(names) => format!("{} One of: {}.", t.help, names.join(", ")),
+            None => t.help.to_owned(),
+        };
+        md.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            t.key,
+            cell(t.label),
+            cell(t.unit),
+            default,
+            min,
+            max,
+            t.step,
+            t.kernel_name
+                .map(|k| format!("`{k}`"))
+                .unwrap_or_else(|| "–".into()),
+            cell(&help),
+        ));
+    }
+    md
+}
+
+/// The machine's section: its knobs (`engine::machine::knobs`) and the device parameters a
+/// scenario gives.
+fn machine_markdown() -> String {
+    let mut md = String::from(
+        "\n## Machine knobs\n\n\
+         A scenario with a `machine` (page cache, writeback, elevators, swap; the contest preset \
+         has one) has these knobs besides its policy's. They live in the scenario's `machine` \
+         section (an elevator's own knobs under `machine.iosched`), and the same keys work \
+         everywhere a policy tunable does: `schedlab run|sweep|contest --set dirty_ratio=20`, \
+         `--set elevator=deadline`, `schedlab sweep --vary swappiness=0..100:20`, the page's \
+         Machine sliders and its share links. The contest preset starts from its policy's kernel \
+         era (2.4: linus, dirty 60/30 %; 2.5: deadline; 2.6: anticipatory; CFS: cfq) and the \
+         knobs set override it. An elevator's knob only matters while that elevator is chosen.\n\n",
+    );
+    md.push_str(&tunable_table(
+        schedlab_engine::machine::knobs::knobs()
+            .map(|k| k.spec)
+            .collect::<Vec<_>>()
+            .iter(),
+    ));
+    md.push_str(
+        "\n### Device parameters\n\n\
+         Fixed properties of the simulated hardware, given in the scenario (the contest preset's \
+         `--param`s set them; `schedlab presets` lists those with the seed figure each is fitted to):\n\n\
+         | field | meaning | default |\n|---|---|---|\n\
+         | `disks[].seek` | positioning (seek + rotation) of a request that does not start where the last one ended | 10ms |\n\
+         | `disks[].bandwidth` | transfer rate, bytes per second | 40000000 |\n\
+         | `disks[].write_bandwidth` | sustained write rate where it differs (a journalling filesystem writes slower than it reads); 0 = `bandwidth` | 0 |\n\
+         | `disks[].elevator` | this disk's discipline when `machine.elevator` is absent | noop |\n\
+         | `machine.ram` | memory in bytes: page cache plus anonymous memory | – |\n\
+         | `machine.anon` | resident anonymous memory not swapped (the page cache gets the rest) | 0 |\n\
+         | `machine.block` | page-cache block: unit of caching, readahead and writeback | 65536 |\n\
+         | `machine.readahead` | sequential readahead window, bytes | 131072 |\n\
+         | `machine.max_request` | largest disk request (IDE `max_sectors`), bytes | 131072 |\n\
+         | `machine.nr_requests` | request slots of a disk queue; 7/8 full counts as congested | 128 |\n\
+         | `machine.ratelimit` | bytes dirtied on a CPU between dirty-limit checks; 0 = RAM / (CPUs × 32) in 64 KiB..=4 MiB | 0 |\n\
+         | `machine.write_chunk` | bytes a throttled writer writes back itself; 0 = 1.5 × ratelimit | 0 |\n\
+         | `machine.flush_chunk` | bytes the flusher submits per pass | 1048576 |\n\
+         | `machine.throttle` | a throttled writer writes back its own data (2.5/2.6); false = it only waits (2.4) | true |\n\
+         | `machine.read_ns_per_kb`, `write_ns_per_kb`, `touch_ns_per_kb` | CPU per KB copied by a cached read, a write, a touch of anonymous memory | 1953 |\n\
+         | `machine.flush_cpu` | the flusher's CPU per chunk | 100us |\n\
+         | `machine.flusher` | the flusher thread's name (pdflush; 2.4 bdflush) | pdflush |\n\
+         | `machine.files[]` | files `read`/`write` steps name: disk, size, cached at start | – |\n",
+    );
     md
 }
 

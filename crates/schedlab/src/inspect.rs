@@ -1,19 +1,20 @@
 //! The run queues at one instant, as the policy sees them: per CPU who runs, whom `pick_next`
-//! would choose, every queue the policy reports (in the order it considers them) and its facts.
+//! would choose, every queue the policy reports (in the order it considers them) and its facts;
+//! and every disk's queue in the order its elevator would serve it.
 //!
 //! One structure for both faces of the inspector: `schedlab run --inspect-at` prints it
-//! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel.
+//! ([`crate::text::run_queues`]) and the page's worker sends it to the inspector panel. Both
+//! get it from [`crate::Job::inspect`], which runs to the instant or the benchmark's stop.
 //!
 //! ```text
-//! scenario ─► engine ─ run_until(at) ─► RunQueues::from_engine ─┬─► text::run_queues (CLI)
-//!                                                               └─► JSON (page's worker)
+//! Job::inspect(at) ─► engine at the instant ─► RunQueues::from_engine ─┬─► text::run_queues (CLI)
+//!                                                                      └─► JSON (page's worker)
 //! ```
 
 use serde::{Deserialize, Serialize};
 
-use schedlab_engine::{CpuId, Detail, Engine, Nanos, RunOptions, Scenario, TaskState};
-use schedlab_policies::SimError;
-use schedlab_workloads::Stop;
+use schedlab_engine::machine::{Dir, Place, Request};
+use schedlab_engine::{CpuId, Engine, Nanos, Scenario};
 
 /// Every CPU's run queues at [`RunQueues::at_ns`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +24,50 @@ pub struct RunQueues {
     pub at_ns: u64,
     /// One per CPU, in CPU order.
     pub cpus: Vec<CpuQueues>,
+    /// One per disk, in scenario order: its queue in the order its elevator would serve it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<DiskQueueView>,
+}
+
+/// A disk at the instant: the request being served and the queue in dispatch order, as the
+/// disk would serve it if no other request arrived (its elevator's own rules played forward:
+/// batches, deadlines, anticipation windows; `Elevator::dispatch_order`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiskQueueView {
+    pub name: String,
+    /// The elevator's id (`noop`, `linus`, `deadline`, `anticipatory`, `cfq`).
+    pub elevator: String,
+    /// The request being served; its `start_ns` is when it completes.
+    pub serving: Option<RequestView>,
+    /// An idle disk waiting out an anticipation window: until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_until_ns: Option<u64>,
+    /// Requests queued (not counting the one being served).
+    pub queued: u64,
+    /// The first [`DISK_QUEUE_LIMIT`] of them in dispatch order.
+    pub queue: Vec<RequestView>,
+}
+
+/// Requests of a disk queue listed (a queue may hold one per task, thousands): the rest are
+/// counted in [`DiskQueueView::queued`].
+pub const DISK_QUEUE_LIMIT: usize = 512;
+
+/// One disk request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestView {
+    /// Submission number on its disk.
+    pub id: u64,
+    /// `read` or `write`.
+    pub dir: String,
+    pub bytes: u64,
+    /// The task on whose behalf it was issued (the flusher for background writeback).
+    pub owner: TaskRef,
+    /// What it reads or writes: a file and offset, swap, or a plain stream.
+    pub what: String,
+    pub submitted_ns: u64,
+    /// When it would start if nothing else arrived (for the request being served: when it
+    /// completes).
+    pub start_ns: u64,
 }
 
 /// One CPU at the instant.
@@ -64,8 +109,8 @@ pub struct EntryView {
 }
 
 impl RunQueues {
-    /// The run queues of `engine` where it stands now.
-    pub fn from_engine(engine: &Engine) -> RunQueues {
+    /// The run queues and disk queues of `engine`, a run of `scenario`, where it stands now.
+    pub fn from_engine(engine: &Engine, scenario: &Scenario) -> RunQueues {
         let tasks = engine.tasks();
         let task = |id: u32| TaskRef {
             id,
@@ -107,46 +152,84 @@ impl RunQueues {
         RunQueues {
             at_ns: engine.now().0,
             cpus,
+            disks: disk_queues(engine, scenario, &task),
         }
     }
 }
 
-/// Runs `scenario` until `at` and returns its run queues then.
-///
-/// With `stop` (a preset's, [`schedlab_workloads::Preset::stop`]) the run ends where the
-/// benchmark ends, as `schedlab run <preset>` and the page end it: an instant after that shows
-/// the queues at the benchmark's end.
-pub fn inspect_at(
+fn disk_queues(
+    engine: &Engine,
     scenario: &Scenario,
-    stop: Option<Stop>,
-    at: Nanos,
-) -> Result<RunQueues, SimError> {
-    let opts = RunOptions {
-        detail: Detail::Summary,
-        ..RunOptions::default()
-    };
-    let mut engine = schedlab_policies::registry::engine(scenario, opts)?;
-    engine.run_until(at)?;
-    if let Some(Stop::TaskExits(name)) = stop {
-        let exited = engine
-            .tasks()
-            .iter()
-            .find(|t| t.name == name)
-            .is_some_and(|t| t.state == TaskState::Exited);
-        if exited {
-            // The benchmark ended before `at`: find where, and stand there instead.
-            let end =
-                schedlab_workloads::run_until(scenario, Stop::TaskExits(name), opts.detail)?.end;
-            engine = schedlab_policies::registry::engine(scenario, opts)?;
-            engine.run_until(end)?;
+    task: &dyn Fn(u32) -> TaskRef,
+) -> Vec<DiskQueueView> {
+    let files = scenario.machine.as_ref().map_or(&[][..], |m| &m.files[..]);
+    let request = |rq: &Request, start: Nanos| RequestView {
+        id: rq.id,
+        dir: match rq.dir {
+            Dir::Read => "read",
+            Dir::Write => "write",
         }
-    }
-    Ok(RunQueues::from_engine(&engine))
+        .to_owned(),
+        bytes: rq.bytes,
+        owner: task(rq.owner.0),
+        what: match Place::of(rq.pos) {
+            Place::File { file, offset } => format!(
+                "{} @ {}",
+                files
+                    .get(file as usize)
+                    .map_or_else(|| format!("file{file}"), |f| f.name.clone()),
+                crate::text::bytes(offset)
+            ),
+            Place::Swap { offset } => format!("swap @ {}", crate::text::bytes(offset)),
+            Place::Stream { offset, .. } => format!("stream @ {}", crate::text::bytes(offset)),
+        },
+        submitted_ns: rq.submitted.0,
+        start_ns: start.0,
+    };
+    engine
+        .disk_queues()
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let spec = scenario.disks.get(i);
+            DiskQueueView {
+                name: spec.map_or_else(|| format!("disk{i}"), |d| d.name.clone()),
+                elevator: spec.map_or("noop", |d| d.elevator.id()).to_owned(),
+                serving: q.serving.as_ref().map(|(rq, done)| request(rq, *done)),
+                idle_until_ns: q.idle_until.map(|t| t.0),
+                queued: q.queued.len() as u64,
+                queue: q
+                    .queued
+                    .iter()
+                    .take(DISK_QUEUE_LIMIT)
+                    .map(|p| request(&p.rq, p.start))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::{Benchmark, Job};
+    use schedlab_engine::{Nanos, Scenario};
+    use schedlab_policies::SimError;
+    use schedlab_workloads::Stop;
+
+    /// The run queues at `at`; with `stop`, the run ends when that task exits, as a preset's.
+    fn inspect_at(s: &Scenario, stop: Option<Stop>, at: Nanos) -> Result<RunQueues, SimError> {
+        let job = match stop {
+            None => Job::new(s.clone(), None),
+            Some(stop) => {
+                // contest's stop (make exits), with this scenario in place of its own.
+                let bench = Benchmark::parse("contest", &[]).unwrap();
+                assert_eq!(bench.stop(), stop);
+                Job::new(s.clone(), Some(bench))
+            }
+        };
+        job.inspect(at)
+    }
 
     /// Three CPU hogs under round robin with a 4 ms quantum on one CPU; `job` (if present) runs
     /// 8 ms and exits.
@@ -195,13 +278,13 @@ mod tests {
         assert_eq!(names(&q.cpus[0].queues[0]), ["hog2", "hog3"]);
     }
 
-    /// `job` (8 ms of CPU) gets quanta at 12–16 and 28–32 ms, so it exits at 32 ms: a preset
-    /// stopping when it exits stands there even when asked for later; without the stop the
-    /// hogs go on.
+    /// `make` (8 ms of CPU) gets quanta at 12–16 and 28–32 ms, so it exits at 32 ms: under
+    /// contest's stop (make exits) the run stands there even when asked for later; without
+    /// the stop the hogs go on.
     #[test]
     fn a_preset_stop_ends_the_run_where_the_benchmark_ends() {
-        let s = scenario(r#",{"name":"job","program":[{"run":"8ms"}]}"#);
-        let stop = Some(Stop::TaskExits("job"));
+        let s = scenario(r#",{"name":"make","program":[{"run":"8ms"}]}"#);
+        let stop = Some(Stop::TaskExits("make"));
         let q = inspect_at(&s, stop, Nanos::from_ms(500)).unwrap();
         assert_eq!(q.at_ns, 32_000_000);
         assert_eq!(q.cpus[0].running, task(0, "hog1"));
@@ -209,7 +292,7 @@ mod tests {
         // Before the benchmark ends, the stop changes nothing.
         let early = inspect_at(&s, stop, Nanos::from_ms(14)).unwrap();
         assert_eq!(early, inspect_at(&s, None, Nanos::from_ms(14)).unwrap());
-        assert_eq!(early.cpus[0].running, task(3, "job"));
+        assert_eq!(early.cpus[0].running, task(3, "make"));
         let natural = inspect_at(&s, None, Nanos::from_ms(500)).unwrap();
         assert_eq!(natural.at_ns, 500_000_000);
     }

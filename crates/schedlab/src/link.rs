@@ -10,7 +10,11 @@
 //! This is the one codec: the CLI (`schedlab share`, `schedlab run --link`) and the page both call
 //! [`encode`] and [`decode`], so a link made by one opens in the other with the same trace hash.
 //!
-//! Version 1's JSON is `{"scenario": <scenario format v1>, "view": <ViewState>}`. Defaults are
+//! Version 1's JSON is `{"scenario": <scenario format v1>, "view": <ViewState>}`. A compare view
+//! carries its pinned run A in `view.pinned` ([`PinnedView`]) as what differs from the scenario
+//! on screen (B): A's policy and tunables when only they differ, else A's whole scenario; the
+//! page runs A again on open. Older pages ignore the field (a view's unknown fields are
+//! ignored), so it needed no new version. Defaults are
 //! left out to keep links short: tunables equal to their spec's default, an empty tunable map,
 //! a zero seed, and every view field at its default (`view` itself when all are). Decoding puts
 //! them back, so `decode(encode(s)) == s.canonical()`. Links once written keep loading: a new
@@ -27,7 +31,10 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use schedlab_engine::{Problems, Scenario};
+use schedlab_engine::scenario::PolicySpec;
+use schedlab_engine::{Problem, Problems, Scenario};
+
+pub use crate::view::LaneMode;
 
 /// The link format version [`encode`] writes.
 pub const LINK_VERSION: u32 = 1;
@@ -62,7 +69,7 @@ pub struct LinkState {
 
 /// How the page shows a run. Every field has a default, and an absent field means the default.
 /// Unknown fields are ignored here (unlike in scenarios): a view from a newer page still opens.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ViewState {
     /// Gantt lanes: one per CPU (default) or one per task.
@@ -82,6 +89,57 @@ pub struct ViewState {
     /// [`Stop`](schedlab_workloads::Stop)). The scenario itself stays the source of truth.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<PresetRef>,
+    /// A/B compare: the run pinned as A, which the page runs again and compares with the
+    /// scenario on screen (B). `None`: no compare view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<PinnedView>,
+}
+
+/// The pinned run of a compare view, kept short by describing it against B's scenario.
+/// Unknown fields are ignored, as in [`ViewState`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PinnedView {
+    /// A's policy and tunables, when they are all that differs from B (absent: A's policy is
+    /// B's, or `scenario` holds it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicySpec>,
+    /// A's whole scenario, when it differs from B's in more than the policy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
+    /// The preset A came from (its stop rule ends A's run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetRef>,
+}
+
+impl PinnedView {
+    /// A (scenario `a`, made from `preset`) described against B's scenario `b`.
+    pub fn new(a: &Scenario, preset: Option<PresetRef>, b: &Scenario) -> PinnedView {
+        let mut a_with_bs_policy = a.clone();
+        a_with_bs_policy.policy = b.policy.clone();
+        let (policy, scenario) = if a_with_bs_policy == *b {
+            ((a.policy != b.policy).then(|| a.policy.clone()), None)
+        } else {
+            (None, Some(a.clone()))
+        };
+        PinnedView {
+            policy,
+            scenario,
+            preset,
+        }
+    }
+
+    /// A's scenario, given B's.
+    pub fn scenario(&self, b: &Scenario) -> Scenario {
+        match (&self.scenario, &self.policy) {
+            (Some(a), _) => a.clone(),
+            (None, Some(policy)) => Scenario {
+                policy: policy.clone(),
+                ..b.clone()
+            },
+            (None, None) => b.clone(),
+        }
+    }
 }
 
 /// Which preset, with which parameters, a scenario came from.
@@ -97,20 +155,6 @@ pub struct PresetRef {
 impl ViewState {
     pub fn is_default(&self) -> bool {
         *self == ViewState::default()
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LaneMode {
-    #[default]
-    Cpu,
-    Task,
-}
-
-impl LaneMode {
-    pub fn is_default(&self) -> bool {
-        *self == LaneMode::default()
     }
 }
 
@@ -134,15 +178,33 @@ impl LinkState {
     /// registered policy). Two states with the same canonical form run identically.
     pub fn canonical(&self) -> LinkState {
         let mut s = self.clone();
-        if let Some(info) = schedlab_policies::find(&s.scenario.policy.id) {
-            s.scenario.policy.tunables.retain(|key, value| {
-                info.tunables
-                    .iter()
-                    .find(|spec| spec.key == key)
-                    .is_none_or(|spec| spec.default != *value)
-            });
+        canonical_policy(&mut s.scenario.policy);
+        if let Some(pinned) = &mut s.view.pinned {
+            if let Some(policy) = &mut pinned.policy {
+                canonical_policy(policy);
+            }
+            if let Some(scenario) = &mut pinned.scenario {
+                canonical_policy(&mut scenario.policy);
+            }
         }
         s
+    }
+
+    /// The pinned run's scenario, if the view is a compare view.
+    pub fn pinned_scenario(&self) -> Option<Scenario> {
+        Some(self.view.pinned.as_ref()?.scenario(&self.scenario))
+    }
+}
+
+/// Removes tunables equal to their spec's default (for a registered policy).
+fn canonical_policy(policy: &mut PolicySpec) {
+    if let Some(info) = schedlab_policies::find(&policy.id) {
+        policy.tunables.retain(|key, value| {
+            info.tunables
+                .iter()
+                .find(|spec| spec.key == key)
+                .is_none_or(|spec| spec.default != *value)
+        });
     }
 }
 
@@ -227,6 +289,26 @@ fn decode_v1(data: &str) -> Result<LinkState, LinkError> {
     let state: LinkState =
         serde_json::from_slice(&json).map_err(|e| LinkError::InvalidJson(e.to_string()))?;
     schedlab_policies::validate(&state.scenario).map_err(LinkError::InvalidScenario)?;
+    if let Some(a) = state.pinned_scenario() {
+        // Problems of A are named by where A's fields sit in the link.
+        let at = match &state.view.pinned {
+            Some(PinnedView {
+                scenario: Some(_), ..
+            }) => "view.pinned.scenario",
+            _ => "view.pinned",
+        };
+        schedlab_policies::validate(&a).map_err(|Problems(problems)| {
+            LinkError::InvalidScenario(Problems(
+                problems
+                    .into_iter()
+                    .map(|p| Problem {
+                        path: format!("{at}.{}", p.path),
+                        message: p.message,
+                    })
+                    .collect(),
+            ))
+        })?;
+    }
     Ok(state)
 }
 
@@ -291,7 +373,7 @@ mod tests {
         assert!(!json.contains("tunables"), "{json}");
         assert!(!json.contains("seed"), "{json}");
         assert!(!json.contains("view"), "{json}");
-        s.view.lanes = LaneMode::Task;
+        s.view.lanes = LaneMode::Tasks;
         s.scenario.seed = 7;
         let json = payload_json(&s.canonical());
         assert!(json.contains(r#""view":{"lanes":"task"}"#), "{json}");
@@ -312,6 +394,76 @@ mod tests {
             "{json}"
         );
         assert_eq!(decode(&encode(&s)), Ok(s));
+    }
+
+    #[test]
+    fn a_pinned_run_that_differs_only_in_policy_is_stored_as_its_policy() {
+        let b = state().scenario;
+        let mut a = b.clone();
+        a.policy = PolicySpec {
+            id: "fifo".into(),
+            tunables: Default::default(),
+        };
+        let mut s = state();
+        s.view.pinned = Some(PinnedView::new(&a, None, &b));
+        let json = payload_json(&s.canonical());
+        assert!(
+            json.contains(r#""view":{"pinned":{"policy":{"id":"fifo""#),
+            "{json}"
+        );
+        // B's tasks are not repeated for A.
+        assert_eq!(json.matches(r#""name":"a""#).count(), 1, "{json}");
+        let opened = decode(&encode(&s)).unwrap();
+        assert_eq!(opened.pinned_scenario(), Some(a));
+        assert_eq!(opened.scenario, b);
+
+        // Pinned just now: A is B, and the link says only that a run is pinned.
+        s.view.pinned = Some(PinnedView::new(&b, None, &b));
+        assert!(payload_json(&s.canonical()).contains(r#""view":{"pinned":{}}"#));
+        assert_eq!(decode(&encode(&s)).unwrap().pinned_scenario(), Some(b));
+    }
+
+    #[test]
+    fn a_pinned_run_of_another_workload_is_stored_whole_with_its_preset() {
+        let b = state().scenario;
+        let mut a = b.clone();
+        a.cpus = 2;
+        a.policy.tunables.insert("quantum".into(), 3);
+        let preset = Some(PresetRef {
+            id: "irman".into(),
+            params: Default::default(),
+        });
+        let pinned = PinnedView::new(&a, preset.clone(), &b);
+        assert_eq!(pinned.policy, None);
+        assert_eq!(pinned.scenario.as_ref(), Some(&a));
+        let mut s = state();
+        s.view.pinned = Some(pinned);
+        let opened = decode(&encode(&s)).unwrap();
+        assert_eq!(opened.pinned_scenario(), Some(a));
+        assert_eq!(opened.view.pinned.unwrap().preset, preset);
+    }
+
+    #[test]
+    fn a_pinned_run_with_a_bad_tunable_is_refused_naming_its_field() {
+        let mut s = state();
+        let mut policy = s.scenario.policy.clone();
+        policy.tunables.insert("quantum".into(), -5);
+        s.view.pinned = Some(PinnedView {
+            policy: Some(policy),
+            ..PinnedView::default()
+        });
+        match decode(&encode(&s)) {
+            Err(LinkError::InvalidScenario(Problems(problems))) => {
+                assert!(
+                    problems
+                        .iter()
+                        .all(|p| p.path.starts_with("view.pinned.policy.tunables.quantum")),
+                    "{problems:?}"
+                );
+                assert!(!problems.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -6,6 +6,16 @@
 //! never exited), switches, wakeup_latency_ns{p50, p90, p99, max}}]` and `segments[{cpu, task,
 //! start_ns, end_ns}]`. Everything else here is an extension: new fields may be added, none of
 //! the core may be renamed, retyped or removed.
+//!
+//! Extension `machine` (only for a scenario with a `machine`): the machine's state on a grid,
+//! point `i` at `i × step_ns` (the engine starts at 1 ms and doubles the step whenever 4096
+//! points are full, so a run keeps 2049–4096 points once past 4 s): `cached_bytes`,
+//! `dirty_bytes`, `writeback_bytes`, `free_bytes`, `anon_bytes`, `swap_bytes`, per disk
+//! `disks[{name, elevator, reads, writes}]` (requests outstanding), the kernel threads'
+//! `kernel_threads[{id, name, cpu_ns}]` (CPU used in each grid interval), and the constants a
+//! chart draws them against: `ram_bytes`, `capacity_bytes`, `background_limit_bytes` and
+//! `dirty_limit_bytes` (`dirty_background_ratio` and `dirty_ratio` in bytes), `min_free_bytes`
+//! and `low_free_bytes` (zone watermarks). Empty arrays when the run recorded only a summary.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +38,12 @@ pub struct RunResult {
     /// Maximal intervals a task ran on one CPU, per CPU in time order (empty when the run
     /// recorded only a summary).
     pub segments: Vec<SegmentResult>,
+    /// Extension: the machine over time (page cache, dirty data and its limits, free memory,
+    /// swap, each disk's outstanding reads and writes, the kernel threads' CPU), when the
+    /// scenario has a `machine`; see [`crate::machine::MachineSeries`]. Not in the page's
+    /// result (its run data carries it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::machine::MachineSeries>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,6 +214,11 @@ impl RunResult {
                     task_id: s.task.0,
                 })
                 .collect(),
+            machine: if segments {
+                crate::machine::MachineSeries::from_run(scenario, out, usize::MAX)
+            } else {
+                None
+            },
         }
     }
 

@@ -8,7 +8,7 @@
 //! ```text
 //! Sweep { target, policy, key, range, metric } ─ values() ─► [v0, v1, …]   (checked: ranges,
 //!                                                   │                        step, metric, size)
-//!                                                   └─ point(v, seed) ─► run_point ─► f64
+//!                                                   └─ point(v, seed) ─► Point::job ─► run_point ─► f64
 //! ```
 //!
 //! The metric is a reported number (an f64 from the benchmark's report); the simulation itself
@@ -18,11 +18,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use schedlab_engine::machine::knobs;
 use schedlab_engine::scenario::PolicySpec;
-use schedlab_engine::{Detail, Problems, RunOptions, Scenario, TunableSpec};
+use schedlab_engine::{Detail, Problems, Scenario, TunableSpec};
 use schedlab_policies::SimError;
-use schedlab_workloads::{self as workloads, Params, Preset, PresetBase};
+use schedlab_workloads::{self as workloads, PresetError};
 
+use crate::job::{Benchmark, Job};
 use crate::link::PresetRef;
 
 /// The most points one sweep may have: 0..50 in steps of 1, Con's full prio_bonus_ratio sweep,
@@ -47,7 +49,7 @@ impl Target {
     /// The metrics a point of this target can report, or why the target is unusable.
     pub fn metrics(&self) -> Result<&'static [&'static str], SweepError> {
         match self {
-            Target::Preset { preset, .. } => Ok(resolve(preset)?.0.metrics),
+            Target::Preset { preset, .. } => Ok(Benchmark::resolve(preset)?.preset().metrics),
             Target::Scenario { .. } => Ok(workloads::classroom::METRICS),
         }
     }
@@ -183,8 +185,10 @@ fn allowed(spec: &TunableSpec) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     pub target: Target,
-    /// The policy and the tunables held fixed; the varied key's value here is ignored.
+    /// The policy and the tunables held fixed (machine knobs among them apply to the
+    /// scenario's machine); the varied key's value here is ignored.
     pub policy: PolicySpec,
+    /// A tunable of the policy or a machine knob (`engine::machine::knobs`).
     pub key: String,
     pub range: Range,
     pub metric: String,
@@ -237,45 +241,62 @@ pub struct Point {
 }
 
 impl Point {
-    /// The policy of this point's run: the fixed tunables with the varied one set.
+    /// The policy of this point's run: the fixed tunables with the varied one set, less the
+    /// machine knobs ([`Point::machine`]).
     pub fn policy(&self) -> PolicySpec {
         let mut tunables: BTreeMap<String, i64> = self.policy.tunables.clone();
         tunables.insert(self.key.clone(), self.value);
+        tunables.retain(|k, _| knobs::find(k).is_none());
         PolicySpec {
             id: self.policy.id.clone(),
             tunables,
         }
     }
+
+    /// The job this point runs: the target with the point's policy, seed and machine knobs.
+    pub fn job(&self) -> Result<Job, SweepError> {
+        let policy = self.policy();
+        let (mut scenario, benchmark) = match &self.target {
+            Target::Preset { preset, cpus } => {
+                let bench = Benchmark::resolve(preset)?;
+                (bench.scenario(*cpus, self.seed, policy), Some(bench))
+            }
+            Target::Scenario { scenario } => {
+                let mut scenario = (**scenario).clone();
+                scenario.policy = policy;
+                scenario.seed = self.seed;
+                (scenario, None)
+            }
+        };
+        self.set_machine(&mut scenario)?;
+        Ok(Job::new(scenario, benchmark))
+    }
+
+    /// The machine knobs of this point's run, fixed and varied.
+    pub fn machine(&self) -> BTreeMap<String, i64> {
+        let mut set: BTreeMap<String, i64> = self.policy.tunables.clone();
+        set.insert(self.key.clone(), self.value);
+        set.retain(|k, _| knobs::find(k).is_some());
+        set
+    }
+
+    /// Sets this point's machine knobs on `scenario`.
+    fn set_machine(&self, scenario: &mut Scenario) -> Result<(), SweepError> {
+        for (key, &value) in &self.machine() {
+            knobs::set(scenario, key, value)
+                .map_err(|p| SweepError::Sim(SimError::Invalid(Problems(vec![p]))))?;
+        }
+        Ok(())
+    }
 }
 
-/// Runs one point (with `Detail::Summary`: metrics and marks only) and returns its metric.
+/// Runs one point (with `Detail::Summary`: metrics and marks only) and returns its metric: the
+/// benchmark's, or for a scenario those of any run (`workloads::classroom::METRICS`).
 pub fn run_point(point: &Point) -> Result<f64, SweepError> {
-    let policy = point.policy();
-    let report = match &point.target {
-        Target::Preset { preset, cpus } => {
-            let (preset, params) = resolve(preset)?;
-            let base = PresetBase {
-                cpus: *cpus,
-                seed: point.seed,
-                policy,
-            };
-            let scenario = workloads::generate(preset, &params, &base);
-            let out = workloads::run_until(&scenario, preset.stop, Detail::Summary)?;
-            (preset.report)(&params, &base, &out)
-        }
-        Target::Scenario { scenario } => {
-            let mut scenario = (**scenario).clone();
-            scenario.policy = policy;
-            scenario.seed = point.seed;
-            let out = crate::run(
-                &scenario,
-                RunOptions {
-                    detail: Detail::Summary,
-                    ..RunOptions::default()
-                },
-            )?;
-            workloads::run_report(&out)
-        }
+    let ran = point.job()?.run(Detail::Summary)?;
+    let report = match ran.report {
+        Some(report) => report,
+        None => workloads::run_report(&ran.output),
     };
     report
         .metric(&point.metric)
@@ -328,60 +349,25 @@ pub fn plot_bounds(values: &[i64], metrics: &[f64]) -> ((f64, f64), (f64, f64)) 
     (x, y)
 }
 
-/// The spec of `key` in policy `policy`.
+/// The spec of `key` in policy `policy`, or of machine knob `key`.
 pub fn tunable(policy: &str, key: &str) -> Result<&'static TunableSpec, SweepError> {
     let info =
         schedlab_policies::find(policy).ok_or_else(|| SweepError::UnknownPolicy(policy.into()))?;
     info.tunables
         .iter()
         .find(|t| t.key == key)
+        .or_else(|| knobs::spec(key))
         .ok_or_else(|| SweepError::UnknownTunable {
             policy: policy.into(),
             key: key.into(),
             known: info
                 .tunables
                 .iter()
-                .map(|t| t.key)
+                .map(|t| t.key.to_owned())
+                .chain([format!("or a machine knob: {}", knobs::keys())])
                 .collect::<Vec<_>>()
                 .join(", "),
         })
-}
-
-/// The preset a reference names, with its parameters resolved over the defaults.
-fn resolve(reference: &PresetRef) -> Result<(&'static Preset, Params), SweepError> {
-    let preset = workloads::find(&reference.id).ok_or_else(|| SweepError::UnknownPreset {
-        id: reference.id.clone(),
-        known: workloads::PRESETS
-            .iter()
-            .map(|p| p.id)
-            .collect::<Vec<_>>()
-            .join(", "),
-    })?;
-    // Choice parameters are stored as their index, which `resolve` does not read back: set
-    // them directly after checking the range, as links store them.
-    let mut params = Params::defaults(preset.params);
-    let mut problems = Vec::new();
-    for (key, value) in &reference.params {
-        match preset.params.iter().find(|s| s.key == key) {
-            Some(spec) if (spec.min..=spec.max).contains(value) => params.set(spec.key, *value),
-            Some(spec) => problems.push(schedlab_engine::Problem {
-                path: format!("params.{key}"),
-                message: format!(
-                    "{value} is outside the allowed range {}..={}",
-                    spec.min, spec.max
-                ),
-            }),
-            None => problems.push(schedlab_engine::Problem {
-                path: format!("params.{key}"),
-                message: format!("preset {} has no parameter {key:?}", preset.id),
-            }),
-        }
-    }
-    if problems.is_empty() {
-        Ok((preset, params))
-    } else {
-        Err(SweepError::Params(Problems(problems)))
-    }
 }
 
 /// Why a sweep cannot run, or a point failed.
@@ -410,4 +396,15 @@ pub enum SweepError {
     Range { key: String, message: String },
     #[error(transparent)]
     Sim(#[from] SimError),
+}
+
+impl From<PresetError> for SweepError {
+    fn from(e: PresetError) -> SweepError {
+        match e {
+            PresetError::Unknown { id, known } => SweepError::UnknownPreset { id, known },
+            PresetError::Params(problems) => SweepError::Params(problems),
+            PresetError::Machine(problems) => SweepError::Sim(SimError::Invalid(problems)),
+            PresetError::Sim(e) => SweepError::Sim(e),
+        }
+    }
 }

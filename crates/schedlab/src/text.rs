@@ -12,6 +12,27 @@ pub fn ms(ns: u64) -> String {
     format!("{}.{:03}", ns / 1_000_000, (ns / 1_000) % 1_000)
 }
 
+/// A byte count in binary units with at most one decimal: `512 B`, `64 KiB`, `1.5 MiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut unit = 0;
+    let mut scale = 1024u64;
+    while unit + 1 < UNITS.len() && n >= scale * 1024 {
+        scale *= 1024;
+        unit += 1;
+    }
+    // Tenths, rounded to nearest.
+    let tenths = (n as u128 * 10 + scale as u128 / 2) / scale as u128;
+    if tenths % 10 == 0 {
+        format!("{} {}", tenths / 10, UNITS[unit])
+    } else {
+        format!("{}.{} {}", tenths / 10, tenths % 10, UNITS[unit])
+    }
+}
+
 /// Parts per million as a percentage with one decimal: `33.3%`.
 pub fn percent(ppm: u64) -> String {
     format!("{}.{}%", ppm / 10_000, (ppm / 1_000) % 10)
@@ -161,8 +182,11 @@ fn nice_step(ns: u64) -> u64 {
 /// The run queues at the engine's current instant, as the policy sees them: per CPU the running
 /// task and who `pick_next` would choose, then every queue the policy reports (in the order it
 /// considers them) and its facts. What `schedlab run --inspect-at` prints.
-pub fn inspection(engine: &schedlab_engine::Engine) -> String {
-    run_queues(&RunQueues::from_engine(engine))
+pub fn inspection(
+    engine: &schedlab_engine::Engine,
+    scenario: &schedlab_engine::Scenario,
+) -> String {
+    run_queues(&RunQueues::from_engine(engine, scenario))
 }
 
 /// [`RunQueues`] as text: the rendering of [`inspection`].
@@ -195,12 +219,62 @@ pub fn run_queues(q: &RunQueues) -> String {
             out.push_str(&format!("  {f}\n"));
         }
     }
+    for d in &q.disks {
+        out.push_str(&format!("disk {} ({}):\n", d.name, d.elevator));
+        match (&d.serving, d.idle_until_ns) {
+            (Some(r), _) => out.push_str(&format!(
+                "  serving {}, done at {} ms\n",
+                request(r),
+                ms(r.start_ns)
+            )),
+            (None, Some(t)) => {
+                out.push_str(&format!("  idle, anticipating a read until {} ms\n", ms(t)))
+            }
+            (None, None) => out.push_str("  idle\n"),
+        }
+        out.push_str("  queue in dispatch order:\n");
+        if d.queue.is_empty() {
+            out.push_str("    (empty)\n");
+        }
+        for (i, r) in d.queue.iter().enumerate() {
+            out.push_str(&format!(
+                "    {:>3}. {}, starts at {} ms\n",
+                i + 1,
+                request(r),
+                ms(r.start_ns)
+            ));
+        }
+        let more = d.queued.saturating_sub(d.queue.len() as u64);
+        if more > 0 {
+            out.push_str(&format!("    and {more} more\n"));
+        }
+    }
     out
+}
+
+/// One disk request on a line: direction, size, owner, what it reads or writes, submission.
+fn request(r: &crate::inspect::RequestView) -> String {
+    format!(
+        "{:<5} {:>8} for {:<12} {} (submitted {} ms)",
+        r.dir,
+        bytes(r.bytes),
+        r.owner.name,
+        r.what,
+        ms(r.submitted_ns)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_counts() {
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(65536), "64 KiB");
+        assert_eq!(bytes(1536 * 1024), "1.5 MiB");
+        assert_eq!(bytes(3 << 30), "3 GiB");
+    }
 
     #[test]
     fn units() {

@@ -78,6 +78,10 @@ pub struct RunData {
     /// The tasks past [`TASK_LIMIT`], summed up; None when every task is listed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omitted: Option<Omitted>,
+    /// The machine over the whole run (at most [`crate::machine::PAGE_POINTS`] points), when
+    /// the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::machine::MachineSeries>,
 }
 
 /// Tasks a [`RunData`] does not list (past [`TASK_LIMIT`]), summed up.
@@ -508,6 +512,11 @@ impl RunData {
             observed,
             latency,
             omitted,
+            machine: crate::machine::MachineSeries::from_run(
+                scenario,
+                out,
+                crate::machine::PAGE_POINTS,
+            ),
         }
     }
 
@@ -625,6 +634,21 @@ impl Window {
         let left = ((at - self.start) as f64 / self.span() as f64 * span as f64) as u64;
         let start = at.saturating_sub(left).min(limit - span);
         Window::new(start, start + span)
+    }
+
+    /// What a view with `zoom` shows of a run whose trace goes up to `limit`: the zoom window
+    /// held inside `0..limit` (a link may hold any window, or one from a longer run), else
+    /// the whole run.
+    pub fn shown(zoom: Option<crate::link::TimeWindow>, limit: u64) -> Window {
+        let limit = limit.max(1);
+        match zoom {
+            Some(z) => {
+                let end = z.end_ns.min(limit);
+                let start = z.start_ns.min(end.saturating_sub(1));
+                Window::new(start, end)
+            }
+            None => Window::new(0, limit),
+        }
     }
 
     /// Shift by `dt` ns (negative: earlier), staying inside `0..limit`.
@@ -874,15 +898,23 @@ pub fn compact(v: i64) -> String {
 // ---------------------------------------------------------------------------------------------
 // Hit-testing
 
-/// Which way the Gantt chart's lanes go.
+/// Which way the Gantt chart's lanes go: part of the view a share link carries
+/// ([`crate::link::ViewState::lanes`]), written `"cpu"` and `"task"` there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
 pub enum LaneMode {
     /// One lane per CPU, bars coloured by task.
     #[default]
+    #[serde(rename = "cpu")]
     Cpus,
     /// One lane per task, showing its states.
+    #[serde(rename = "task")]
     Tasks,
+}
+
+impl LaneMode {
+    pub fn is_default(&self) -> bool {
+        *self == LaneMode::default()
+    }
 }
 
 /// What is under the pointer in the Gantt chart.
@@ -1537,6 +1569,37 @@ mod tests {
         assert_eq!(w.x(500_000, 1000.0), 500.0);
     }
 
+    #[test]
+    fn a_views_zoom_window_is_held_inside_the_run() {
+        use crate::link::TimeWindow;
+        let z = |start_ns, end_ns| Some(TimeWindow { start_ns, end_ns });
+        assert_eq!(Window::shown(None, 1_000), Window::new(0, 1_000));
+        assert_eq!(Window::shown(z(100, 400), 1_000), Window::new(100, 400));
+        // A window from a longer run (or a hand-made link) is cut at this run's end.
+        assert_eq!(Window::shown(z(800, 5_000), 1_000), Window::new(800, 1_000));
+        assert_eq!(
+            Window::shown(z(3_000, 5_000), 1_000),
+            Window::new(999, 1_000)
+        );
+        // Reversed or empty windows still give a window at least 1 ns wide.
+        assert_eq!(Window::shown(z(400, 100), 1_000), Window::new(99, 100));
+        assert_eq!(Window::shown(z(0, 0), 0), Window::new(0, 1));
+    }
+
+    #[test]
+    fn lane_modes_are_written_as_links_write_them() {
+        assert_eq!(serde_json::to_string(&LaneMode::Cpus).unwrap(), r#""cpu""#);
+        assert_eq!(
+            serde_json::to_string(&LaneMode::Tasks).unwrap(),
+            r#""task""#
+        );
+        assert_eq!(
+            serde_json::from_str::<LaneMode>(r#""task""#).unwrap(),
+            LaneMode::Tasks
+        );
+        assert!(LaneMode::Cpus.is_default() && !LaneMode::Tasks.is_default());
+    }
+
     fn tiny_data() -> RunData {
         // Two tasks on one CPU: A runs 0..40, B 40..45 and 45..50 (sub-pixel at 10 px per 100 ns),
         // A 50..100.
@@ -1586,6 +1649,7 @@ mod tests {
                 latency_bins(&[3_000_000, 7_000_000_000, 0]),
             ],
             omitted: None,
+            machine: None,
         }
     }
 

@@ -1,12 +1,17 @@
 //! The Gantt chart: one lane per CPU (bars coloured by task) or per task (its states), a time
 //! axis, zoom (wheel, buttons), pan (drag), a tooltip with the task, interval, state and the
-//! policy's note, and the inspector's time cursor (a click sets it; the page's state keeps it).
+//! policy's note, the inspector's time cursor (a click sets it) and a selected task (picked in
+//! the legend or by a task lane's label). What it shows comes in as props: the lanes, zoom
+//! window, cursor and selected task are the page's view state (the reducer's, which share links
+//! carry), and every change goes out through `onview`; only a drag in progress is kept here,
+//! and is handed on when the button is released.
 //! Drawn with plain 2D-canvas calls over `schedlab::view::lod`, which bounds the bars per lane
 //! by the pixel width, so 100,000 segments draw as fast as 100.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use schedlab::link::TimeWindow;
 use schedlab::view::{format_ns, lod, time_ticks, LaneMode, RunData, SpanState, Window};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
@@ -14,9 +19,9 @@ use yew::prelude::*;
 use super::palette::{self, css, css_alpha};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
-    ChartProps, BAR_STYLE, FRAME_STYLE,
+    BAR_STYLE, FRAME_STYLE,
 };
-use crate::state::{Action, AppContext};
+use crate::state::ViewChange;
 
 /// Lane height in CSS pixels: fixed, so a new run never changes the row pitch.
 const LANE_H: f64 = 26.0;
@@ -60,12 +65,8 @@ fn lane_count(data: &RunData, mode: LaneMode) -> usize {
     }
 }
 
-fn full_window(data: &RunData) -> Window {
-    Window::new(0, data.shown_until_ns.max(1))
-}
-
-/// Draws the whole chart, with the time cursor if it is in the window. Missing context or zero
-/// width: nothing to draw.
+/// Draws the whole chart, with the time cursor if it is in the window and the selected task
+/// (an index into `data.tasks`) picked out. Missing context or zero width: nothing to draw.
 fn draw(
     canvas: &HtmlCanvasElement,
     data: &RunData,
@@ -73,6 +74,7 @@ fn draw(
     window: Window,
     l: Layout,
     cursor: Option<u64>,
+    selected: Option<u32>,
 ) {
     size_canvas(canvas, l.width as u32, l.height() as u32, l.dpr);
     let Some(ctx) = context_2d(canvas, l.dpr) else {
@@ -105,6 +107,10 @@ fn draw(
     ctx.set_text_align("left");
     for lane in 0..l.lanes {
         let top = AXIS_H + lane as f64 * LANE_H;
+        if mode == LaneMode::Tasks && selected == Some(lane as u32) {
+            ctx.set_fill_style_str(&css_alpha(palette::INK, 0.08));
+            ctx.fill_rect(0.0, top, l.width, LANE_H);
+        }
         ctx.set_stroke_style_str(&css(palette::RULE));
         ctx.begin_path();
         ctx.move_to(0.0, top + LANE_H - 0.5);
@@ -118,7 +124,7 @@ fn draw(
         };
         let rects = lod(spans, window, dw);
         match mode {
-            LaneMode::Cpus => draw_cpu_lane(&ctx, data, &rects, top, scale),
+            LaneMode::Cpus => draw_cpu_lane(&ctx, data, &rects, top, scale, selected),
             LaneMode::Tasks => draw_task_lane(&ctx, data, lane, &rects, top, scale),
         }
     }
@@ -144,12 +150,18 @@ fn draw_cpu_lane(
     rects: &[schedlab::view::Rect],
     top: f64,
     scale: f64,
+    selected: Option<u32>,
 ) {
     let mut last = u32::MAX;
     for r in rects {
         if r.key != last {
-            let colour = data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour);
-            ctx.set_fill_style_str(&css(palette::task(colour)));
+            let colour = palette::task(data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour));
+            // With a task selected, the others fade: where it ran stands out.
+            let fill = match selected {
+                Some(task) if task != r.key => css_alpha(colour, 0.3),
+                _ => css(colour),
+            };
+            ctx.set_fill_style_str(&fill);
             last = r.key;
         }
         // At least one device pixel wide, so a short run never vanishes.
@@ -242,8 +254,60 @@ struct Drag {
     moved: bool,
 }
 
+/// The Gantt chart's props: the run and how the page's view shows it.
+#[derive(Properties, Clone)]
+pub struct GanttProps {
+    pub data: Rc<RunData>,
+    /// Names a second copy (the pinned run's is "A"): shown in its title and suffixed to its
+    /// canvas's `data-testid` (`gantt-a`).
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
+    #[prop_or_default]
+    pub lanes: LaneMode,
+    /// The time window; `None` (or a window past this run) shows the whole run.
+    #[prop_or_default]
+    pub zoom: Option<TimeWindow>,
+    /// The inspector's time cursor (ns).
+    #[prop_or_default]
+    pub cursor: Option<u64>,
+    /// The selected task's name.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    /// Where the chart's changes of the view go; without it the chart only draws.
+    #[prop_or_default]
+    pub onview: Option<Callback<ViewChange>>,
+}
+
+impl GanttProps {
+    /// The chart of `data` in the default view, changing nothing.
+    pub fn of(data: Rc<RunData>) -> GanttProps {
+        GanttProps {
+            data,
+            label: None,
+            lanes: LaneMode::default(),
+            zoom: None,
+            cursor: None,
+            selected: None,
+            onview: None,
+        }
+    }
+}
+
+/// The run is compared by pointer, as in [`super::ChartProps`].
+impl PartialEq for GanttProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.data, &other.data)
+            && self.label == other.label
+            && self.lanes == other.lanes
+            && self.zoom == other.zoom
+            && self.cursor == other.cursor
+            && self.selected == other.selected
+            && self.onview == other.onview
+    }
+}
+
 #[component]
-pub fn GanttChart(props: &ChartProps) -> Html {
+pub fn GanttChart(props: &GanttProps) -> Html {
     let data = props.data.clone();
     let label = props.label.clone();
     let testid = match &label {
@@ -254,43 +318,61 @@ pub fn GanttChart(props: &ChartProps) -> Html {
     let frame = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(frame.clone());
-    let mode = use_state_eq(LaneMode::default);
-    // The window belongs to one run: a new run starts fully zoomed out.
-    let window = use_state_eq(|| (key, full_window(&data)));
-    let win = if window.0 == key {
-        window.1
-    } else {
-        full_window(&data)
+    let mode = props.lanes;
+    let limit = data.shown_until_ns.max(1);
+    // A drag in progress pans a window of its own, handed to the view on release.
+    let panning = use_state_eq(|| None::<(usize, Window)>);
+    let win = match *panning {
+        Some((k, w)) if k == key => w,
+        _ => Window::shown(props.zoom, limit),
     };
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let drag = use_mut_ref(|| None::<Drag>);
     let dpr = device_pixel_ratio();
     let layout = Layout {
         width: width as f64,
-        lanes: lane_count(&data, *mode),
+        lanes: lane_count(&data, mode),
         dpr,
     };
-    let limit = data.shown_until_ns.max(1);
-    // The page's time cursor; outside the page (component tests) there is none to set.
-    let app = use_context::<AppContext>();
-    let cursor = app.as_ref().and_then(|s| s.view.cursor_ns);
+    let cursor = props.cursor;
+    let selected = props
+        .selected
+        .as_ref()
+        .and_then(|name| data.tasks.iter().position(|t| t.name == name.as_str()))
+        .map(|i| i as u32);
+    let emit = {
+        let onview = props.onview.clone();
+        move |change: ViewChange| {
+            if let Some(cb) = &onview {
+                cb.emit(change);
+            }
+        }
+    };
 
     {
         let canvas = canvas.clone();
         let data = data.clone();
-        let m = *mode;
-        use_effect_with((key, m, win, width, dpr.to_bits(), cursor), move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if layout.width > 0.0 {
-                    draw(&c, &data, m, win, layout, cursor);
+        use_effect_with(
+            (key, mode, win, width, dpr.to_bits(), cursor, selected),
+            move |_| {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    if layout.width > 0.0 {
+                        draw(&c, &data, mode, win, layout, cursor, selected);
+                    }
                 }
-            }
-        });
+            },
+        );
     }
 
     let set_window = {
-        let window = window.clone();
-        move |w: Window| window.set((key, w))
+        let emit = emit.clone();
+        let full = Window::new(0, limit);
+        move |w: Window| {
+            emit(ViewChange::SetZoom((w != full).then_some(TimeWindow {
+                start_ns: w.start,
+                end_ns: w.end,
+            })))
+        }
     };
 
     let onwheel = {
@@ -318,34 +400,48 @@ pub fn GanttChart(props: &ChartProps) -> Html {
         let drag = drag.clone();
         let hover = hover.clone();
         let data = data.clone();
-        let set_window = set_window.clone();
-        let m = *mode;
+        let panning = panning.clone();
         Callback::from(move |e: MouseEvent| {
             let (x, y) = offset(&e);
             let pan = drag_pan(&drag, x, e.buttons(), layout.plot_w());
             if let Some(w) = pan {
                 hover.set(None);
-                set_window(w.0.pan(w.1, limit));
+                panning.set(Some((key, w.0.pan(w.1, limit))));
                 return;
             }
-            match hover_lines(&data, m, win, layout, x, y) {
+            match hover_lines(&data, mode, win, layout, x, y) {
                 Some(lines) => hover.set(Some(((e.client_x() as f64, e.client_y() as f64), lines))),
                 None => hover.set(None),
             }
         })
     };
-    // A press and release without a drag in between is a click: it sets the time cursor.
+    // A press and release without a drag in between is a click: on the plot it sets the time
+    // cursor, on a task lane's label it selects the task. The end of a drag hands its window on.
     let onmouseup = {
         let drag = drag.clone();
+        let panning = panning.clone();
+        let emit = emit.clone();
+        let set_window = set_window.clone();
+        let data = data.clone();
         Callback::from(move |e: MouseEvent| {
             let pressed = drag.borrow_mut().take();
-            let (x, _) = offset(&e);
-            if let (Some(d), Some(app)) = (pressed, &app) {
-                if !d.moved && e.button() == 0 && x >= LABEL_W {
-                    let t = win.time_at(x - LABEL_W, layout.plot_w());
-                    // Whole microseconds: what the inspector's "time (ms)" field shows.
-                    let t = (t + 500) / 1_000 * 1_000;
-                    app.dispatch(Action::SetCursor(Some(t.min(limit))));
+            let (x, y) = offset(&e);
+            if let Some((_, w)) = *panning {
+                set_window(w);
+                panning.set(None);
+            }
+            let Some(d) = pressed.filter(|d| !d.moved && e.button() == 0) else {
+                return;
+            };
+            if x >= LABEL_W {
+                let t = win.time_at(x - LABEL_W, layout.plot_w());
+                // Whole microseconds: what the inspector's "time (ms)" field shows.
+                let t = (t + 500) / 1_000 * 1_000;
+                emit(ViewChange::SetCursor(Some(t.min(limit))));
+            } else if mode == LaneMode::Tasks && y >= AXIS_H && d.x < LABEL_W {
+                let lane = ((y - AXIS_H) / LANE_H) as usize;
+                if let Some(t) = data.tasks.get(lane).filter(|_| lane < layout.lanes) {
+                    emit(ViewChange::SelectTask(Some(t.name.clone())));
                 }
             }
         })
@@ -353,9 +449,15 @@ pub fn GanttChart(props: &ChartProps) -> Html {
     let onmouseleave = {
         let drag = drag.clone();
         let hover = hover.clone();
+        let panning = panning.clone();
+        let set_window = set_window.clone();
         Callback::from(move |_: MouseEvent| {
             drag.borrow_mut().take();
             hover.set(None);
+            if let Some((_, w)) = *panning {
+                set_window(w);
+                panning.set(None);
+            }
         })
     };
     let zoom_by = |factor: f64| {
@@ -365,17 +467,20 @@ pub fn GanttChart(props: &ChartProps) -> Html {
         })
     };
     let reset = {
-        let set_window = set_window.clone();
-        let full = full_window(&data);
-        Callback::from(move |_: MouseEvent| set_window(full))
+        let emit = emit.clone();
+        Callback::from(move |_: MouseEvent| emit(ViewChange::SetZoom(None)))
     };
     let set_mode = |m: LaneMode| {
-        let mode = mode.clone();
+        let emit = emit.clone();
         let hover = hover.clone();
         Callback::from(move |_: MouseEvent| {
             hover.set(None);
-            mode.set(m);
+            emit(ViewChange::SetLanes(m));
         })
+    };
+    let on_select = {
+        let emit = emit.clone();
+        Callback::from(move |name: String| emit(ViewChange::SelectTask(Some(name))))
     };
 
     let css_h = layout.height() as u32;
@@ -387,19 +492,27 @@ pub fn GanttChart(props: &ChartProps) -> Html {
             "crosshair"
         }
     );
-    let pressed = |m: LaneMode| if *mode == m { "true" } else { "false" };
+    let pressed = |m: LaneMode| if mode == m { "true" } else { "false" };
     let hidden_tasks = data.task_lanes.len().saturating_sub(MAX_TASK_LANES);
+    let lanes_attr = match mode {
+        LaneMode::Cpus => "cpu",
+        LaneMode::Tasks => "task",
+    };
 
     html! {
-        <section class="chart chart-gantt" style={FRAME_STYLE} aria-label={match &label { Some(l) => format!("Gantt chart {l}"), None => "Gantt chart".to_owned() }}>
+        <section class="chart chart-gantt" style={FRAME_STYLE}
+            aria-label={match &label { Some(l) => format!("Gantt chart {l}"), None => "Gantt chart".to_owned() }}
+            data-lanes={lanes_attr}
+            data-zoom={format!("{}-{}", win.start, win.end)}
+            data-selected-task={props.selected.clone()}>
             <div class="chart-bar" style={BAR_STYLE}>
                 <strong>
                     if let Some(l) = &label { <span class="run-label">{ l.clone() }</span>{ " " } }
                     { "Timeline" }
                 </strong>
                 <span role="group" aria-label="Lanes">
-                    <button type="button" aria-pressed={pressed(LaneMode::Cpus)} onclick={set_mode(LaneMode::Cpus)}>{ "CPUs" }</button>
-                    <button type="button" aria-pressed={pressed(LaneMode::Tasks)} onclick={set_mode(LaneMode::Tasks)}>{ "Tasks" }</button>
+                    <button type="button" data-lanes="cpu" aria-pressed={pressed(LaneMode::Cpus)} onclick={set_mode(LaneMode::Cpus)}>{ "CPUs" }</button>
+                    <button type="button" data-lanes="task" aria-pressed={pressed(LaneMode::Tasks)} onclick={set_mode(LaneMode::Tasks)}>{ "Tasks" }</button>
                 </span>
                 <span role="group" aria-label="Zoom">
                     <button type="button" title="Zoom in" aria-label="Zoom in" onclick={zoom_by(0.5)}>{ "+" }</button>
@@ -414,7 +527,7 @@ pub fn GanttChart(props: &ChartProps) -> Html {
                 <canvas ref={canvas} data-testid={testid} style={canvas_style}
                     {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} />
             </div>
-            { legend(&data, *mode, hidden_tasks) }
+            { legend(&data, mode, hidden_tasks, props.selected.as_deref(), on_select) }
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
     }
@@ -451,12 +564,30 @@ fn swatch(fill: String, border: &str, h: u32) -> Html {
     }
 }
 
-fn legend(data: &RunData, mode: LaneMode, hidden_tasks: usize) -> Html {
+/// The legend: each task is a toggle that selects it (again: clears the selection).
+fn legend(
+    data: &RunData,
+    mode: LaneMode,
+    hidden_tasks: usize,
+    selected: Option<&str>,
+    on_select: Callback<String>,
+) -> Html {
     let style = "display:flex;flex-wrap:wrap;gap:0.25rem 1rem;font-size:0.85rem;\
                  max-height:4.5rem;overflow-y:auto;margin-top:0.4rem";
     let tasks = data.tasks.iter().take(LEGEND_MAX).map(|t| {
+        let name = t.name.clone();
+        let is_selected = selected == Some(t.name.as_str());
+        let onclick = {
+            let on_select = on_select.clone();
+            let name = name.clone();
+            Callback::from(move |_: MouseEvent| on_select.emit(name.clone()))
+        };
         html! {
-            <span>{ swatch(css(palette::task(t.colour)), "none", 12) }{ t.name.clone() }</span>
+            <button type="button" class={classes!("legend-task", is_selected.then_some("selected"))}
+                data-task={name.clone()} aria-pressed={if is_selected { "true" } else { "false" }}
+                title="Select this task in the charts and tables (again: clear)" {onclick}>
+                { swatch(css(palette::task(t.colour)), "none", 12) }{ name }
+            </button>
         }
     });
     let more = data.tasks.len().saturating_sub(LEGEND_MAX);
@@ -474,7 +605,7 @@ fn legend(data: &RunData, mode: LaneMode, hidden_tasks: usize) -> Html {
         html! {}
     };
     html! {
-        <div class="chart-legend" style={style}>
+        <div class="chart-legend" style={style} tabindex="0" role="region" aria-label="Legend of the Gantt chart (scrollable)">
             { for tasks }
             if more > 0 { <span>{ format!("and {more} more") }</span> }
             { states }

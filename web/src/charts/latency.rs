@@ -1,10 +1,14 @@
 //! Wake-up latency histogram of one task over log-scale buckets (1-2-5 steps from 1 µs to 1 s),
-//! drawn with plotters. The task selector starts on the task with the most wake-ups.
+//! drawn with plotters. The x axis always spans every bucket, `<1 µs` to `≥1 s`, with every
+//! decade labelled, so a run that moves latency moves the bars rather than the axis; the y axis
+//! is the share of the task's wake-ups, and "Pin scale" keeps its top across runs. The slowest
+//! bucket is labelled on the chart. The task selector starts on the task with the most
+//! wake-ups and keeps a task picked by name through re-runs. A visually hidden table carries
+//! the same numbers for screen readers.
 
-use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use schedlab::view::LatencyBin;
+use schedlab::view::{LatencyBin, RunData, LATENCY_EDGES_NS};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -17,50 +21,118 @@ use super::{
 /// Canvas height in CSS pixels.
 const HEIGHT: u32 = 260;
 
-/// Draws `bins` (one task's histogram) in `colour` on `backend`; `scale` multiplies font sizes
-/// and line widths (the device pixel ratio). Empty `bins` draw an empty frame with a message.
+/// Buckets on the x axis: one more than the edges.
+const BUCKETS: usize = LATENCY_EDGES_NS.len() + 1;
+
+/// The decades labelled under the axis: (edge index + 1, i.e. the bucket boundary, label).
+const DECADES: [(u32, &str); 7] = [
+    (1, "1 µs"),
+    (4, "10 µs"),
+    (7, "100 µs"),
+    (10, "1 ms"),
+    (13, "10 ms"),
+    (16, "100 ms"),
+    (19, "1 s"),
+];
+
+/// One task's counts over every bucket (zeros where it had none).
+pub fn full_counts(bins: &[LatencyBin]) -> [u32; BUCKETS] {
+    let mut counts = [0u32; BUCKETS];
+    for b in bins {
+        if let Some(c) = counts.get_mut(b.bucket) {
+            *c = b.count;
+        }
+    }
+    counts
+}
+
+/// The y axis's top in percent: the smallest multiple of 10 at or above the tallest bar.
+pub fn auto_top(counts: &[u32]) -> u32 {
+    let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    let tallest = counts.iter().copied().max().unwrap_or(0);
+    if total == 0 {
+        return 10;
+    }
+    let pct = (u64::from(tallest) * 100).div_ceil(total) as u32;
+    pct.div_ceil(10).max(1) * 10
+}
+
+/// Draws one task's histogram (`bins`) in `colour` on `backend` with the y axis up to `top_pct`;
+/// `scale` multiplies font sizes and line widths (the device pixel ratio). Empty `bins` draw an
+/// empty frame with a message.
 pub fn draw<DB: DrawingBackend>(
     backend: DB,
     bins: &[LatencyBin],
     colour: RGBColor,
+    top_pct: u32,
     scale: f64,
 ) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
     let font = |size: f64| ("sans-serif", size * scale).into_font();
-    let n = bins.len().max(1) as u32;
-    let top = bins.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+    let counts = full_counts(bins);
+    let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    let pct = |c: u32| share(c, total);
+    let top = f64::from(top_pct.max(1));
     let mut chart = ChartBuilder::on(&root)
         .margin(px(10.0))
+        .margin_top(px(22.0))
         .x_label_area_size(px(34.0))
-        .y_label_area_size(px(52.0))
-        .build_cartesian_2d((0..n).into_segmented(), 0u32..top + top / 10 + 1)?;
-    let labels: Vec<&str> = bins.iter().map(|b| b.label.as_str()).collect();
-    // Label every k-th bin, k chosen so the widest label fits in the room k bins give it.
-    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
-    let label_px = (widest * 7.5 + 12.0) * scale;
-    let plot_px = f64::from(root.dim_in_pixel().0) - f64::from(px(10.0) * 2 + px(52.0));
-    let fit = (plot_px / label_px).floor().max(1.0) as usize;
-    let every = labels.len().div_ceil(fit).max(1);
+        .y_label_area_size(px(64.0))
+        .build_cartesian_2d(0f64..BUCKETS as f64, 0f64..top)?;
+    // The decades are drawn by hand below: plotters would pick round bucket indices.
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .x_labels(0)
         .light_line_style(palette::RULE.mix(0.6))
         .bold_line_style(palette::RULE)
         .axis_style(palette::MUTED)
-        .x_labels(bins.len().max(1))
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) if *i as usize % every == 0 => labels
-                .get(*i as usize)
-                .map_or(String::new(), |l| l.to_string()),
-            _ => String::new(),
-        })
-        .y_desc("wake-ups")
-        .x_desc("latency (wake-up to running)")
+        .y_label_formatter(&|v| format!("{v:.0} %"))
+        .y_desc("share of wake-ups")
+        .x_desc("latency, wake-up to running (log scale)")
         .label_style(font(13.0).color(&palette::INK))
         .axis_desc_style(font(13.0).color(&palette::MUTED))
         .draw()?;
+    // On a narrow chart every other decade is named (each still has its tick).
+    let decade_px = chart.backend_coord(&(4.0, 0.0)).0 - chart.backend_coord(&(1.0, 0.0)).0;
+    let crowded = f64::from(decade_px) < 48.0 * scale;
+    for (k, (edge, label)) in DECADES.into_iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(f64::from(edge), 0.0));
+        root.draw(&PathElement::new(
+            vec![(x, y), (x, y + px(5.0) as i32)],
+            palette::MUTED.stroke_width(px(1.0)),
+        ))?;
+        if crowded && k % 2 == 1 {
+            continue;
+        }
+        let width = (label.chars().count() as f64 * 3.5 * scale) as i32;
+        root.draw(&Text::new(
+            label,
+            (x - width, y + px(7.0) as i32),
+            font(12.0).color(&palette::INK),
+        ))?;
+    }
+    // On a narrow chart every other decade is named (each still has its tick).
+    let decade_px = chart.backend_coord(&(4.0, 0.0)).0 - chart.backend_coord(&(1.0, 0.0)).0;
+    let crowded = f64::from(decade_px) < 48.0 * scale;
+    for (k, (edge, label)) in DECADES.into_iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(f64::from(edge), 0.0));
+        root.draw(&PathElement::new(
+            vec![(x, y), (x, y + px(5.0) as i32)],
+            palette::MUTED.stroke_width(px(1.0)),
+        ))?;
+        if crowded && k % 2 == 1 {
+            continue;
+        }
+        let width = (label.chars().count() as f64 * 3.5 * scale) as i32;
+        root.draw(&Text::new(
+            label,
+            (x - width, y + px(7.0) as i32),
+            font(12.0).color(&palette::INK),
+        ))?;
+    }
     if bins.is_empty() {
         root.draw(&Text::new(
             "no wake-ups",
@@ -68,21 +140,55 @@ pub fn draw<DB: DrawingBackend>(
             font(15.0).color(&palette::MUTED),
         ))?;
     }
-    chart.draw_series(bins.iter().enumerate().map(|(i, b)| {
-        let i = i as u32;
-        let mut bar = Rectangle::new(
-            [
-                (SegmentValue::Exact(i), 0),
-                (SegmentValue::Exact(i + 1), b.count),
-            ],
-            colour.filled(),
-        );
-        bar.set_margin(0, 0, px(3.0), px(3.0));
-        bar
-    }))?;
-    let bars = BarMap::of_segments(&chart, bins.len() as u32);
+    chart.draw_series(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| {
+                let x = i as f64;
+                let mut bar =
+                    Rectangle::new([(x, 0.0), (x + 1.0, pct(c).min(top))], colour.filled());
+                bar.set_margin(0, 0, px(2.0), px(2.0));
+                bar
+            }),
+    )?;
+    // The tail: the slowest bucket anyone reached, named over its bar.
+    if let Some(last) = bins.iter().rev().find(|b| b.count > 0) {
+        // Above the plot, over the bucket's column, clear of every bar.
+        let (bx, by) = chart.backend_coord(&(last.bucket as f64 + 0.5, top));
+        let text = format!("slowest: {}", last.label);
+        let width = (text.chars().count() as f64 * 6.5 * scale) as i32;
+        let right = root.dim_in_pixel().0 as i32 - px(10.0) as i32;
+        let left = (bx - width / 2).min(right - width).max(0);
+        root.draw(&Text::new(
+            text,
+            (left, by - px(17.0) as i32),
+            font(12.0).color(&palette::INK),
+        ))?;
+    }
+    let bars = BarMap {
+        bars: (0..BUCKETS)
+            .map(|i| {
+                let x = |v: f64| chart.backend_coord(&(v, 0.0)).0;
+                (x(i as f64), x(i as f64 + 1.0))
+            })
+            .collect(),
+    };
     root.present()?;
     Ok(bars)
+}
+
+/// The task to show: the one picked by name if this run has it, else the busiest waker.
+fn shown_task(data: &RunData, picked: Option<&str>) -> Option<u32> {
+    picked
+        .and_then(|name| {
+            data.tasks
+                .iter()
+                .find(|t| t.name == name && t.wakeups > 0)
+                .map(|t| t.id)
+        })
+        .or_else(|| data.busiest_waker())
 }
 
 #[component]
@@ -92,23 +198,24 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     let frame = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(frame.clone());
-    // The selection belongs to one run; a new run starts on its busiest waker.
-    let chosen = use_state_eq(|| (key, data.busiest_waker()));
-    let task = if chosen.0 == key {
-        chosen.1
-    } else {
-        data.busiest_waker()
-    };
+    // A task picked by name stays picked through re-runs (and the next run's ids).
+    let picked = use_state_eq(|| None::<String>);
+    // The y axis's top, in percent, while pinned.
+    let pinned = use_state_eq(|| None::<u32>);
+    let task = shown_task(&data, picked.as_deref());
     let map = use_mut_ref(BarMap::default);
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
     let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
+    let counts = full_counts(&bins);
+    let top = pinned.unwrap_or_else(|| auto_top(&counts));
+    let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
 
     {
         let canvas = canvas.clone();
         let data = data.clone();
         let map = map.clone();
-        use_effect_with((key, task, width, dpr.to_bits()), move |_| {
+        use_effect_with((key, task, width, top, dpr.to_bits()), move |_| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                 return;
             };
@@ -122,27 +229,48 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
             let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
                 // A drawing error leaves the previous frame; there is nothing better to show.
-                if let Ok(m) = draw(backend, &bins, colour, dpr) {
+                if let Ok(m) = draw(backend, &bins, colour, top, dpr) {
                     *map.borrow_mut() = m;
                 }
             }
         });
     }
 
-    let onchange = super::on_task_select(&chosen, key);
+    let onchange = {
+        let picked = picked.clone();
+        let data = data.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let name = select
+                .value()
+                .parse::<usize>()
+                .ok()
+                .and_then(|id| data.tasks.get(id))
+                .map(|t| t.name.clone());
+            picked.set(name);
+        })
+    };
+    let on_pin = {
+        let pinned = pinned.clone();
+        Callback::from(move |_| pinned.set(if pinned.is_some() { None } else { Some(top) }))
+    };
     let onmousemove = {
         let hover = hover.clone();
         let map = map.clone();
+        let bins = bins.clone();
         Callback::from(move |e: MouseEvent| {
             let (x, _) = offset(&e);
             let found = map
                 .borrow()
                 .bar_at((x * dpr) as i32)
-                .and_then(|i| bins.get(i));
+                .and_then(|i| bins.iter().find(|b| b.bucket == i));
             match found {
                 Some(b) => hover.set(Some((
                     (e.client_x() as f64, e.client_y() as f64),
-                    vec![b.label.clone(), format!("{} wake-ups", b.count)],
+                    vec![
+                        b.label.clone(),
+                        format!("{} wake-ups ({:.1} %)", b.count, share(b.count, total)),
+                    ],
                 ))),
                 None => hover.set(None),
             }
@@ -153,6 +281,19 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
         Callback::from(move |_: MouseEvent| hover.set(None))
     };
     let wakers: Vec<_> = data.tasks.iter().filter(|t| t.wakeups > 0).collect();
+    let name = task
+        .and_then(|t| data.tasks.get(t as usize))
+        .map_or("no task", |t| t.name.as_str());
+    let occupied: Vec<&LatencyBin> = bins.iter().filter(|b| b.count > 0).collect();
+    let summary = match (occupied.iter().max_by_key(|b| b.count), occupied.last()) {
+        (Some(most), Some(last)) => format!(
+            "Wake-up latency of {name}: {total} wake-ups, most of them ({:.0} %) {}, the slowest {}.",
+            share(most.count, total),
+            most.label,
+            last.label
+        ),
+        _ => "Wake-up latency: no task woke up in this run.".to_string(),
+    };
 
     html! {
         <section class="chart chart-latency" style={FRAME_STYLE} aria-label="Wake-up latency histogram">
@@ -171,14 +312,41 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
                             }) }
                         </select>
                     </label>
+                    <button type="button" class="pin-scale" data-testid="latency-pin"
+                        aria-pressed={pinned.is_some().to_string()} onclick={on_pin}
+                        title="Keep the y axis's top through re-runs, so a change in latency moves the bars, not the axis">
+                        { format!("Pin scale ({top} %)") }
+                    </button>
                 }
             </div>
             <div ref={frame}>
-                <canvas ref={canvas} data-testid="latency-histogram"
+                <canvas ref={canvas} data-testid="latency-histogram" role="img" aria-label={summary.clone()}
                     style={format!("display:block;width:100%;height:{HEIGHT}px")}
                     {onmousemove} {onmouseleave} />
             </div>
+            <table class="visually-hidden" data-testid="latency-table">
+                <caption>{ summary }</caption>
+                <thead><tr><th scope="col">{ "latency" }</th><th scope="col">{ "wake-ups" }</th><th scope="col">{ "share" }</th></tr></thead>
+                <tbody>
+                    { for occupied.iter().map(|b| html! {
+                        <tr>
+                            <th scope="row">{ b.label.clone() }</th>
+                            <td>{ b.count }</td>
+                            <td>{ format!("{:.1} %", share(b.count, total)) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
+    }
+}
+
+/// `count` as a percentage of `total`.
+fn share(count: u32, total: u64) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        f64::from(count) * 100.0 / total as f64
     }
 }

@@ -1,5 +1,6 @@
 //! The run's charts: the Gantt chart (plain 2D-canvas calls, it must stay fast at 100,000
-//! segments) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
+//! segments), the machine chart under it on the same time axis (plain canvas too, shown when
+//! the scenario has a machine) and three plotters-canvas charts (latency histogram, CPU share vs entitlement, the
 //! policy's observed value over time); and the sweep panel's plot of one metric over a tunable.
 //!
 //! Every run chart takes an `Rc<RunData>` and draws from the models in `schedlab::view` (the
@@ -12,6 +13,7 @@
 
 pub mod gantt;
 pub mod latency;
+pub mod machine;
 pub mod observed;
 pub mod palette;
 pub mod share;
@@ -25,8 +27,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
-pub use gantt::GanttChart;
+pub use gantt::{GanttChart, GanttProps};
 pub use latency::LatencyHistogram;
+pub use machine::MachineChart;
 pub use observed::ObservedChart;
 pub use share::ShareChart;
 pub use sweep::{SweepChart, SweepChartProps};

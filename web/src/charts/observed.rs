@@ -211,7 +211,8 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
                 }
             </div>
             <div ref={frame}>
-                <canvas ref={canvas} data-testid="observed-chart"
+                <canvas ref={canvas} data-testid="observed-chart" role="img"
+                    aria-label={format!("{} over time, one line per task; hover for the values at an instant", observed.label)}
                     style={format!("display:block;width:100%;height:{HEIGHT}px")}
                     {onmousemove} {onmouseleave} />
             </div>

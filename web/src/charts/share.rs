@@ -170,10 +170,24 @@ pub fn ShareChart(props: &ChartProps) -> Html {
                 <span style="color:#5a6473">{ "bar: share of CPU time · dark line: entitled share" }</span>
             </div>
             <div ref={frame}>
-                <canvas ref={canvas} data-testid="share-chart"
+                <canvas ref={canvas} data-testid="share-chart" role="img"
+                    aria-label="CPU share against entitled share per task; the numbers are in the table that follows"
                     style={format!("display:block;width:100%;height:{HEIGHT}px")}
                     {onmousemove} {onmouseleave} />
             </div>
+            <table class="visually-hidden">
+                <caption>{ "CPU share against entitled share" }</caption>
+                <thead><tr><th scope="col">{ "task" }</th><th scope="col">{ "share" }</th><th scope="col">{ "entitled" }</th></tr></thead>
+                <tbody>
+                    { for model.bars.iter().map(|b| html! {
+                        <tr>
+                            <th scope="row">{ b.name.clone() }</th>
+                            <td>{ percent(b.share_ppm) }</td>
+                            <td>{ percent(b.entitlement_ppm) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
     }

@@ -1,23 +1,36 @@
+use std::rc::Rc;
+
+use schedlab::link::ViewState;
 use yew::prelude::*;
 
-use crate::charts::{GanttChart, LatencyHistogram, ObservedChart, ShareChart};
+use crate::charts::{GanttChart, LatencyHistogram, MachineChart, ObservedChart, ShareChart};
 use crate::components::inspector::Inspector;
-use crate::state::AppContext;
+use crate::state::{Shown, ViewChange};
 
-/// The run's charts, with the inspector under the Gantt chart whose time cursor it follows; in
-/// A/B mode the pinned run's Gantt chart, labelled A, sits above the live one.
+#[derive(Properties, PartialEq)]
+pub struct ChartAreaProps {
+    /// The run on screen (B in A/B mode), if one has finished.
+    pub shown: Option<Rc<Shown>>,
+    /// A/B mode's pinned run (A).
+    #[prop_or_default]
+    pub pinned: Option<Rc<Shown>>,
+    /// Lanes, zoom, cursor and selected task, shared by both timelines.
+    pub view: ViewState,
+    pub onview: Callback<ViewChange>,
+}
+
+/// The run's charts, with the inspector under the Gantt chart whose time cursor it follows (and,
+/// for a scenario with a machine, the machine chart between them on the Gantt chart's time
+/// axis); in A/B mode the pinned run's Gantt chart, labelled A, sits above the live one, in the same
+/// view (lanes, window, cursor, selected task), so the two line up.
 /// Before the first run finishes, boxes of the charts' sizes hold their
 /// places so nothing jumps when they appear.
 #[component]
-pub fn ChartArea() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let Some(shown) = state.shown.clone() else {
+pub fn ChartArea(props: &ChartAreaProps) -> Html {
+    let Some(shown) = props.shown.clone() else {
         return html! {
             <section class="charts" aria-label="Charts">
                 <div class="chart-slot gantt-slot">{ "The Gantt chart appears when the first run finishes." }</div>
-                <Inspector />
                 <div class="chart-row">
                     <div class="chart-slot small-slot"></div>
                     <div class="chart-slot small-slot"></div>
@@ -26,19 +39,32 @@ pub fn ChartArea() -> Html {
         };
     };
     let data = shown.data.clone();
-    // A/B mode: the pinned run's timeline above the live one.
-    let pinned = state.pinned.as_ref().map(|a| a.data.clone());
+    let view = &props.view;
+    let gantt = |data, label: Option<AttrValue>| {
+        html! {
+            <GanttChart {data} {label} lanes={view.lanes} zoom={view.zoom} cursor={view.cursor_ns}
+                selected={view.selected_task.clone().map(AttrValue::from)}
+                onview={props.onview.clone()} />
+        }
+    };
     let observed = schedlab::find(&shown.scenario.policy.id).and_then(|p| p.metric);
+    let machine = data.machine.is_some();
     html! {
         <section class="charts" aria-label="Charts">
-            if let Some(a) = pinned {
+            if let Some(a) = &props.pinned {
                 <div class="chart-block gantt-block compare-gantt">
-                    <GanttChart data={a} label={AttrValue::from("A")} />
+                    { gantt(a.data.clone(), Some(AttrValue::from("A"))) }
                 </div>
             }
             <div class="chart-block gantt-block">
-                <GanttChart data={data.clone()} />
+                { gantt(data.clone(), None) }
             </div>
+            if machine {
+                <div class="chart-block machine-block">
+                    <MachineChart data={data.clone()} zoom={view.zoom} cursor={view.cursor_ns}
+                        onview={props.onview.clone()} />
+                </div>
+            }
             <Inspector />
             <div class="chart-row">
                 <div class="chart-block">

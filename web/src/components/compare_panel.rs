@@ -5,7 +5,7 @@ use schedlab::compare::{
 };
 use yew::prelude::*;
 
-use crate::state::{AppContext, Shown};
+use crate::state::Shown;
 
 /// Rows shown at most, as in the stats table.
 const MAX_ROWS: usize = 200;
@@ -48,26 +48,28 @@ fn value_cell(col: String, v: Option<u64>) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ComparePanelProps {
+    /// The pinned run.
+    pub a: Rc<Shown>,
+    /// The run on screen.
+    pub b: Rc<Shown>,
+    /// The selected task's name: its row is highlighted.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+}
+
 /// A/B mode: the pinned run (A) against the run on screen (B): what differs, both trace
 /// hashes, the summary and the per-task metrics with their deltas (B − A).
 #[component]
-pub fn ComparePanel() -> Html {
-    let state = use_context::<AppContext>();
-    let pair = state
-        .as_ref()
-        .and_then(|s| Some((s.pinned.clone()?, s.shown.clone()?)));
-    let ids = pair.as_ref().map(|(a, b)| (a.id, b.id));
-    let comparison = {
-        let pair = pair.clone();
-        use_memo(ids, move |_| {
-            pair.map(|(a, b)| Rc::new(compare_runs(&a, &b)))
-        })
+pub fn ComparePanel(props: &ComparePanelProps) -> Html {
+    let (a, b) = (props.a.clone(), props.b.clone());
+    let c = {
+        let (a, b) = (a.clone(), b.clone());
+        use_memo((a.id, b.id), move |_| compare_runs(&a, &b))
     };
     // The per-task table sorted by |Δ| of one column (largest first), or in A's task order.
     let sorted_by = use_state_eq(|| None::<TaskColumn>);
-    let (Some((a, b)), Some(c)) = (pair, (*comparison).clone()) else {
-        return html! {};
-    };
     let total = c.rows.len();
     let rows: Vec<TaskRow> = match *sorted_by {
         Some(col) => {
@@ -79,6 +81,7 @@ pub fn ComparePanel() -> Html {
         None => c.rows.iter().take(MAX_ROWS).cloned().collect(),
     };
     let hash = |s: &Shown| s.outcome.result.trace_hash.clone();
+    let selected = |row: &TaskRow| props.selected.as_deref() == Some(row.label.as_str());
 
     html! {
         <section class="panel compare-panel" data-testid="compare-panel" aria-labelledby="compare-heading">
@@ -167,7 +170,9 @@ pub fn ComparePanel() -> Html {
                     </thead>
                     <tbody>
                         { for rows.iter().map(|row| html! {
-                            <tr key={row.label.clone()} data-task={row.label.clone()}>
+                            <tr key={row.label.clone()} data-task={row.label.clone()}
+                                class={classes!(selected(row).then_some("selected"))}
+                                aria-selected={if selected(row) { "true" } else { "false" }}>
                                 <th scope="row">{ &row.label }</th>
                                 { for TaskColumn::ALL.iter().map(|&col| {
                                     let k = col.key();

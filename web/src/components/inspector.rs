@@ -1,11 +1,11 @@
-use schedlab::inspect::{CpuQueues, QueueView, RunQueues, TaskRef};
-use schedlab::text::ms;
-use schedlab::view::RunData;
+use schedlab::inspect::{CpuQueues, DiskQueueView, QueueView, RequestView, RunQueues, TaskRef};
+use schedlab::text::{bytes, ms};
+use schedlab::view::{format_ns_4, RunData};
 use schedlab::Nanos;
 use yew::prelude::*;
 
 use crate::charts::palette::{css, task};
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, ViewChange};
 
 /// The run queues at the time cursor, as the policy sees them: per CPU who runs, whom
 /// `pick_next` would choose, each queue in the policy's order and its facts. A click on the
@@ -31,13 +31,13 @@ pub fn Inspector() -> Html {
             let text = text.trim();
             if text.is_empty() {
                 bad_time.set(None);
-                state.dispatch(Action::SetCursor(None));
+                state.dispatch(Action::from(ViewChange::SetCursor(None)));
                 return;
             }
             match Nanos::parse(&format!("{text}ms")) {
                 Ok(t) => {
                     bad_time.set(None);
-                    state.dispatch(Action::SetCursor(Some(t.0)));
+                    state.dispatch(Action::from(ViewChange::SetCursor(Some(t.0))));
                 }
                 Err(_) => bad_time.set(Some((
                     text.to_owned(),
@@ -51,7 +51,7 @@ pub fn Inspector() -> Html {
         let bad_time = bad_time.clone();
         Callback::from(move |_: MouseEvent| {
             bad_time.set(None);
-            state.dispatch(Action::SetCursor(None));
+            state.dispatch(Action::from(ViewChange::SetCursor(None)));
         })
     };
 
@@ -75,7 +75,7 @@ pub fn Inspector() -> Html {
     let body = match (cursor, &inspector.queues, &inspector.error) {
         (None, _, _) => html! {
             <p class="inspector-empty">
-                { "Click the timeline to inspect the run queues at that instant: who runs on each CPU, whom the policy would pick next, and its queues in the order it considers them." }
+                { "Click the timeline to inspect the run queues at that instant: who runs on each CPU, whom the policy would pick next, and its queues in the order it considers them; and each disk's queue in the order its elevator would serve it." }
             </p>
         },
         (Some(_), _, Some(error)) if !inspector.pending => html! {
@@ -112,9 +112,79 @@ pub fn Inspector() -> Html {
 
 fn queues_view(queues: &RunQueues, data: Option<&RunData>) -> Html {
     html! {
-        <div class="inspector-cpus">
-            { for queues.cpus.iter().map(|cpu| cpu_view(cpu, data)) }
+        <>
+            <div class="inspector-cpus">
+                { for queues.cpus.iter().map(|cpu| cpu_view(cpu, data)) }
+            </div>
+            if !queues.disks.is_empty() {
+                <div class="inspector-disks">
+                    { for queues.disks.iter().map(|d| disk_view(d, queues.at_ns, data)) }
+                </div>
+            }
+        </>
+    }
+}
+
+/// Requests of a disk queue listed before "and N more".
+const DISK_ROWS: usize = 12;
+
+/// A disk: the request being served, then the queue in the order its elevator would serve it.
+fn disk_view(disk: &DiskQueueView, at: u64, data: Option<&RunData>) -> Html {
+    let state = match (&disk.serving, disk.idle_until_ns) {
+        (Some(r), _) => html! {
+            <>{ "serving " }{ request_summary(r, data) }{ format!(", done at {} ms", ms(r.start_ns)) }</>
+        },
+        (None, Some(t)) => {
+            html! { <>{ format!("idle: anticipating a read until {} ms", ms(t)) }</> }
+        }
+        (None, None) => html! { <span class="muted">{ "idle" }</span> },
+    };
+    let more = disk
+        .queued
+        .saturating_sub(DISK_ROWS.min(disk.queue.len()) as u64);
+    html! {
+        <div class="inspector-disk" data-testid="inspector-disk" data-disk={disk.name.clone()}>
+            <h3>{ format!("{} ({})", disk.name, disk.elevator) }</h3>
+            <p class="inspector-pick">{ state }</p>
+            <table class="inspector-queue" data-testid="inspector-disk-queue">
+                <caption>{ format!("queue in dispatch order ({} requests)", disk.queued) }</caption>
+                if disk.queue.is_empty() {
+                    <tbody><tr><td class="muted">{ "(empty)" }</td></tr></tbody>
+                } else {
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "request" }</th>
+                            <th scope="col">{ "for" }</th><th scope="col">{ "what" }</th>
+                            <th scope="col" title="if nothing else arrives">{ "starts in" }</th>
+                            <th scope="col" title="since it was submitted">{ "waited" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for disk.queue.iter().take(DISK_ROWS).map(|r| html! {
+                            <tr data-dir={r.dir.clone()}>
+                                <td class="inspector-key">{ format!("{} {}", r.dir, bytes(r.bytes)) }</td>
+                                <td class="inspector-task">{ task_name(&r.owner, data) }</td>
+                                <td class="inspector-detail">{ r.what.clone() }</td>
+                                <td class="inspector-key">{ format_ns_4(r.start_ns.saturating_sub(at)) }</td>
+                                <td class="inspector-key">{ format_ns_4(at.saturating_sub(r.submitted_ns)) }</td>
+                            </tr>
+                        }) }
+                        if more > 0 {
+                            <tr><td colspan="5" class="muted">{ format!("and {more} more") }</td></tr>
+                        }
+                    </tbody>
+                }
+            </table>
         </div>
+    }
+}
+
+fn request_summary(r: &RequestView, data: Option<&RunData>) -> Html {
+    html! {
+        <>
+            <strong>{ format!("{} {}", r.dir, bytes(r.bytes)) }</strong>
+            { " for " }{ task_name(&r.owner, data) }{ format!(" ({})", r.what) }
+        </>
     }
 }
 

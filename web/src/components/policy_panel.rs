@@ -1,9 +1,11 @@
+use schedlab::engine::machine::knobs;
 use yew::prelude::*;
 
 use crate::components::tunable_slider::TunableSlider;
-use crate::state::{Action, AppContext, FEATURED_TUNABLE};
+use crate::state::{Action, AppContext, Edit, FEATURED_TUNABLE};
 
-/// The policy picker and its tunables, drawn from the registry's specs.
+/// The policy picker and its tunables, drawn from the registry's specs, and, when the scenario
+/// has a machine, the machine's knobs (`engine::machine::knobs`) from theirs.
 #[component]
 pub fn PolicyPanel() -> Html {
     let Some(state) = use_context::<AppContext>() else {
@@ -13,7 +15,7 @@ pub fn PolicyPanel() -> Html {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::SelectPolicy(select.value()));
+            state.dispatch(Action::from(Edit::SelectPolicy(select.value())));
         })
     };
     let current = state.draft.policy.id.clone();
@@ -23,6 +25,8 @@ pub fn PolicyPanel() -> Html {
         .map(|p| p.tunables.iter().collect())
         .unwrap_or_default();
     specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    // The preset's own machine (the kernel era's knobs): what a machine knob resets to.
+    let generated = state.draft.machine.as_ref().and_then(|_| state.generated());
     html! {
         <section class="panel policy-panel" aria-labelledby="policy-heading">
             <h2 id="policy-heading">{ "Scheduler" }</h2>
@@ -59,6 +63,18 @@ pub fn PolicyPanel() -> Html {
                         }) }
                     </div>
                 }
+            }
+            if state.draft.machine.is_some() {
+                <h3 id="machine-heading">{ "Machine" }</h3>
+                <p class="muted">{ "The VM's and the disks' knobs (page cache, writeback, swap, elevator). An elevator's own knobs only matter while it is chosen." }</p>
+                <div class="tunables" data-testid="machine-tunables" aria-labelledby="machine-heading">
+                    { for knobs::knobs().filter_map(|knob| {
+                        let value = knobs::get(&state.draft, knob.spec.key)?;
+                        let problem = state.problem_at(&knob.path());
+                        let baseline = generated.as_ref().and_then(|g| knobs::get(g, knob.spec.key));
+                        Some(html! { <TunableSlider spec={knob.spec} {value} {problem} {baseline} /> })
+                    }) }
+                </div>
             }
         </section>
     }

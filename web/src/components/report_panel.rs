@@ -21,7 +21,7 @@ pub fn ReportPanel() -> Html {
     html! {
         <section class="panel report-panel" aria-labelledby="report-heading">
             <h2 id="report-heading">{ name }</h2>
-            <pre class="report-text">{ report.text.trim_end() }</pre>
+            <pre class="report-text" tabindex="0" aria-label={format!("{name} report (scrollable text)")}>{ report.text.trim_end() }</pre>
             { for report.notes.iter()
                 // The page's contest table has the Ratio column this note sends people to the CLI for.
                 .filter(|n| !(state.is_contest() && n.starts_with("Ratio needs")))

@@ -25,7 +25,8 @@ fn now_ms() -> f64 {
 }
 
 /// Whether a run is going (with its elapsed time and a Cancel button), how long the last one
-/// took, and its trace hash (always last, so the text ends with the hash once a run is done).
+/// took, and its trace hash (always last, so the text ends with the hash once a run is done);
+/// under it, what the charts leave out of a very large run.
 #[component]
 pub fn RunStatusLine(props: &Props) -> Html {
     let state = use_context::<AppContext>();
@@ -81,6 +82,31 @@ pub fn RunStatusLine(props: &Props) -> Html {
             "Not run: the scenario has problems (see the marked fields)".to_string(),
         ),
     };
+    // What the charts leave out, said where it is seen before the charts, not in a legend.
+    let warnings: Vec<String> = state
+        .shown
+        .as_ref()
+        .map(|s| {
+            let data = &s.data;
+            let mut out = Vec::new();
+            if data.shown_until_ns < data.end_ns {
+                out.push(format!(
+                    "The charts show the trace up to {} of {}: the run had more than the page keeps ({} segments); the statistics cover the whole run.",
+                    schedlab::view::format_ns_4(data.shown_until_ns),
+                    schedlab::view::format_ns_4(data.end_ns),
+                    schedlab::view::SEGMENT_LIMIT
+                ));
+            }
+            if let Some(o) = &data.omitted {
+                out.push(format!(
+                    "{} more tasks past the first {} are summed up in one row of the statistics.",
+                    o.tasks,
+                    schedlab::view::TASK_LIMIT
+                ));
+            }
+            out
+        })
+        .unwrap_or_default();
     let on_cancel = {
         let oncancel = props.oncancel.clone();
         let started = started.clone();
@@ -106,6 +132,9 @@ pub fn RunStatusLine(props: &Props) -> Html {
                     title="Stop this run now: the simulator is restarted, your scenario and the last good run stay">
                     { "Cancel" }
                 </button>
+            }
+            if !warnings.is_empty() {
+                <p class="chart-warnings" data-testid="chart-warnings">{ warnings.join(" ") }</p>
             }
         </div>
     }

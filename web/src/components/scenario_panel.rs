@@ -1,7 +1,7 @@
 use yew::prelude::*;
 
 use crate::components::field::Field;
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, Edit};
 
 /// The workload: preset picker with its story and parameters, CPUs, duration and seed.
 #[component]
@@ -13,7 +13,7 @@ pub fn ScenarioPanel() -> Html {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::SelectPreset(select.value()));
+            state.dispatch(Action::from(Edit::SelectPreset(select.value())));
         })
     };
     let current = state
@@ -25,9 +25,9 @@ pub fn ScenarioPanel() -> Html {
         .preset
         .as_ref()
         .and_then(|p| schedlab::workloads::find(&p.id));
-    let dispatch = |make: fn(String) -> Action| {
+    let dispatch = |make: fn(String) -> Edit| {
         let state = state.clone();
-        Callback::from(move |text: String| state.dispatch(make(text)))
+        Callback::from(move |text: String| state.dispatch(make(text).into()))
     };
     let draft = &state.draft;
     html! {
@@ -50,7 +50,7 @@ pub fn ScenarioPanel() -> Html {
                         { "The tasks were edited after the preset made them; changing a preset parameter or the CPU count starts again from the preset. " }
                         <button type="button" class="link-button" onclick={{
                             let state = state.clone();
-                            Callback::from(move |_| state.dispatch(Action::Detach))
+                            Callback::from(move |_| state.dispatch(Action::from(Edit::Detach)))
                         }}>{ "Stop using the preset" }</button>
                     </p>
                 }
@@ -59,9 +59,9 @@ pub fn ScenarioPanel() -> Html {
             <div class="field-row">
                 <Field id="cpus-input" label="CPUs" testid="cpus-input" kind="number"
                     value={state.field_text("cpus", || draft.cpus.to_string())}
-                    hint={AttrValue::Static("1 to 16")}
+                    hint={AttrValue::from(format!("1 to {}", schedlab::MAX_CPUS))}
                     problem={state.problem_at("cpus")}
-                    onchange={dispatch(Action::SetCpus)} />
+                    onchange={dispatch(Edit::SetCpus)} />
                 <Field id="duration-input" label="Duration" testid="duration-input"
                     value={state.field_text("duration", || draft.duration.to_string())}
                     hint={AttrValue::from(match preset.map(|p| p.stop) {
@@ -69,11 +69,11 @@ pub fn ScenarioPanel() -> Html {
                         _ => "e.g. 10s, 500ms".to_string(),
                     })}
                     problem={state.problem_at("duration")}
-                    onchange={dispatch(Action::SetDuration)} />
+                    onchange={dispatch(Edit::SetDuration)} />
                 <Field id="seed-input" label="Seed" testid="seed-input" kind="number"
                     value={state.field_text("seed", || draft.seed.to_string())}
                     problem={state.problem_at("seed")}
-                    onchange={dispatch(Action::SetSeed)} />
+                    onchange={dispatch(Edit::SetSeed)} />
             </div>
         </section>
     }
@@ -106,7 +106,7 @@ fn PresetParams() -> Html {
                 let onchange = Callback::from(move |e: Event| {
                     let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
                     if let Ok(v) = select.value().parse::<i64>() {
-                        state.dispatch(Action::SetPresetParam(key.to_owned(), v));
+                        state.dispatch(Action::from(Edit::SetPresetParam(key.to_owned(), v)));
                     }
                 });
                 let current = value_of(spec.key, spec.default);
@@ -132,7 +132,7 @@ fn PresetParams() -> Html {
                             let state = state.clone();
                             Callback::from(move |text: String| {
                                 if let Ok(v) = text.trim().parse::<i64>() {
-                                    state.dispatch(Action::SetPresetParam(key.to_owned(), v));
+                                    state.dispatch(Action::from(Edit::SetPresetParam(key.to_owned(), v)));
                                 }
                             })
                         };

@@ -1,17 +1,29 @@
 use schedlab::result::TaskResult;
+use schedlab::workloads::classroom::Averages;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, StatsColumn};
+use crate::state::{Action, AppContext, StatsColumn, ViewChange};
 
 /// Rows shown at most: runs with thousands of forked tasks stay responsive; the heading says
 /// how many were left out.
 const MAX_ROWS: usize = 200;
 
+/// The textbook's three numbers come first, so they stay in view on a narrow screen.
 const COLUMNS: &[(StatsColumn, &str, &str)] = &[
     (StatsColumn::Name, "Task", "The task's name"),
+    (
+        StatsColumn::Turnaround,
+        "Turnaround",
+        "Exit minus arrival (— if it never exited)",
+    ),
+    (
+        StatsColumn::Response,
+        "Response",
+        "First time running minus arrival (— if it never ran)",
+    ),
+    (StatsColumn::Wait, "Wait", "Time runnable but not running"),
     (StatsColumn::Cpu, "CPU time", "Time spent running"),
     (StatsColumn::Share, "Share", "Share of all CPU time used"),
-    (StatsColumn::Wait, "Wait", "Time runnable but not running"),
     (
         StatsColumn::P50,
         "Wake p50",
@@ -28,11 +40,6 @@ const COLUMNS: &[(StatsColumn, &str, &str)] = &[
         "Switches",
         "Times the task was switched in",
     ),
-    (
-        StatsColumn::Turnaround,
-        "Turnaround",
-        "Exit minus arrival (— if it never exited)",
-    ),
 ];
 
 fn key(t: &TaskResult, column: StatsColumn) -> u64 {
@@ -46,11 +53,20 @@ fn key(t: &TaskResult, column: StatsColumn) -> u64 {
         StatsColumn::Max => t.wakeup_latency_ns.max,
         StatsColumn::Switches => t.switches,
         StatsColumn::Turnaround => t.turnaround_ns.unwrap_or(u64::MAX),
+        StatsColumn::Response => t.response_ns.unwrap_or(u64::MAX),
     }
 }
 
 fn ns(v: u64) -> String {
     schedlab::view::format_ns_4(v)
+}
+
+/// A time that may be missing: "—" with the reason in its title.
+fn maybe(v: Option<u64>, missing: &'static str) -> Html {
+    match v {
+        Some(v) => html! { { ns(v) } },
+        None => html! { <span title={missing}>{ "—" }</span> },
+    }
 }
 
 /// Per-task statistics of the run on screen, sortable by any column.
@@ -82,6 +98,13 @@ pub fn StatsTable() -> Html {
     tasks.truncate(MAX_ROWS);
     // Tasks past view::TASK_LIMIT never reach the page (a bounded reply); one row sums them up.
     let omitted = shown.data.omitted.clone();
+    let listed = &shown.outcome.result.tasks;
+    let averages = Averages::of(
+        listed
+            .iter()
+            .map(|t| (t.wait_ns, t.response_ns, t.turnaround_ns)),
+    );
+    let exited = listed.iter().filter(|t| t.turnaround_ns.is_some()).count();
     html! {
         <section class="panel stats-panel" aria-labelledby="stats-heading">
             <h2 id="stats-heading">
@@ -90,7 +113,7 @@ pub fn StatsTable() -> Html {
                     <span class="muted">{ format!(" (top {MAX_ROWS} of {total} tasks by the sorted column)") }</span>
                 }
             </h2>
-            <div class="table-scroll stats-scroll">
+            <div class="table-scroll stats-scroll" tabindex="0" role="region" aria-label="Per-task statistics (scrollable)">
                 <table class="stats-table" data-testid="stats-table">
                     <thead>
                         <tr>
@@ -100,7 +123,7 @@ pub fn StatsTable() -> Html {
                                 let onclick = {
                                     let state = state.clone();
                                     let c = *c;
-                                    Callback::from(move |_| state.dispatch(Action::Sort(c)))
+                                    Callback::from(move |_| state.dispatch(Action::from(ViewChange::Sort(c))))
                                 };
                                 html! {
                                     <th scope="col" aria-sort={aria} class={classes!((*c != StatsColumn::Name).then_some("num"))}>
@@ -121,14 +144,22 @@ pub fn StatsTable() -> Html {
                                 <th scope="row">{ &t.name }
                                     if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
                                 </th>
-                                <td class="num" data-col="cpu">{ ns(t.cpu_ns) }</td>
-                                <td class="num" data-col="share">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
+                                <td class="num" data-col="turnaround">{ maybe(t.turnaround_ns, "never exited") }</td>
+                                <td class="num" data-col="response">{ maybe(t.response_ns, "never ran") }</td>
                                 <td class="num" data-col="wait">{ ns(t.wait_ns) }</td>
+                                <td class="num" data-col="cpu">
+                                    // 0 ns beside seconds of wait reads as a measurement; it is an absence.
+                                    if t.response_ns.is_none() && t.cpu_ns == 0 {
+                                        <span class="muted">{ "never ran" }</span>
+                                    } else {
+                                        { ns(t.cpu_ns) }
+                                    }
+                                </td>
+                                <td class="num" data-col="share">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
                                 <td class="num" data-col="p50">{ ns(t.wakeup_latency_ns.p50) }</td>
                                 <td class="num" data-col="p99">{ ns(t.wakeup_latency_ns.p99) }</td>
                                 <td class="num" data-col="max">{ ns(t.wakeup_latency_ns.max) }</td>
                                 <td class="num" data-col="switches">{ t.switches }</td>
-                                <td class="num" data-col="turnaround">{ t.turnaround_ns.map(ns).unwrap_or_else(|| "—".into()) }</td>
                             </tr>
                         }) }
                         if let Some(o) = omitted {
@@ -137,12 +168,30 @@ pub fn StatsTable() -> Html {
                                     { format!("and {} more tasks", o.tasks) }
                                     <span class="muted">{ format!(" (past the {} the page lists; {} exited)", schedlab::view::TASK_LIMIT, o.exited) }</span>
                                 </th>
+                                <td colspan="3"></td>
                                 <td class="num" data-col="cpu">{ ns(o.cpu_ns) }</td>
                                 <td class="num" data-col="share">{ format!("{:.1} %", o.share_ppm as f64 / 10_000.0) }</td>
-                                <td colspan="6" class="muted">{ format!("{} wake-ups in all; every task is in the CLI's output", o.wakeups) }</td>
+                                <td colspan="4" class="muted">{ format!("{} wake-ups in all; every task is in the CLI's output", o.wakeups) }</td>
                             </tr>
                         }
                     </tbody>
+                    if !listed.is_empty() {
+                        <tfoot>
+                            <tr class="averages" data-testid="stats-averages">
+                                <th scope="row" title="Turnaround over the tasks that exited, response over those that ran, wait over all">
+                                    { "Average" }
+                                    <span class="muted">{ format!(" of {}", listed.len()) }</span>
+                                    if exited < listed.len() {
+                                        <span class="muted">{ format!(" ({exited} exited)") }</span>
+                                    }
+                                </th>
+                                <td class="num" data-col="turnaround">{ maybe(averages.turnaround_ns, "no task exited") }</td>
+                                <td class="num" data-col="response">{ maybe(averages.response_ns, "no task ran") }</td>
+                                <td class="num" data-col="wait">{ maybe(averages.wait_ns, "no tasks") }</td>
+                                <td colspan="6"></td>
+                            </tr>
+                        </tfoot>
+                    }
                 </table>
             </div>
         </section>

@@ -2,7 +2,7 @@ use schedlab::TunableSpec;
 use yew::prelude::*;
 
 use crate::charts::SweepChart;
-use crate::state::{Action, AppContext, SweepForm, SweepRun, FEATURED_TUNABLE};
+use crate::state::{Action, AppContext, SweepCommand, SweepForm, SweepRun, FEATURED_TUNABLE};
 
 /// Sweep mode: one tunable of the current policy over a range, one metric, plotted and tabled
 /// as the points come in (seed 000: Con Kolivas' contest over prio_bonus_ratio). The form starts
@@ -110,12 +110,12 @@ pub fn SweepPanel() -> Html {
                     *field = v;
                 }
             }
-            state.dispatch(Action::RunSweep(f));
+            state.dispatch(Action::from(SweepCommand::Run(f)));
         })
     };
     let on_cancel = {
         let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::CancelSweep))
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::from(SweepCommand::Cancel)))
     };
 
     let unit = |s: &TunableSpec| {
@@ -146,7 +146,7 @@ pub fn SweepPanel() -> Html {
                     <label for="sweep-metric">{ "Metric" }</label>
                     <select id="sweep-metric" data-testid="sweep-metric" ref={refs[4].clone()} onchange={on_metric}>
                         { for metrics.iter().map(|m| html! {
-                            <option value={*m} selected={*m == form.metric}>{ *m }</option>
+                            <option value={*m} selected={*m == form.metric}>{ metric_label(m) }</option>
                         }) }
                     </select>
                 </div>
@@ -268,7 +268,7 @@ fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html
     html! {
         <div class={classes!("sweep-results", stale.then_some("stale"))}>
             <p class="sweep-caption">
-                { format!("{} over {key} under {}, {target}, seed {}", run.sweep.metric, run.sweep.policy.id, run.seed) }
+                { format!("{} over {key} under {}, {target}, seed {}", metric_label(&run.sweep.metric), run.sweep.policy.id, run.seed) }
                 if stale { <strong>{ " (stale)" }</strong> }
                 if let Some(m) = marker {
                     { format!("; the red line is the slider's value, {}", run.spec.display(m)) }
@@ -276,12 +276,12 @@ fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html
             </p>
             <div class="sweep-body">
                 <SweepChart run={run.clone()} {marker} {stale} />
-                <div class="table-scroll sweep-table-scroll">
+                <div class="table-scroll sweep-table-scroll" tabindex="0" role="region" aria-label="Sweep results (scrollable)">
                     <table class="sweep-table" data-testid="sweep-table">
                         <thead>
                             <tr>
                                 <th scope="col" class="num">{ format!("{key}{unit}") }</th>
-                                <th scope="col" class="num">{ run.sweep.metric.clone() }</th>
+                                <th scope="col" class="num" title={run.sweep.metric.clone()}>{ metric_label(&run.sweep.metric) }</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -313,5 +313,63 @@ fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html
                 <p class="field-problem">{ format!("A point failed: {e}") }</p>
             }
         </div>
+    }
+}
+
+/// A metric key as people read it: `response_mean_ms` is "Response mean (ms)", `cpu_pct`
+/// "CPU (%)". The key stays the option's value and the CLI's `--metric`.
+pub fn metric_label(key: &str) -> String {
+    const UNITS: &[(&str, &str)] = &[
+        ("_per_s", "per s"),
+        ("_ms", "ms"),
+        ("_us", "µs"),
+        ("_s", "s"),
+        ("_pct", "%"),
+    ];
+    let (stem, unit) = UNITS
+        .iter()
+        .find_map(|(suffix, unit)| key.strip_suffix(suffix).map(|stem| (stem, Some(*unit))))
+        .unwrap_or((key, None));
+    let words: Vec<String> = stem
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .map(|(i, w)| match w {
+            "cpu" | "lcpu" | "sd" | "rt" => w.to_uppercase(),
+            "p99" | "p50" | "p90" => w.to_owned(),
+            "plus" => "+".to_owned(),
+            "wakeup" => "wake-up".to_owned(),
+            _ if i == 0 => {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            }
+            _ => w.to_owned(),
+        })
+        .collect();
+    let name = words.join(" ");
+    match unit {
+        Some(unit) => format!("{name} ({unit})"),
+        None => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::metric_label;
+
+    #[test]
+    fn metric_keys_read_as_labels_with_units() {
+        assert_eq!(metric_label("response_mean_ms"), "Response mean (ms)");
+        assert_eq!(metric_label("mean_turnaround_ms"), "Mean turnaround (ms)");
+        assert_eq!(metric_label("context_switches"), "Context switches");
+        assert_eq!(metric_label("cpu_plus_lcpu_pct"), "CPU + LCPU (%)");
+        assert_eq!(metric_label("deliveries_per_s"), "Deliveries (per s)");
+        assert_eq!(
+            metric_label("worst_wakeup_p99_ms"),
+            "Worst wake-up p99 (ms)"
+        );
+        assert_eq!(metric_label("time_s"), "Time (s)");
     }
 }

@@ -1,7 +1,7 @@
 use schedlab::TunableSpec;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext};
+use crate::state::{Action, AppContext, Edit};
 
 #[derive(Properties, PartialEq)]
 pub struct TunableSliderProps {
@@ -10,6 +10,10 @@ pub struct TunableSliderProps {
     pub value: i64,
     #[prop_or_default]
     pub problem: Option<String>,
+    /// What Reset restores, when not the spec's default (a machine knob's value in the preset,
+    /// e.g. the kernel era's elevator).
+    #[prop_or_default]
+    pub baseline: Option<i64>,
 }
 
 /// One tunable: a range input over the spec's min..max in its step (or, when the spec lists its
@@ -31,16 +35,19 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                 .ok()
                 .and_then(|p| spec.slider_value(p))
             {
-                state.dispatch(Action::SetTunable(spec.key.to_owned(), v));
+                state.dispatch(Action::from(Edit::SetTunable(spec.key.to_owned(), v)));
             }
         })
     };
     let onreset = {
         let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::ResetTunable(spec.key.to_owned())))
+        Callback::from(move |_| {
+            state.dispatch(Action::from(Edit::ResetTunable(spec.key.to_owned())))
+        })
     };
     let id = format!("tunable-{}", spec.key);
-    let at_default = props.value == spec.default;
+    let baseline = props.baseline.unwrap_or(spec.default);
+    let at_default = props.value == baseline;
     let (slider_min, slider_max, slider_step) = spec.slider();
     let (low, high) = match spec.values {
         Some(vs) => (
@@ -73,10 +80,10 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
                 </span>
                 <details class="tunable-help">
                     <summary title={spec.help} aria-label={format!("About {}", spec.label)}>{ "?" }</summary>
-                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", spec.display(spec.default)) }</p>
+                    <p>{ spec.help }{ kernel }{ format!(" Default: {}.", spec.display(baseline)) }</p>
                 </details>
                 <button type="button" class="tunable-reset" disabled={at_default} onclick={onreset}
-                    title={format!("Reset to the default, {}", spec.display(spec.default))}>
+                    title={format!("Reset to the default, {}", spec.display(baseline))}>
                     { "Reset" }
                 </button>
             </div>

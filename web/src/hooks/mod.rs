@@ -1,3 +1,4 @@
 //! The page's custom hooks.
 
+pub mod queue;
 pub mod use_runner;

@@ -1,14 +1,16 @@
 //! The simulation worker, seen from the page: a queue of requests, one in flight at a time.
+//! The queue's discipline is [`super::queue::Queue`], plain data with native tests; this hook
+//! owns the worker and drives the queue.
 //!
 //! - A newer generation replaces everything still queued (older runs are never started).
 //! - A run already in flight is left to finish when it is young (its reply is then dropped by
 //!   the reducer as stale); one running longer than [`CANCEL_AFTER_MS`] is cancelled by
 //!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
 //!   next.
-//! - A worker that panics is replaced, and the page is told (`Action::WorkerCrashed`).
+//! - A worker that panics is replaced, and the page is told (`WorkerEvent::Crashed`).
 //! - [`Runner::cancel`] (the run status's Cancel button) ends the worker whatever it is doing
 //!   and starts a fresh one; what was queued for the run goes too. A request still in flight
-//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`Action::WorkerStopped`).
+//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`WorkerEvent::Stopped`).
 //! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
 //!   after a queued run (whose result it would be asked again for) and before contest rows,
 //!   and a new generation drops it (the reducer asks again once that run is shown or fails).
@@ -18,7 +20,6 @@
 //!   point in flight when the worker is restarted for a newer run is queued again.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -26,11 +27,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
+pub use super::queue::CANCEL_AFTER_MS;
+use super::queue::{Queue, Worker as Next};
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
-use crate::state::{Action, AppState};
-
-/// A run in flight longer than this is cancelled when a newer one is waiting.
-pub const CANCEL_AFTER_MS: f64 = 250.0;
+use crate::state::{Action, AppState, WorkerEvent};
 /// The bootstrap of the worker (web/static/worker.js), relative to the page.
 const WORKER_URL: &str = "./worker.js";
 
@@ -51,19 +51,7 @@ struct Inner {
     /// Kept alive as long as the worker it is attached to.
     on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
-    /// When the request in flight was sent (ms), if one is.
-    busy_since: Option<f64>,
-    /// Requests sent so far: the time limit's check knows by it whether the request it
-    /// watches is still the one in flight.
-    sent: u64,
-    queue: VecDeque<Request>,
-    /// The inspection to make next, if any.
-    inspect: Option<Request>,
-    /// The sweep points still to run.
-    sweep: VecDeque<Request>,
-    /// The sweep point in flight, if the request in flight is one: queued again should the
-    /// worker be restarted under it.
-    sweep_in_flight: Option<Request>,
+    queue: Queue,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
 }
@@ -82,12 +70,7 @@ impl Runner {
                 worker: None,
                 on_message: None,
                 on_error: None,
-                busy_since: None,
-                sent: 0,
-                queue: VecDeque::new(),
-                inspect: None,
-                sweep: VecDeque::new(),
-                sweep_in_flight: None,
+                queue: Queue::default(),
                 dispatch,
                 this: this.clone(),
             })
@@ -98,17 +81,8 @@ impl Runner {
     /// Replaces whatever is queued with `requests` and starts the first when possible.
     pub fn submit(&self, requests: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
-        inner.queue = requests.into();
-        inner.inspect = None;
-        let stuck = inner
-            .busy_since
-            .is_some_and(|since| now_ms() - since > CANCEL_AFTER_MS);
-        if stuck {
+        if inner.queue.submit(requests, now_ms()) == Next::Restart {
             inner.restart();
-            // The point was not what held things up; it runs again after the new run.
-            if let Some(point) = inner.sweep_in_flight.take() {
-                inner.sweep.push_front(point);
-            }
         }
         inner.pump();
     }
@@ -117,27 +91,24 @@ impl Runner {
     /// A point already in flight finishes; the reducer drops replies of older sweeps.
     pub fn sweep(&self, points: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
-        inner.sweep = points.into();
+        inner.queue.sweep(points);
         inner.pump();
     }
 
     /// Asks for an inspection (`Request::Inspect`), replacing any not yet sent.
     pub fn inspect(&self, request: Request) {
         let mut inner = self.inner.borrow_mut();
-        inner.inspect = Some(request);
+        inner.queue.inspect(request);
         inner.pump();
     }
 
     /// Ends the worker now (terminates it; a fresh one starts with the next request) and
     /// drops the run, contest rows and inspection still queued. A sweep goes on: its point in
-    /// flight is queued again. The reducer is told by the caller (`Action::WorkerStopped`).
+    /// flight is queued again. The reducer is told by the caller (`WorkerEvent::Stopped`).
     pub fn cancel(&self) {
         let mut inner = self.inner.borrow_mut();
-        inner.restart();
-        inner.queue.clear();
-        inner.inspect = None;
-        if let Some(point) = inner.sweep_in_flight.take() {
-            inner.sweep.push_front(point);
+        if inner.queue.cancel() == Next::Restart {
+            inner.restart();
         }
         inner.pump();
     }
@@ -177,9 +148,9 @@ impl Inner {
                     self.on_error = Some(on_error);
                 }
                 Err(e) => {
-                    self.emit_later(Action::WorkerCrashed(format!(
+                    self.emit_later(Action::from(WorkerEvent::Crashed(format!(
                         "the simulation worker could not start: {e:?}"
-                    )));
+                    ))));
                     return None;
                 }
             }
@@ -200,49 +171,37 @@ impl Inner {
         }
         self.on_message = None;
         self.on_error = None;
-        self.busy_since = None;
     }
 
     fn pump(&mut self) {
-        if self.busy_since.is_some() {
-            return;
-        }
-        let request = match self.queue.front() {
-            Some(Request::Run { .. }) => self.queue.pop_front(),
-            _ => self
-                .inspect
-                .take()
-                .or_else(|| self.queue.pop_front())
-                .or_else(|| self.sweep.pop_front()),
-        };
-        let Some(request) = request else {
+        let Some((number, request)) = self.queue.next(now_ms()) else {
             return;
         };
-        self.sweep_in_flight =
-            matches!(request, Request::SweepPoint { .. }).then(|| request.clone());
         let json = match serde_json::to_string(&request) {
             Ok(json) => json,
             Err(e) => {
-                self.emit_later(Action::Worker(Response::Failed {
+                self.queue.unsent();
+                self.emit_later(Action::from(WorkerEvent::Reply(Response::Failed {
                     id: request.id(),
                     message: format!("the scenario could not be sent to the simulator: {e}"),
                     problems: Vec::new(),
-                }));
+                })));
                 return;
             }
         };
         let Some(worker) = self.ensure_worker() else {
+            self.queue.unsent();
             return;
         };
         if worker.post_message(&JsValue::from_str(&json)).is_ok() {
-            self.busy_since = Some(now_ms());
-            self.sent += 1;
-            self.watch(self.sent);
+            self.watch(number);
+        } else {
+            self.queue.unsent();
         }
     }
 
-    /// Ends request number `sent` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
-    fn watch(&self, sent: u64) {
+    /// Ends request number `number` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
+    fn watch(&self, number: u64) {
         let this = self.this.clone();
         yew::platform::spawn_local(async move {
             let limit = std::time::Duration::from_millis(REQUEST_TIME_LIMIT_MS as u64);
@@ -250,21 +209,18 @@ impl Inner {
             let Some(inner) = this.upgrade() else { return };
             let (dispatch, elapsed_ms) = {
                 let mut inner = inner.borrow_mut();
-                let Some(since) = inner.busy_since.filter(|_| inner.sent == sent) else {
+                let Some(since) = inner.queue.in_flight_since(number) else {
                     return;
                 };
                 inner.restart();
                 // Like a crash: what is queued may be as slow; the user's next edit runs.
                 inner.queue.clear();
-                inner.inspect = None;
-                inner.sweep.clear();
-                inner.sweep_in_flight = None;
                 (inner.dispatch.clone(), now_ms() - since)
             };
-            dispatch.emit(Action::WorkerStopped {
+            dispatch.emit(Action::from(WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out: true,
-            });
+            }));
         });
     }
 
@@ -287,19 +243,15 @@ impl Inner {
                     // What was queued may have been what crashed it: start again only when
                     // the user changes something.
                     inner.queue.clear();
-                    inner.inspect = None;
-                    inner.sweep.clear();
-                    inner.sweep_in_flight = None;
                 }
-                dispatch.emit(Action::WorkerCrashed(message));
+                dispatch.emit(Action::from(WorkerEvent::Crashed(message)));
             }
             response => {
                 {
                     let mut inner = this.borrow_mut();
-                    inner.busy_since = None;
-                    inner.sweep_in_flight = None;
+                    inner.queue.answered();
                 }
-                dispatch.emit(Action::Worker(response));
+                dispatch.emit(Action::from(WorkerEvent::Reply(response)));
                 this.borrow_mut().pump();
             }
         }

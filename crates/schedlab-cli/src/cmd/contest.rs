@@ -18,7 +18,8 @@ pub struct Args {
     policies: Vec<String>,
 
     /// Tunable values to compare, e.g. --set prio_bonus_ratio=0,10,25 (repeatable; several keys
-    /// give every combination; each applies to the policies that have that tunable)
+    /// give every combination; each applies to the policies that have that tunable; a machine
+    /// knob such as dirty_ratio=20,40 or elevator=deadline,anticipatory applies to every policy)
     #[arg(long = "set", value_name = "KEY=V1,V2,...")]
     sets: Vec<String>,
 
@@ -55,16 +56,40 @@ fn configs(args: &Args) -> anyhow::Result<Vec<contest::Config>> {
         args.policies.clone()
     };
     let mut sets: Vec<(String, Vec<i64>)> = Vec::new();
+    // Machine knobs (dirty_ratio, elevator=deadline, ...) apply to every policy's runs.
+    let mut machine: Vec<(String, Vec<i64>)> = Vec::new();
     for s in &args.sets {
         let (k, vs) = s
             .split_once('=')
             .ok_or_else(|| invalid(format!("--set {s}: expected KEY=V1,V2,...")))?;
+        let k = k.trim();
+        if let Some(knob) = schedlab::engine::machine::knobs::find(k) {
+            let mut values = Vec::new();
+            for v in vs.split(',') {
+                let value = knob.spec.parse(v).ok_or_else(|| {
+                    invalid(format!(
+                        "--set {s}: {:?} is not a value of {k} ({})",
+                        v.trim(),
+                        knob.spec.choices.map_or_else(
+                            || format!("an integer in {}..={}", knob.spec.min, knob.spec.max),
+                            |names| names.join(", ")
+                        )
+                    ))
+                })?;
+                if let Some(problem) = knob.spec.problem(value) {
+                    return Err(invalid(format!("--set {s}: {}: {problem}", knob.path())));
+                }
+                values.push(value);
+            }
+            machine.push((k.to_owned(), values));
+            continue;
+        }
         let values = vs
             .split(',')
             .map(|v| v.trim().parse::<i64>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| invalid(format!("--set {s}: values must be integers")))?;
-        sets.push((k.trim().to_owned(), values));
+        sets.push((k.to_owned(), values));
     }
     let mut out = Vec::new();
     let mut used = vec![false; sets.len()];
@@ -102,15 +127,22 @@ fn configs(args: &Args) -> anyhow::Result<Vec<contest::Config>> {
                 .collect();
         }
         for tunables in combos {
-            out.push(contest::Config::new(PolicySpec {
+            let mut configs = vec![contest::Config::new(PolicySpec {
                 id: id.clone(),
                 tunables,
-            }));
+            })];
+            for (k, values) in &machine {
+                configs = configs
+                    .into_iter()
+                    .flat_map(|c| values.iter().map(move |&v| c.clone().with_machine(k, v)))
+                    .collect();
+            }
+            out.extend(configs);
         }
     }
     if let Some(i) = used.iter().position(|u| !u) {
         return Err(invalid(format!(
-            "--set {}: none of the policies ({}) has this tunable",
+            "--set {}: none of the policies ({}) has this tunable, and it is no machine knob",
             sets[i].0,
             ids.join(", ")
         )));
@@ -137,10 +169,11 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         }
         v
     };
-    if !(1..=schedlab::engine::scenario::limits::MAX_CPUS).contains(&args.cpus) {
+    if !(1..=schedlab::MAX_CPUS).contains(&args.cpus) {
         return Err(invalid(format!(
-            "--cpus {}: outside the allowed range 1..=16",
-            args.cpus
+            "--cpus {}: outside the allowed range 1..={}",
+            args.cpus,
+            schedlab::MAX_CPUS
         )));
     }
     let given: Vec<(String, String)> = args
@@ -152,9 +185,9 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
                 .ok_or_else(|| invalid(format!("--param {kv}: expected KEY=VALUE")))
         })
         .collect::<anyhow::Result<_>>()?;
-    let params = workloads::resolve(&contest::PRESET, &given)
-        .map_err(|p| invalid(format!("--param: {p}")))?;
-    let table = contest::table(&configs, &loads, &params, args.cpus, args.runs)?;
+    let benchmark = schedlab::Benchmark::parse(contest::PRESET.id, &given)
+        .map_err(|e| invalid(format!("--param: {e}")))?;
+    let table = contest::table(&configs, &loads, benchmark.params(), args.cpus, args.runs)?;
     if args.json {
         return crate::output::print_json(&(serde_json::to_string_pretty(&table)? + "\n"));
     }

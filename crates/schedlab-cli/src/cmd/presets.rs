@@ -45,7 +45,27 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         out.push_str(&format!("    metrics: {}\n\n", p.metrics.join(", ")));
     }
     out.push_str(
-        "Run one with `schedlab run <preset> [--param key=value]... [--policy ID] [--cpus N]`.\n",
+        "Machine knobs (presets with a machine: contest; also any scenario with a \"machine\"), \
+         set with --set like a policy's tunables; the contest preset starts from the policy's \
+         kernel era:\n",
+    );
+    for k in schedlab::engine::machine::knobs::knobs() {
+        let s = k.spec;
+        let range = match s.choices {
+            Some(names) => format!("one of {}", names.join(", ")),
+            None => format!("{}..={}{}", s.min, s.max, if s.unit.is_empty() { String::new() } else { format!(" {}", s.unit) }),
+        };
+        let kernel = s.kernel_name.map(|n| format!(" [{n}]")).unwrap_or_default();
+        out.push_str(&format!(
+            "    --set {}={} ({range}){kernel}\n        {}\n",
+            s.key,
+            if s.choices.is_some() { s.display(s.default) } else { s.default.to_string() },
+            s.help
+        ));
+    }
+    out.push('\n');
+    out.push_str(
+        "Run one with `schedlab run <preset> [--param key=value]... [--set key=value]... [--policy ID] [--cpus N]`.\n",
     );
     crate::output::print(&out)
 }

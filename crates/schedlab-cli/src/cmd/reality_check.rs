@@ -9,7 +9,7 @@ use anyhow::Context;
 /// on this machine, side by side
 ///
 /// Hogs at four nice levels, three hogs on two CPUs, a hog and a periodic sleeper and a pipe
-/// ping-pong, each simulated under the model of the running kernel and measured with
+/// ping-pong, two task groups of cpu.weight 100 : 300 and a pinned task beside free ones, each simulated under the model of the running kernel and measured with
 /// `schedlab measure` (Linux; under a minute), with what explains the differences.
 #[derive(clap::Args, Debug)]
 pub struct Args {

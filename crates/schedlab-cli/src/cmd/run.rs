@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use schedlab::{Detail, RunOptions, RunResult};
+use schedlab::{Detail, RunResult};
 
 use crate::input::{InvalidInput, ScenarioArgs};
 
@@ -35,21 +35,29 @@ pub struct Args {
     perfetto: Option<PathBuf>,
 
     /// Instead of the results, run until TIME (e.g. 1.5s) and print the run queues as the
-    /// policy sees them then: who runs, who pick_next would choose, and why
+    /// policy sees them then: who runs, who pick_next would choose, and why. A run that ends
+    /// earlier (a preset's benchmark, every task exited, the duration) shows its end
     #[arg(long, value_name = "TIME", conflicts_with_all = ["json", "gantt", "csv", "perfetto"])]
     inspect_at: Option<String>,
 }
 
+/// A bad scenario is the user's to fix (exit status 2); a run that stopped is not.
+fn sim_error(e: schedlab::SimError) -> anyhow::Error {
+    match e {
+        // load() has validated the scenario already; kept for a clear message all the same.
+        schedlab::SimError::Invalid(p) => InvalidInput(format!("invalid scenario:\n{p}")).into(),
+        schedlab::SimError::Run(r) => anyhow::Error::new(r).context("the run stopped"),
+    }
+}
+
 pub fn execute(args: Args) -> anyhow::Result<()> {
-    let state = args.input.load()?;
-    let scenario = &state.scenario;
+    // A preset (or a link naming one) runs until its benchmark ends (contest kills its loads
+    // when make exits), and an inspection stands at that end at the latest, as on the page.
+    let (_, job) = args.input.job()?;
     if let Some(at) = &args.inspect_at {
         let at =
             schedlab::Nanos::parse(at).map_err(|e| InvalidInput(format!("--inspect-at: {e}")))?;
-        let queues = schedlab::inspect::inspect_at(scenario, None, at).map_err(|e| match e {
-            e @ schedlab::SimError::Invalid(_) => InvalidInput(e.to_string()).into(),
-            schedlab::SimError::Run(r) => anyhow::Error::new(r).context("the run stopped"),
-        })?;
+        let queues = job.inspect(at).map_err(sim_error)?;
         return crate::output::print(&schedlab::text::run_queues(&queues));
     }
     let detail = if args.perfetto.is_some() {
@@ -59,30 +67,13 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     } else {
         Detail::Summary
     };
-    // A preset runs until its benchmark ends (contest kills its loads when make exits).
-    let preset = match args.input.preset()? {
-        Some(p) => Some(p),
-        None => link_preset(&state)?,
-    };
-    let out = match &preset {
-        Some((p, _)) => schedlab::workloads::run_until(scenario, p.stop, detail),
-        None => schedlab::run(
-            scenario,
-            RunOptions {
-                detail,
-                ..RunOptions::default()
-            },
-        ),
-    }
-    .map_err(|e| match e {
-        // load() has validated the scenario already; kept for a clear message all the same.
-        schedlab::SimError::Invalid(p) => InvalidInput(format!("invalid scenario:\n{p}")).into(),
-        schedlab::SimError::Run(r) => anyhow::Error::new(r).context("the run stopped"),
-    })?;
-    let result = RunResult::new(scenario, &out);
+    let scenario = job.scenario();
+    let ran = job.run(detail).map_err(sim_error)?;
+    let out = &ran.output;
+    let result = RunResult::new(scenario, out);
     let csv = args.csv.as_ref().map(|path| (path, result.tasks_csv()));
     let perfetto = args.perfetto.as_ref().map(|path| {
-        let trace = schedlab::view::RunData::from_run(scenario, &out).chrome_trace();
+        let trace = schedlab::view::RunData::from_run(scenario, out).chrome_trace();
         (path, trace)
     });
     // Computed: from here on only writing, which --timeout no longer cuts short.
@@ -92,7 +83,7 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     }
     let gantt = args
         .gantt
-        .then(|| schedlab::text::gantt(&out, args.width.unwrap_or_else(crate::output::width)));
+        .then(|| schedlab::text::gantt(out, args.width.unwrap_or_else(crate::output::width)));
     if args.json {
         if let Some(g) = gantt {
             crate::output::eprint(&g);
@@ -106,68 +97,16 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     }
     text.push('\n');
     text.push_str(&schedlab::text::summary(&result));
-    if let Some((p, params)) = &preset {
-        text.push_str(&preset_report(p, params, scenario, &out));
-    }
-    crate::output::print(&text)
-}
-
-/// The preset a page link says its scenario came from (`view.preset`): the page ends such a
-/// run where the benchmark ends, and so must the CLI for the two to give the same trace hash.
-fn link_preset(
-    state: &schedlab::LinkState,
-) -> anyhow::Result<
-    Option<(
-        &'static schedlab::workloads::Preset,
-        schedlab::workloads::Params,
-    )>,
-> {
-    let Some(reference) = &state.view.preset else {
-        return Ok(None);
-    };
-    let preset = schedlab::workloads::find(&reference.id).ok_or_else(|| {
-        InvalidInput(format!(
-            "the link names an unknown preset {:?}",
-            reference.id
-        ))
-    })?;
-    let mut params = schedlab::workloads::Params::defaults(preset.params);
-    for (key, &value) in &reference.params {
-        match preset.params.iter().find(|s| s.key == key) {
-            Some(spec) if (spec.min..=spec.max).contains(&value) => params.set(spec.key, value),
-            _ => {
-                return Err(InvalidInput(format!(
-                    "the link's preset {} has no parameter {key} = {value}",
-                    preset.id
-                ))
-                .into())
-            }
+    if let (Some(benchmark), Some(report)) = (job.benchmark(), &ran.report) {
+        text.push_str(&format!(
+            "\n{} ({}):\n{}",
+            benchmark.preset().name,
+            benchmark.params().non_defaults().join(" "),
+            report.text
+        ));
+        for n in &report.notes {
+            text.push_str(&format!("note: {n}\n"));
         }
     }
-    Ok(Some((preset, params)))
-}
-
-/// The benchmark's own report for a preset run (contest's table row, irman's statistics, ...).
-fn preset_report(
-    preset: &schedlab::workloads::Preset,
-    params: &schedlab::workloads::Params,
-    scenario: &schedlab::Scenario,
-    out: &schedlab::RunOutput,
-) -> String {
-    let base = schedlab::workloads::PresetBase {
-        cpus: scenario.cpus,
-        seed: scenario.seed,
-        policy: scenario.policy.clone(),
-    };
-    let r = (preset.report)(params, &base, out);
-    let mut text = format!(
-        "\n{} ({}):\n{}",
-        preset.name,
-        params.non_defaults().join(" "),
-        r.text
-    );
-    for n in &r.notes {
-        text.push_str(&format!("note: {n}\n"));
-    }
-    text
+    crate::output::print(&text)
 }

@@ -1,10 +1,9 @@
 //! `schedlab sweep`: one metric of a preset (or scenario) over a range of one tunable.
 
 use schedlab::engine::scenario::PolicySpec;
-use schedlab::link::PresetRef;
 use schedlab::sweep::{self, Range, Sweep, SweepError, Target};
 use schedlab::workloads;
-use schedlab::Scenario;
+use schedlab::{Benchmark, Scenario};
 
 use crate::input::InvalidInput;
 
@@ -20,8 +19,9 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     policy: Option<String>,
 
-    /// The tunable and its range: KEY=A..B:STEP (STEP defaults to 1; at most 51 values, each
-    /// within the tunable's range and on its slider's steps)
+    /// The tunable (of the policy, or a machine knob such as dirty_ratio) and its range:
+    /// KEY=A..B:STEP (STEP defaults to 1; at most 51 values, each within the tunable's range
+    /// and on its slider's steps)
     #[arg(long, value_name = "KEY=A..B:STEP")]
     vary: String,
 
@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
 
-    /// Other tunables held fixed (repeatable)
+    /// Other tunables or machine knobs held fixed (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
 
@@ -120,13 +120,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
                 .iter()
                 .map(|p| kv(p, "--param"))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let (preset, params) =
-                workloads::lookup(&args.target, &given).map_err(|e| invalid(e.to_string()))?;
+            let benchmark =
+                Benchmark::parse(&args.target, &given).map_err(|e| invalid(e.to_string()))?;
             Target::Preset {
-                preset: PresetRef {
-                    id: preset.id.to_owned(),
-                    params: params.iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-                },
+                preset: benchmark.reference(),
                 cpus: args.cpus.unwrap_or(workloads::DEFAULT_CPUS),
             }
         }
@@ -138,6 +135,10 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| workloads::default_policy().to_owned());
     let mut fixed = std::collections::BTreeMap::new();
     for s in &args.sets {
+        if let Some((k, v)) = crate::input::machine_set(s)? {
+            fixed.insert(k, v);
+            continue;
+        }
         let (k, v) = kv(s, "--set")?;
         let v: i64 = v
             .parse()

@@ -8,7 +8,9 @@
 //! integer bytes and nanoseconds, kept in `BTreeMap`s and `Vec`s, so runs stay deterministic.
 
 pub mod elevator;
+pub mod knobs;
 pub mod page_cache;
+pub mod series;
 pub mod writeback;
 
 use crate::ids::TaskId;
@@ -55,6 +57,50 @@ pub struct Request {
 impl Request {
     pub fn end(&self) -> u64 {
         self.pos + self.bytes
+    }
+}
+
+/// A disk's queue at one instant ([`crate::Engine::disk_queues`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiskQueue {
+    /// The request being served and when it completes.
+    pub serving: Option<(Request, Nanos)>,
+    /// An idle disk waiting out an anticipation window, until then.
+    pub idle_until: Option<Nanos>,
+    /// The queued requests in dispatch order, each with the time it would start.
+    pub queued: Vec<elevator::Planned>,
+}
+
+/// What a disk address holds, from the layout of [`file_base`], [`swap_pos`] and
+/// [`stream_base`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Byte `offset` of the machine's file `file` (index in the scenario's `machine.files`).
+    File { file: u32, offset: u64 },
+    /// Byte `offset` of the swap area.
+    Swap { offset: u64 },
+    /// Byte `offset` of a plain `read`/`write` stream (named streams first, then one per task).
+    Stream { stream: u32, offset: u64 },
+}
+
+impl Place {
+    pub fn of(pos: u64) -> Place {
+        if pos >= 1 << 62 {
+            let rel = pos - (1 << 62);
+            Place::Stream {
+                stream: (rel >> 40) as u32,
+                offset: rel & ((1 << 40) - 1),
+            }
+        } else if pos >= 1 << 61 {
+            Place::Swap {
+                offset: pos - (1 << 61),
+            }
+        } else {
+            Place::File {
+                file: ((pos >> 44).max(1) - 1) as u32,
+                offset: pos & ((1 << 44) - 1),
+            }
+        }
     }
 }
 
@@ -110,6 +156,8 @@ pub(crate) struct Vm {
     pub kswapd_idle: bool,
     /// Each task's anonymous-memory cursor: where its next `touch` starts.
     pub anon_cursor: std::collections::BTreeMap<u32, u64>,
+    /// The state over time, when the run records it ([`series`]).
+    pub series: Option<series::Recorder>,
 }
 
 /// Disk address of file `i`'s offset 0: files lie far apart, so moving between them always
@@ -209,6 +257,7 @@ impl Vm {
             anon_cursor: std::collections::BTreeMap::new(),
             kswapd: None,
             kswapd_idle: false,
+            series: None,
         }
     }
 
@@ -259,6 +308,29 @@ impl Vm {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_place_is_read_back_from_its_disk_address() {
+        use super::Place;
+        assert_eq!(
+            Place::of(super::file_base(2) + 4096),
+            Place::File {
+                file: 2,
+                offset: 4096
+            }
+        );
+        assert_eq!(
+            Place::of(super::swap_pos(3, 65536)),
+            Place::Swap { offset: 3 * 65536 }
+        );
+        assert_eq!(
+            Place::of(super::stream_base(5) + 7),
+            Place::Stream {
+                stream: 5,
+                offset: 7
+            }
+        );
+    }
+
     #[test]
     fn watermarks_follow_min_free_kbytes() {
         // 256 MiB: isqrt(262144 × 16) = 2048 KiB; low 2560 KiB, high 3072 KiB.

@@ -314,6 +314,11 @@ impl PageCache {
         self.shrink_to(self.min);
     }
 
+    /// Bytes of swap in use: swapped-out anonymous blocks.
+    pub fn swap_used(&self) -> u64 {
+        self.swapped.len() as u64 * self.block
+    }
+
     /// Free memory: the capacity not held by cache or anonymous pages.
     pub fn free(&self) -> u64 {
         self.capacity.saturating_sub(self.used + self.anon_used)

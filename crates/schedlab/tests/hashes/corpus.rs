@@ -23,6 +23,10 @@ pub const CORPUS: &[(&str, &str)] = &[
         include_str!("../../../../tests/scenarios/pipe-ping-pong.json"),
     ),
     (
+        "task-groups.json",
+        include_str!("../../../../tests/scenarios/task-groups.json"),
+    ),
+    (
         "three-hogs.json",
         include_str!("../../../../tests/scenarios/three-hogs.json"),
     ),

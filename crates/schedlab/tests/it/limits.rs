@@ -251,7 +251,7 @@ fn two_hundred_thousand_channel_names_compile_and_run() {
         recvs.join(",")
     );
     let s = Scenario::from_json(&scenario(1, "rr", &tasks)).unwrap();
-    let mut engine = schedlab::policies::registry::engine(&s, summary()).unwrap();
+    let mut engine = schedlab_policies::registry::engine(&s, summary()).unwrap();
     engine.run_until(s.duration).unwrap();
     let counts = engine.channel_counts();
     assert_eq!(counts.len(), 200_000);

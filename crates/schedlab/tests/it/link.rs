@@ -12,7 +12,7 @@ fn design_state() -> LinkState {
     LinkState {
         scenario: Scenario::from_json(DESIGN_EXAMPLE).unwrap(),
         view: ViewState {
-            lanes: LaneMode::Task,
+            lanes: LaneMode::Tasks,
             zoom: Some(TimeWindow {
                 start_ns: 0,
                 end_ns: 100_000_000,
@@ -20,6 +20,7 @@ fn design_state() -> LinkState {
             selected_task: Some("editor".into()),
             cursor_ns: None,
             preset: None,
+            pinned: None,
         },
     }
 }
@@ -235,5 +236,5 @@ fn view_fields_unknown_to_this_build_are_ignored() {
     let json = r#"{"scenario": SCEN, "view": {"lanes": "task", "theme": "dark"}}"#
         .replace("SCEN", DESIGN_EXAMPLE);
     let state = decode(&link_of_json(&json)).unwrap();
-    assert_eq!(state.view.lanes, LaneMode::Task);
+    assert_eq!(state.view.lanes, LaneMode::Tasks);
 }

@@ -244,3 +244,44 @@ fn swappiness_moves_evictions_between_the_cache_and_a_hogs_memory() {
         out.metrics.run.disk_requests
     );
 }
+
+/// `scenario` with machine knob `key` set through `machine::knobs::set`, the one path `--set`,
+/// sweeps, the contest preset and the page use.
+fn with_knob(scenario: &str, key: &str, value: i64) -> String {
+    let mut s: Scenario = serde_json::from_str(scenario).unwrap();
+    schedlab::engine::machine::knobs::set(&mut s, key, value).unwrap();
+    serde_json::to_string(&s).unwrap()
+}
+
+#[test]
+fn the_machine_knobs_move_the_throttle_point_the_evictions_and_the_dispatch_order() {
+    // dirty_ratio 10 → 50 through the knob: 25 → 128 blocks may stay dirty (see
+    // a_writer_is_throttled_to_the_disk_at_dirty_ratio).
+    let out = run(&with_knob(&writer_scenario(10), "dirty_ratio", 50));
+    let blocks = out.trace.marks_labelled("w").count() as u64;
+    assert!((1000 + 128..=1000 + 128 + 5).contains(&blocks), "{blocks}");
+    // swappiness 0 → 100: the hog's oldest pages go instead of the cache, and its block 0
+    // faults back in (see swappiness_moves_evictions_between_the_cache_and_a_hogs_memory).
+    let out = run(&with_knob(&swappiness_scenario(0), "swappiness", 100));
+    assert_eq!(
+        mark_ns(&out, "b") - mark_ns(&out, "a"),
+        80_000_000 - 256_000 + 64_000
+    );
+    // The elevator knob overrides the disk's own: the FIFO disk of the anticipation scenario
+    // becomes anticipatory, and the reader keeps the disk (230 ms instead of 1921 ms).
+    let antic =
+        antic_scenario("noop").replace(r#""tasks":["#, r#""machine":{"ram":16777216},"tasks":["#);
+    assert_eq!(turnaround_ms(&run(&antic), "reader"), 1921);
+    let anticipatory = with_knob(&antic, "elevator", 3);
+    assert_eq!(turnaround_ms(&run(&anticipatory), "reader"), 230);
+    // as_antic_expire 0 turns anticipation off, and the batches alone are worse than FIFO for
+    // this reader: the first read goes first (20 ms); after every read the disk frees with no
+    // read queued, so a write batch starts and streams writes (each 10 ms positioning + 10
+    // ms) while it is younger than write_batch_expire, 125 ms: 7 writes, 140 ms; then the
+    // waiting read, 20 ms. 20 + 19 × 160 + the last 1 ms of CPU = 3061 ms.
+    let off = with_knob(&anticipatory, "as_antic_expire", 0);
+    assert_eq!(turnaround_ms(&run(&off), "reader"), 3061);
+    // A shorter write batch (as_write_batch_expire 45 ms: 3 writes) shortens each wait to 80 ms.
+    let short = with_knob(&off, "as_write_batch_expire", 45);
+    assert_eq!(turnaround_ms(&run(&short), "reader"), 20 + 19 * 80 + 1);
+}

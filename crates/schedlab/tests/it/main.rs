@@ -7,6 +7,7 @@ mod docs;
 mod limits;
 mod link;
 mod machine;
+mod machine_view;
 mod result_contract;
 mod sweep;
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use schedlab::engine::scenario::PolicySpec;
 use schedlab::link::PresetRef;
 use schedlab::sweep::{self, Range, Sweep, SweepError, Target, MAX_POINTS};
-use schedlab::workloads::{self, PresetBase};
 use schedlab::{Detail, Scenario};
+use schedlab_workloads::{self as workloads, PresetBase};
 
 /// Three 300 ms CPU hogs on one CPU, all arriving at 0.
 fn three_hogs() -> Scenario {

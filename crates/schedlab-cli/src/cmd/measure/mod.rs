@@ -6,6 +6,7 @@
 //! - `protocol`: the spec a task process gets and the report it leaves.
 //! - `worker`: a task process (`schedlab measure-worker`, hidden), executing its program.
 //! - `supervise`: starting, releasing, timing and reaping the task processes.
+//! - `cgroup`: the scenario's task groups as cgroups with the cpu controller.
 //! - `procfs`: the kernel's counters (/proc/<pid>/schedstat, status, sched; /proc/stat).
 //! - `report`: the measured result, the comparison and its text table.
 //! - `reality`: docs/reality-check.md, a set of scenarios measured and explained.
@@ -21,6 +22,8 @@ pub mod protocol;
 pub mod reality;
 pub mod report;
 #[cfg(target_os = "linux")]
+pub mod cgroup;
+#[cfg(target_os = "linux")]
 pub mod supervise;
 #[cfg(target_os = "linux")]
 pub mod worker;
@@ -28,7 +31,8 @@ pub mod worker;
 /// Run a scenario's tasks as real processes on this machine (Linux only) and compare them with
 /// the simulation of the policy that models the running kernel
 ///
-/// Every task is a process pinned to CPUs 0..cpus. What the kernel did (CPU time, run-queue
+/// Every task is a process pinned to CPUs 0..cpus (or to its own `cpus`), in a cgroup per task
+/// group (`cpu.weight`; cgroup v2, else v1's `cpu.shares`). What the kernel did (CPU time, run-queue
 /// wait, switches, wake-up latencies) is printed beside the simulation, metric by metric with
 /// the relative error. Disk I/O, real-time classes, shares, rate caps and bounded channels
 /// cannot be measured and are refused.

@@ -13,6 +13,10 @@ pub struct PlannedTask {
     pub name: String,
     pub nice: i32,
     pub arrival_ns: u64,
+    /// The task's own CPUs (`sched_setaffinity`); `None` = all of the scenario's.
+    pub cpus: Option<Vec<u32>>,
+    /// The task's group.
+    pub group: Option<String>,
     pub program: schedlab::engine::program::Program,
 }
 
@@ -42,7 +46,7 @@ pub fn problems(s: &Scenario) -> Vec<String> {
         if t.shares.is_some() {
             out.push(format!(
                 "{p}.shares: entitlement shares have no equivalent for one task in the running \
-                 kernel (use nice)"
+                 kernel (use nice, or task groups with cpu.weight)"
             ));
         }
         if t.cpu_rate_cap.is_some() {
@@ -132,6 +136,8 @@ pub fn plan(s: &Scenario, sim: &RunResult) -> Plan {
                 name,
                 nice: t.nice,
                 arrival_ns: t.arrival.0,
+                cpus: t.cpus.clone(),
+                group: t.group.clone(),
                 program: t.program.clone(),
             });
         }

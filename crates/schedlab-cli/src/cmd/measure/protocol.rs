@@ -22,8 +22,15 @@ pub struct Spec {
     /// The forking task's name; `None` for a scenario task.
     pub parent: Option<String>,
     pub nice: i32,
-    /// CPUs 0..cpus the task is pinned to.
+    /// CPUs 0..cpus the task is pinned to, unless `affinity` names its own.
     pub cpus: u32,
+    /// The task's own CPUs (the scenario's `cpus` of the task), inherited by forks.
+    #[serde(default)]
+    pub affinity: Option<Vec<u32>>,
+    /// The `cgroup.procs` file of the task's group, which it joins before the start; forks
+    /// inherit the cgroup.
+    #[serde(default)]
+    pub cgroup: Option<PathBuf>,
     pub program: Program,
     /// The scenario's named programs, for `fork`.
     pub programs: BTreeMap<String, Program>,

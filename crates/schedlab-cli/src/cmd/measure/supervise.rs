@@ -96,6 +96,9 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
     // This process stays unpinned and mostly asleep; its children pin themselves.
     let me = rustix::process::getpid();
     rustix::process::set_child_subreaper(Some(me)).context("prctl(PR_SET_CHILD_SUBREAPER)")?;
+    // Declared before the process group's guard, so it is dropped after it: the cgroups are
+    // removed once every process in them is reaped.
+    let cgroups = super::cgroup::Cgroups::create(scenario)?;
     let dir = std::env::temp_dir().join(format!("schedlab-measure-{}-{}", me.as_raw_nonzero(), began));
     std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut group = Group {
@@ -135,6 +138,11 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
             parent: None,
             nice: t.nice,
             cpus: scenario.cpus,
+            affinity: t.cpus.clone(),
+            cgroup: t
+                .group
+                .as_deref()
+                .and_then(|g| cgroups.as_ref()?.procs(scenario, g)),
             program: t.program.clone(),
             programs: programs.clone(),
             channels: plan.channels.clone(),

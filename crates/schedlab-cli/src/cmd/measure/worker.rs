@@ -56,14 +56,17 @@ fn sleep_until(at: u64) -> anyhow::Result<()> {
     }
 }
 
-/// Pins the calling process to CPUs `0..cpus`.
-pub fn pin(cpus: u32) -> anyhow::Result<()> {
+/// Pins the calling process to CPUs `0..cpus`, or to `affinity` when given.
+pub fn pin(cpus: u32, affinity: Option<&[u32]>) -> anyhow::Result<()> {
     let mut set = CpuSet::new();
-    for c in 0..cpus as usize {
-        set.set(c);
+    match affinity {
+        Some(list) => list.iter().for_each(|&c| set.set(c as usize)),
+        None => (0..cpus as usize).for_each(|c| set.set(c)),
     }
-    rustix::thread::sched_setaffinity(None, &set)
-        .with_context(|| format!("sched_setaffinity to CPUs 0-{}", cpus.saturating_sub(1)))
+    rustix::thread::sched_setaffinity(None, &set).with_context(|| match affinity {
+        Some(list) => format!("sched_setaffinity to CPUs {list:?}"),
+        None => format!("sched_setaffinity to CPUs 0-{}", cpus.saturating_sub(1)),
+    })
 }
 
 fn set_nice(nice: i32) -> anyhow::Result<()> {
@@ -127,7 +130,10 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
     }
     // Forked tasks may outlive their parent task (as in the model), not the measurement.
     exit_with(spec.supervisor)?;
-    pin(spec.cpus)?;
+    if let (Some(procs), None) = (&spec.cgroup, &spec.parent) {
+        super::cgroup::join_self(procs)?;
+    }
+    pin(spec.cpus, spec.affinity.as_deref())?;
     set_nice(spec.nice)?;
     // The default 50 us of timer slack would add to every sleep's wake-up latency.
     rustix::thread::set_current_timer_slack(NonZeroU64::new(1)).context("prctl(PR_SET_TIMERSLACK)")?;

@@ -15,16 +15,61 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
-pub const ANTIC_EXPIRE: Nanos = Nanos::from_ms(6);
-pub const READ_EXPIRE: Nanos = Nanos::from_ms(125);
-pub const WRITE_EXPIRE: Nanos = Nanos::from_ms(250);
-pub const READ_BATCH_EXPIRE: Nanos = Nanos::from_ms(500);
-pub const WRITE_BATCH_EXPIRE: Nanos = Nanos::from_ms(125);
+/// The queue's `iosched/` files under the anticipatory scheduler, with 2.6.12's defaults
+/// (HZ = 1000).
+pub const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new("as_antic_expire", "Anticipation window (AS)", "ms", 6, 0, 1000,
+        "After a read completes the disk stays idle up to this long for the same process's next read, if its mean think time fits (antic_expire, HZ/150). 0 turns anticipation off. Only the anticipatory elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/antic_expire"),
+    TunableSpec::new("as_read_expire", "Read expire (AS)", "ms", 125, 1, 60_000,
+        "A read waiting this long goes first (read_expire, HZ/8). Only the anticipatory elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+    TunableSpec::new("as_write_expire", "Write expire (AS)", "ms", 250, 1, 60_000,
+        "A write waiting this long goes first (write_expire, HZ/4). Only the anticipatory elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+    TunableSpec::new("as_read_batch_expire", "Read batch (AS)", "ms", 500, 1, 60_000,
+        "Longest read batch while writes wait (read_batch_expire, HZ/2). Only the anticipatory elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/read_batch_expire"),
+    TunableSpec::new("as_write_batch_expire", "Write batch (AS)", "ms", 125, 1, 60_000,
+        "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
+];
+
+/// The knobs in force, as [`TUNABLES`] declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub antic_expire: Nanos,
+    pub read_expire: Nanos,
+    pub write_expire: Nanos,
+    pub read_batch_expire: Nanos,
+    pub write_batch_expire: Nanos,
+}
+
+impl Params {
+    pub fn new(get: impl Fn(&str) -> i64) -> Params {
+        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
+        Params {
+            antic_expire: ms("as_antic_expire"),
+            read_expire: ms("as_read_expire"),
+            write_expire: ms("as_write_expire"),
+            read_batch_expire: ms("as_read_batch_expire"),
+            write_batch_expire: ms("as_write_batch_expire"),
+        }
+    }
+
+    fn expire(&self, d: Dir) -> Nanos {
+        match d {
+            Dir::Read => self.read_expire,
+            Dir::Write => self.write_expire,
+        }
+    }
+}
 
 /// `struct as_io_context`'s think-time history: decayed sample count and total (×256).
 #[derive(Clone, Copy, Default)]
@@ -35,10 +80,10 @@ struct Think {
 }
 
 impl Think {
-    /// `as_update_thinktime`.
-    fn update(&mut self, now: Nanos) {
+    /// `as_update_thinktime`: a think time counts up to twice the window.
+    fn update(&mut self, now: Nanos, antic_expire: Nanos) {
         let Some(done) = self.last_done else { return };
-        let t = now.saturating_sub(done).0.min(ANTIC_EXPIRE.0 * 2);
+        let t = now.saturating_sub(done).0.min(antic_expire.0 * 2);
         self.samples = (7 * self.samples + 256) / 8;
         self.total = (7 * self.total + 256 * t) / 8;
     }
@@ -48,14 +93,28 @@ impl Think {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone)]
 pub struct Anticipatory {
+    params: Params,
     sort: [BTreeMap<(u64, u64), Request>; 2],
     fifo: [BTreeMap<(Nanos, u64), u64>; 2],
     batch: Option<(Dir, Nanos)>,
     /// The process whose next read the disk waits for, and until when.
     antic: Option<(TaskId, Nanos)>,
     think: BTreeMap<TaskId, Think>,
+}
+
+impl Anticipatory {
+    pub fn new(params: Params) -> Anticipatory {
+        Anticipatory {
+            params,
+            sort: Default::default(),
+            fifo: Default::default(),
+            batch: None,
+            antic: None,
+            think: BTreeMap::new(),
+        }
+    }
 }
 
 fn ix(d: Dir) -> usize {
@@ -65,19 +124,12 @@ fn ix(d: Dir) -> usize {
     }
 }
 
-fn expire(d: Dir) -> Nanos {
-    match d {
-        Dir::Read => READ_EXPIRE,
-        Dir::Write => WRITE_EXPIRE,
-    }
-}
-
 impl Anticipatory {
     fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
         let rq = self.sort[ix(d)]
             .remove(&key)
             .expect("key from the sort list");
-        self.fifo[ix(d)].remove(&(rq.submitted + expire(d), rq.id));
+        self.fifo[ix(d)].remove(&(rq.submitted + self.params.expire(d), rq.id));
         rq
     }
 
@@ -95,10 +147,14 @@ impl Anticipatory {
 impl Elevator for Anticipatory {
     fn add(&mut self, rq: Request, now: Nanos) {
         if rq.dir == Dir::Read {
-            self.think.entry(rq.owner).or_default().update(now);
+            let antic_expire = self.params.antic_expire;
+            self.think
+                .entry(rq.owner)
+                .or_default()
+                .update(now, antic_expire);
         }
         let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + expire(rq.dir), rq.id), rq.pos);
+        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
         self.sort[i].insert((rq.pos, rq.id), rq);
     }
 
@@ -125,11 +181,13 @@ impl Elevator for Anticipatory {
         let writes = !self.sort[1].is_empty();
         let dir = match self.batch {
             Some((Dir::Read, start))
-                if !(reads && (now < start + READ_BATCH_EXPIRE || !writes)) =>
+                if !(reads && (now < start + self.params.read_batch_expire || !writes)) =>
             {
                 Dir::Write
             }
-            Some((Dir::Write, start)) if writes && (now < start + WRITE_BATCH_EXPIRE || !reads) => {
+            Some((Dir::Write, start))
+                if writes && (now < start + self.params.write_batch_expire || !reads) =>
+            {
                 Dir::Write
             }
             _ if reads => Dir::Read,
@@ -146,16 +204,62 @@ impl Elevator for Anticipatory {
         if rq.dir != Dir::Read {
             return;
         }
+        let p = self.params;
         let think = self.think.entry(rq.owner).or_default();
         think.last_done = Some(now);
         let in_read_batch =
-            matches!(self.batch, Some((Dir::Read, s)) if now < s + READ_BATCH_EXPIRE);
-        if in_read_batch && think.mean() <= ANTIC_EXPIRE.0 {
-            self.antic = Some((rq.owner, now + ANTIC_EXPIRE));
+            matches!(self.batch, Some((Dir::Read, s)) if now < s + p.read_batch_expire);
+        if in_read_batch && p.antic_expire > Nanos::ZERO && think.mean() <= p.antic_expire.0 {
+            self.antic = Some((rq.owner, now + p.antic_expire));
         }
     }
 
     fn len(&self) -> usize {
         self.sort[0].len() + self.sort[1].len()
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rq(id: u64, dir: Dir, pos: u64, owner: u32) -> Request {
+        crate::machine::elevator::test_request(id, dir, pos, owner)
+    }
+
+    #[test]
+    fn the_listing_waits_out_each_anticipation_window() {
+        // Process 2's read at 100 is dispatched at 0 (a read batch starts) and completes at
+        // 10 ms. Then process 1 reads at 5000 and process 3 writes at 150. 10 ms per request.
+        // Completing process 2's read opens a 6 ms window for its next read, which never comes:
+        // process 1's read starts at 16 ms, completes at 26 ms and opens its own window; the
+        // write goes when that one expires, at 32 ms.
+        let mut e = Anticipatory::new(crate::machine::elevator::IoSched::default().anticipatory);
+        e.add(rq(1, Dir::Read, 100, 2), Nanos::ZERO);
+        let Dispatch::Serve(serving) = e.dispatch(Nanos::ZERO, 0) else {
+            panic!("the read is served");
+        };
+        e.add(rq(2, Dir::Read, 5000, 1), Nanos::from_ms(1));
+        e.add(rq(3, Dir::Write, 150, 3), Nanos::from_ms(1));
+        let service = |_: &Request, _: u64| Nanos::from_ms(10);
+        let from = crate::machine::elevator::Outlook {
+            now: Nanos::from_ms(1),
+            head: serving.end(),
+            serving: Some((&serving, Nanos::from_ms(10))),
+            service: &service,
+        };
+        let got: Vec<(u64, u64)> = e
+            .dispatch_order(&from)
+            .iter()
+            .map(|p| (p.rq.id, p.start.0 / 1_000_000))
+            .collect();
+        assert_eq!(got, vec![(2, 16), (3, 32)]);
+        // The elevator itself is untouched: no window open yet, both requests queued.
+        assert_eq!(e.len(), 2);
+        assert!(e.antic.is_none());
     }
 }

@@ -12,20 +12,58 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::Request;
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
-pub const QUANTUM: u32 = 4;
+/// The queue's `iosched/` file under CFQ v1, with its default.
+pub const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
+    "cfq_quantum",
+    "Quantum (CFQ)",
+    "",
+    4,
+    1,
+    64,
+    "Requests one process's queue may dispatch per turn of the round (cfq_quantum). Only the cfq elevator reads it.",
+)
+.kernel("/sys/block/<dev>/queue/iosched/quantum")];
 
-#[derive(Default)]
+/// The knobs in force, as [`TUNABLES`] declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub quantum: u32,
+}
+
+impl Params {
+    pub fn new(get: impl Fn(&str) -> i64) -> Params {
+        Params {
+            quantum: get("cfq_quantum").max(1) as u32,
+        }
+    }
+}
+
+#[derive(Clone)]
 pub struct Cfq {
+    params: Params,
     queues: BTreeMap<TaskId, BTreeMap<(u64, u64), Request>>,
     /// Processes with queued requests in round-robin order; the front one is being served.
     rr: VecDeque<TaskId>,
     served: u32,
     len: usize,
+}
+
+impl Cfq {
+    pub fn new(params: Params) -> Cfq {
+        Cfq {
+            params,
+            queues: BTreeMap::new(),
+            rr: VecDeque::new(),
+            served: 0,
+            len: 0,
+        }
+    }
 }
 
 impl Elevator for Cfq {
@@ -50,7 +88,7 @@ impl Elevator for Cfq {
         let rq = q.remove(&key).expect("key from this queue");
         self.len -= 1;
         self.served += 1;
-        if q.is_empty() || self.served >= QUANTUM {
+        if q.is_empty() || self.served >= self.params.quantum {
             self.served = 0;
             self.rr.pop_front();
             if !q.is_empty() {
@@ -62,6 +100,10 @@ impl Elevator for Cfq {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
     }
 }
 
@@ -78,7 +120,7 @@ mod tests {
     fn processes_take_turns_of_four_requests() {
         // A flood of 6 requests from process 1, then one from process 2: process 2 waits for
         // one quantum (4) of process 1, not for all 6.
-        let mut e = Cfq::default();
+        let mut e = Cfq::new(crate::machine::elevator::IoSched::default().cfq);
         for k in 0..6 {
             e.add(rq(k, 1, 100 + k), Nanos::ZERO);
         }
@@ -91,5 +133,23 @@ mod tests {
         }
         assert_eq!(order, vec![0, 1, 2, 3, 10, 4, 5]);
         assert!(e.is_empty());
+    }
+
+    #[test]
+    fn the_quantum_knob_sets_the_turn() {
+        // cfq_quantum 2: process 1 serves 0 and 1, process 2 its one request, then process 1
+        // the rest.
+        let mut e = Cfq::new(Params { quantum: 2 });
+        for k in 0..6 {
+            e.add(rq(k, 1, 100 + k), Nanos::ZERO);
+        }
+        e.add(rq(10, 2, 5), Nanos::ZERO);
+        let mut order = Vec::new();
+        let mut head = 0;
+        while let Dispatch::Serve(r) = e.dispatch(Nanos::ZERO, head) {
+            head = r.end();
+            order.push(r.id);
+        }
+        assert_eq!(order, vec![0, 1, 10, 2, 3, 4, 5]);
     }
 }

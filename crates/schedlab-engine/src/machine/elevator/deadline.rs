@@ -13,17 +13,58 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, Dispatch, Elevator};
+use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
-pub const READ_EXPIRE: Nanos = Nanos::from_ms(500);
-pub const WRITE_EXPIRE: Nanos = Nanos::from_secs(5);
-pub const WRITES_STARVED: u32 = 2;
-pub const FIFO_BATCH: u32 = 16;
+/// The queue's `iosched/` files under deadline, with 2.6.12's defaults.
+pub const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new("deadline_read_expire", "Read expire (deadline)", "ms", 500, 1, 60_000,
+        "A read waiting this long goes first in the next batch (read_expire, HZ/2). Only the deadline elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+    TunableSpec::new("deadline_write_expire", "Write expire (deadline)", "ms", 5000, 1, 60_000,
+        "The same for a write (write_expire, 5·HZ). Only the deadline elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+    TunableSpec::new("deadline_writes_starved", "Writes starved (deadline)", "", 2, 1, 64,
+        "How many read batches may pass waiting writes before a write batch must run. Only the deadline elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/writes_starved"),
+    TunableSpec::new("deadline_fifo_batch", "FIFO batch (deadline)", "", 16, 1, 1024,
+        "Requests one batch streams in position order before the FIFOs are looked at again. Only the deadline elevator reads it.")
+        .kernel("/sys/block/<dev>/queue/iosched/fifo_batch"),
+];
 
-#[derive(Default)]
+/// The knobs in force, as [`TUNABLES`] declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub read_expire: Nanos,
+    pub write_expire: Nanos,
+    pub writes_starved: u32,
+    pub fifo_batch: u32,
+}
+
+impl Params {
+    pub fn new(get: impl Fn(&str) -> i64) -> Params {
+        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
+        Params {
+            read_expire: ms("deadline_read_expire"),
+            write_expire: ms("deadline_write_expire"),
+            writes_starved: get("deadline_writes_starved").max(0) as u32,
+            fifo_batch: get("deadline_fifo_batch").max(0) as u32,
+        }
+    }
+
+    fn expire(&self, d: Dir) -> Nanos {
+        match d {
+            Dir::Read => self.read_expire,
+            Dir::Write => self.write_expire,
+        }
+    }
+}
+
+#[derive(Clone)]
 pub struct Deadline {
+    params: Params,
     /// Per direction: requests by `(pos, id)`.
     sort: [BTreeMap<(u64, u64), Request>; 2],
     /// Per direction: `(deadline, id) -> pos`, oldest first.
@@ -33,6 +74,20 @@ pub struct Deadline {
     last_dir: Option<Dir>,
     batching: u32,
     starved: u32,
+}
+
+impl Deadline {
+    pub fn new(params: Params) -> Deadline {
+        Deadline {
+            params,
+            sort: Default::default(),
+            fifo: Default::default(),
+            next: [None; 2],
+            last_dir: None,
+            batching: 0,
+            starved: 0,
+        }
+    }
 }
 
 fn ix(d: Dir) -> usize {
@@ -48,12 +103,7 @@ impl Deadline {
         let rq = self.sort[i]
             .remove(&key)
             .expect("key taken from the sort list");
-        let expire = if d == Dir::Read {
-            READ_EXPIRE
-        } else {
-            WRITE_EXPIRE
-        };
-        self.fifo[i].remove(&(rq.submitted + expire, rq.id));
+        self.fifo[i].remove(&(rq.submitted + self.params.expire(d), rq.id));
         self.next[i] = self.sort[i].range(key..).next().map(|(k, _)| *k);
         self.last_dir = Some(d);
         self.batching += 1;
@@ -69,19 +119,14 @@ impl Deadline {
 impl Elevator for Deadline {
     fn add(&mut self, rq: Request, _now: Nanos) {
         let i = ix(rq.dir);
-        let expire = if rq.dir == Dir::Read {
-            READ_EXPIRE
-        } else {
-            WRITE_EXPIRE
-        };
-        self.fifo[i].insert((rq.submitted + expire, rq.id), rq.pos);
+        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
         self.sort[i].insert((rq.pos, rq.id), rq);
     }
 
     fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
         // Continue the current batch in position order.
         if let Some(d) = self.last_dir {
-            if self.batching < FIFO_BATCH {
+            if self.batching < self.params.fifo_batch {
                 if let Some(k) = self.next[ix(d)].filter(|k| self.sort[ix(d)].contains_key(k)) {
                     return Dispatch::Serve(self.take(d, k));
                 }
@@ -90,7 +135,7 @@ impl Elevator for Deadline {
         let reads = !self.sort[0].is_empty();
         let writes = !self.sort[1].is_empty();
         let dir = if reads {
-            if writes && self.starved >= WRITES_STARVED {
+            if writes && self.starved >= self.params.writes_starved {
                 self.starved = 0;
                 Dir::Write
             } else {
@@ -117,6 +162,10 @@ impl Elevator for Deadline {
     fn len(&self) -> usize {
         self.sort[0].len() + self.sort[1].len()
     }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
+    }
 }
 
 #[cfg(test)]
@@ -129,7 +178,7 @@ mod tests {
 
     #[test]
     fn reads_go_first_but_writes_get_every_third_batch() {
-        let mut e = Deadline::default();
+        let mut e = Deadline::new(crate::machine::elevator::IoSched::default().deadline);
         e.add(rq(1, Dir::Write, 100), Nanos::ZERO);
         for k in 0..3 {
             e.add(rq(10 + k, Dir::Read, 1000 * (k + 1)), Nanos::ZERO);
@@ -148,7 +197,7 @@ mod tests {
     fn an_expired_write_goes_first_in_its_batch() {
         // Two writes: pos 5 submitted at 0 (deadline 5 s), pos 1 submitted at 5 s. At 6 s with
         // the head at 0, the sweep would take pos 1; the expired FIFO head (pos 5) goes first.
-        let mut e = Deadline::default();
+        let mut e = Deadline::new(crate::machine::elevator::IoSched::default().deadline);
         e.add(rq(1, Dir::Write, 5), Nanos::ZERO);
         let mut late = rq(2, Dir::Write, 1);
         late.submitted = Nanos::from_secs(5);
@@ -157,5 +206,72 @@ mod tests {
             Dispatch::Serve(r) => assert_eq!(r.id, 1),
             d => panic!("{d:?}"),
         }
+    }
+
+    #[test]
+    fn the_queue_lists_in_dispatch_order_with_start_times() {
+        // Reads at 3000, 1000, 2000 and 500 and a write at 150, the head at 1500, 1 ms per
+        // request: the read batch sweeps up from the head (2000, 3000), wraps (500, 1000), then
+        // the write; the listing leaves the queue as it was.
+        let mut e = Deadline::new(crate::machine::elevator::IoSched::default().deadline);
+        e.add(rq(1, Dir::Write, 150), Nanos::ZERO);
+        for (id, pos) in [(10, 3000), (11, 1000), (12, 2000), (13, 500)] {
+            e.add(rq(id, Dir::Read, pos), Nanos::ZERO);
+        }
+        let service = |_: &Request, _: u64| Nanos::from_ms(1);
+        let from = super::super::Outlook {
+            now: Nanos::ZERO,
+            head: 1500,
+            serving: None,
+            service: &service,
+        };
+        let plan = e.dispatch_order(&from);
+        let got: Vec<(u64, u64)> = plan
+            .iter()
+            .map(|p| (p.rq.id, p.start.0 / 1_000_000))
+            .collect();
+        assert_eq!(got, vec![(12, 0), (10, 1), (13, 2), (11, 3), (1, 4)]);
+        assert_eq!(e.len(), 5);
+        // What the disk then does, dispatch by dispatch, is the same order.
+        let mut head = 1500;
+        let mut served = Vec::new();
+        while let Dispatch::Serve(r) = e.dispatch(Nanos::ZERO, head) {
+            head = r.end();
+            served.push(r.id);
+        }
+        assert_eq!(served, vec![12, 10, 13, 11, 1]);
+    }
+
+    fn order(params: Params) -> Vec<u64> {
+        let mut e = Deadline::new(params);
+        e.add(rq(1, Dir::Write, 100), Nanos::ZERO);
+        for k in 0..3 {
+            e.add(rq(10 + k, Dir::Read, 1000 * (k + 1)), Nanos::ZERO);
+        }
+        let mut got = Vec::new();
+        let mut head = 0;
+        while let Dispatch::Serve(r) = e.dispatch(Nanos::ZERO, head) {
+            head = r.end();
+            got.push(r.id);
+        }
+        got
+    }
+
+    #[test]
+    fn fifo_batch_and_writes_starved_change_the_dispatch_order() {
+        let defaults = crate::machine::elevator::IoSched::default().deadline;
+        assert_eq!(order(defaults), vec![10, 11, 12, 1]);
+        // Batches of one request: reads pass the write twice (writes_starved 2), then it goes.
+        let one = Params {
+            fifo_batch: 1,
+            ..defaults
+        };
+        assert_eq!(order(one), vec![10, 11, 1, 12]);
+        // ... and once with writes_starved 1.
+        let once = Params {
+            writes_starved: 1,
+            ..one
+        };
+        assert_eq!(order(once), vec![10, 1, 11, 12]);
     }
 }

@@ -12,21 +12,54 @@
 //! Simplified: requests arrive as whole chunks, so there is no merging (the merge cost of 1 is
 //! never charged); the request being served has left the list (2.4 kept it at the head).
 
-use super::{Dispatch, Elevator};
+use super::{plan, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
-/// `ELEVATOR_LINUS` read passovers (2.4.19).
-pub const READ_LATENCY: i64 = 2048;
-/// `ELEVATOR_LINUS` write passovers (2.4.19).
-pub const WRITE_LATENCY: i64 = 8192;
 /// `ELV_LINUS_SEEK_COST` (2.4.19).
 pub const SEEK_COST: i64 = 16;
 
-#[derive(Default)]
+/// The knobs `elvtune` set on a 2.4 queue (`blkelvset_ioctl`), defaults of `ELEVATOR_LINUS`.
+pub const TUNABLES: &[TunableSpec] = &[
+    TunableSpec::new("linus_read_latency", "Read latency (linus)", "", 2048, 1, 65_536,
+        "How many later requests may be sorted in front of a read before it may no longer be passed (elevator_sequence). 2.4.19's ELEVATOR_LINUS: 2048; 2.4.22 lowered it to 128. Only the linus elevator reads it.")
+        .kernel("elvtune -r (read_latency)"),
+    TunableSpec::new("linus_write_latency", "Write latency (linus)", "", 8192, 1, 65_536,
+        "The same for a write. 2.4.19's ELEVATOR_LINUS: 8192; 2.4.22: 512. Only the linus elevator reads it.")
+        .kernel("elvtune -w (write_latency)"),
+];
+
+/// The knobs in force, as [`TUNABLES`] declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub read_latency: i64,
+    pub write_latency: i64,
+}
+
+impl Params {
+    pub fn new(get: impl Fn(&str) -> i64) -> Params {
+        Params {
+            read_latency: get("linus_read_latency"),
+            write_latency: get("linus_write_latency"),
+        }
+    }
+}
+
+#[derive(Clone)]
 pub struct Linus {
+    params: Params,
     /// The queue in dispatch order, each request with its `elevator_sequence`.
     queue: Vec<(Request, i64)>,
+}
+
+impl Linus {
+    pub fn new(params: Params) -> Linus {
+        Linus {
+            params,
+            queue: Vec::new(),
+        }
+    }
 }
 
 /// `bh_rq_in_between`: may `pos` go between `rq` and the request after it?
@@ -44,8 +77,8 @@ fn in_between(pos: u64, rq: u64, next: u64) -> bool {
 impl Elevator for Linus {
     fn add(&mut self, rq: Request, _now: Nanos) {
         let seq = match rq.dir {
-            Dir::Read => READ_LATENCY,
-            Dir::Write => WRITE_LATENCY,
+            Dir::Read => self.params.read_latency,
+            Dir::Write => self.params.write_latency,
         };
         // Scan back from the tail; stop at the first request whose sequence is used up.
         let mut after: Option<usize> = None;
@@ -86,6 +119,10 @@ impl Elevator for Linus {
     fn len(&self) -> usize {
         self.queue.len()
     }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
+    }
 }
 
 #[cfg(test)]
@@ -106,7 +143,7 @@ mod tests {
 
     #[test]
     fn inserts_in_sweep_order() {
-        let mut e = Linus::default();
+        let mut e = Linus::new(crate::machine::elevator::IoSched::default().linus);
         for (id, pos) in [(1, 10), (2, 30), (3, 20)] {
             e.add(rq(id, Dir::Write, pos), Nanos::ZERO);
         }
@@ -117,7 +154,7 @@ mod tests {
     fn a_read_passed_over_128_times_is_no_longer_passed() {
         // A read at 1000 followed by a write far behind; seeky writes that belong between them
         // pass the write only. Then: requests at positions < 1000 would have to pass the read.
-        let mut e = Linus::default();
+        let mut e = Linus::new(crate::machine::elevator::IoSched::default().linus);
         e.add(rq(0, Dir::Write, 0), Nanos::ZERO);
         e.add(rq(1, Dir::Read, 1_000_000), Nanos::ZERO);
         // Each new request at a small position is inserted between 0 and the read, passing it

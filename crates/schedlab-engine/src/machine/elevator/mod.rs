@@ -11,10 +11,10 @@
 //! | `anticipatory` | 2.5.75-mm / 2.6 default (`drivers/block/as-iosched.c`) | `anticipatory.rs` |
 //! | `cfq` | 2.6.5+ (`drivers/block/cfq-iosched.c`) | `cfq.rs` |
 
-mod anticipatory;
-mod cfq;
-mod deadline;
-mod linus;
+pub mod anticipatory;
+pub mod cfq;
+pub mod deadline;
+pub mod linus;
 mod noop;
 
 use serde::{Deserialize, Serialize};
@@ -44,9 +44,66 @@ pub trait Elevator {
     fn completed(&mut self, _rq: &Request, _now: Nanos) {}
     /// Requests queued (not counting the one being served).
     fn len(&self) -> usize;
+    /// The queue in the order this elevator would dispatch it if no other request arrived,
+    /// each request with the time it would start: a pure query (the inspector's disk queue),
+    /// answered by playing [`Elevator::dispatch`] on a copy ([`plan`]).
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned>;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// Where a disk stands when its queue's order is asked for ([`Elevator::dispatch_order`]).
+pub struct Outlook<'a> {
+    pub now: Nanos,
+    /// Where the last request dispatched ends.
+    pub head: u64,
+    /// The request being served and when it completes.
+    pub serving: Option<(&'a Request, Nanos)>,
+    /// A request's service time with the head at the given position.
+    pub service: &'a dyn Fn(&Request, u64) -> Nanos,
+}
+
+/// A queued request and when it would start, if nothing else arrived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    pub rq: Request,
+    pub start: Nanos,
+}
+
+/// Plays the disk forward on `e` (a copy of an elevator) with no new requests: complete the
+/// request being served, then dispatch, serve and complete each queued request in turn,
+/// waiting out an anticipation window when the elevator asks for one (nothing arrives to break
+/// it). Deadlines and batch limits see the time the disk would have reached.
+pub(crate) fn plan<E: Elevator>(mut e: E, from: &Outlook<'_>) -> Vec<Planned> {
+    let (mut now, mut head) = (from.now, from.head);
+    if let Some((rq, done)) = from.serving {
+        now = done.max(now);
+        head = rq.end();
+        e.completed(rq, now);
+    }
+    let mut out = Vec::with_capacity(e.len());
+    let mut waited = false;
+    loop {
+        match e.dispatch(now, head) {
+            Dispatch::Serve(rq) => {
+                waited = false;
+                let start = now;
+                now = now.saturating_add((from.service)(&rq, head));
+                head = rq.end();
+                e.completed(&rq, now);
+                out.push(Planned { rq, start });
+            }
+            // A window is waited out at most once per request served; anything else would be
+            // an elevator that never dispatches.
+            Dispatch::IdleUntil(t) if !waited && t > now => {
+                waited = true;
+                now = t;
+            }
+            Dispatch::IdleUntil(_) | Dispatch::Empty => break,
+        }
+    }
+    out
 }
 
 /// The elevator of a disk, by its stable id.
@@ -88,14 +145,58 @@ impl ElevatorKind {
         *self == ElevatorKind::Noop
     }
 
-    pub fn build(self) -> Box<dyn Elevator> {
+    pub fn build(self, io: &IoSched) -> Box<dyn Elevator> {
         match self {
             ElevatorKind::Noop => Box::new(noop::Noop::default()),
-            ElevatorKind::Linus => Box::new(linus::Linus::default()),
-            ElevatorKind::Deadline => Box::new(deadline::Deadline::default()),
-            ElevatorKind::Anticipatory => Box::new(anticipatory::Anticipatory::default()),
-            ElevatorKind::Cfq => Box::new(cfq::Cfq::default()),
+            ElevatorKind::Linus => Box::new(linus::Linus::new(io.linus)),
+            ElevatorKind::Deadline => Box::new(deadline::Deadline::new(io.deadline)),
+            ElevatorKind::Anticipatory => {
+                Box::new(anticipatory::Anticipatory::new(io.anticipatory))
+            }
+            ElevatorKind::Cfq => Box::new(cfq::Cfq::new(io.cfq)),
         }
+    }
+}
+
+/// The elevators' own knobs, each discipline's as typed fields (`noop` has none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoSched {
+    pub linus: linus::Params,
+    pub deadline: deadline::Params,
+    pub anticipatory: anticipatory::Params,
+    pub cfq: cfq::Params,
+}
+
+/// Every elevator knob, in the order the docs and the page list them.
+pub fn tunables() -> impl Iterator<Item = &'static crate::tunable::TunableSpec> {
+    linus::TUNABLES
+        .iter()
+        .chain(deadline::TUNABLES)
+        .chain(anticipatory::TUNABLES)
+        .chain(cfq::TUNABLES)
+}
+
+impl IoSched {
+    /// The knobs a scenario's `machine.iosched` gives, each absent one at its default.
+    pub fn from_values(values: &std::collections::BTreeMap<String, i64>) -> IoSched {
+        let get = |key: &str| {
+            values
+                .get(key)
+                .copied()
+                .unwrap_or_else(|| tunables().find(|t| t.key == key).map_or(0, |t| t.default))
+        };
+        IoSched {
+            linus: linus::Params::new(get),
+            deadline: deadline::Params::new(get),
+            anticipatory: anticipatory::Params::new(get),
+            cfq: cfq::Params::new(get),
+        }
+    }
+}
+
+impl Default for IoSched {
+    fn default() -> IoSched {
+        IoSched::from_values(&Default::default())
     }
 }
 

@@ -4,11 +4,11 @@
 
 use std::collections::VecDeque;
 
-use super::{Dispatch, Elevator};
+use super::{plan, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::Request;
 use crate::time::Nanos;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Noop {
     queue: VecDeque<Request>,
 }
@@ -27,5 +27,9 @@ impl Elevator for Noop {
 
     fn len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
+        plan(self.clone(), from)
     }
 }

@@ -43,7 +43,7 @@
 //!   NICE_TO_PRIO(nice), the credit is lost; resched if running); a reaped child's slice returns
 //!   to the parent capped at MAX_TIMESLICE (release_task of the Jan 2002 O(1) patches).
 //! * SMP: -D1's own load_balance (called from every tick) was not studied (§5.1); the shared
-//!   2.5.52 balancer (`crate::o1_balance`, §7.2) stands in for it: an idle pull when schedule()
+//!   2.5.52 balancer (`crate::o1::balance`, §7.2) stands in for it: an idle pull when schedule()
 //!   finds the queue empty and at every idle tick, a busy check every HZ/4, cache_decay_ticks 0
 //!   (the knob came later, in 2.5.3). A migrated task keeps its `swap_cnt_last`, which belongs
 //!   to another CPU's counter (§5.2): the unsigned difference can wrap, and the bonus is then the
@@ -57,15 +57,10 @@ use schedlab_engine::{
     Policy, PolicyInfo, Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
-use crate::o1_balance::{BalanceVariant, LoadBalancer, O1Runqueues};
-use crate::prio_array::PrioArray;
+use super::balance::{BalanceVariant, LoadBalancer, O1Runqueues};
+use super::prio_array::PrioArray;
+use crate::kernel::{nice_to_prio, user_prio, MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
 
-/// Priorities 0..99 are real-time.
-pub const MAX_RT_PRIO: i64 = 100;
-/// 140 levels; the idle task sits at MAX_PRIO, below every real task.
-pub const MAX_PRIO: i64 = 140;
-/// `MAX_USER_PRIO = USER_PRIO(MAX_PRIO)`: the 40 nice levels.
-pub const MAX_USER_PRIO: i64 = 40;
 /// i386 HZ of the patch's kernels: 2.5.2-pre10 and 2.4.17 still ran at 100 (2.5 raised it to
 /// 1000 later in the series).
 pub const DEFAULT_HZ: i64 = 100;
@@ -75,16 +70,6 @@ pub const DEFAULT_MIN_TIMESLICE: i64 = 20;
 pub const DEFAULT_MAX_TIMESLICE: i64 = 150;
 /// cache_decay_ticks for the borrowed 2.5.52 balancer: -D1 predates the knob.
 pub const CACHE_DECAY_TICKS: u64 = 0;
-
-/// `NICE_TO_PRIO(n)`: nice −20..19 to prio 100..139.
-pub fn nice_to_prio(nice: i64) -> i64 {
-    MAX_RT_PRIO + nice + 20
-}
-
-/// `USER_PRIO(p) = p - MAX_RT_PRIO`.
-pub fn user_prio(prio: i64) -> i64 {
-    prio - MAX_RT_PRIO
-}
 
 /// `PRIO_TO_TIMESLICE(p)` (§2.10): the slice of a *dynamic* prio, in jiffies.
 pub fn prio_to_timeslice(prio: i64, min_timeslice: i64, max_timeslice: i64) -> i64 {
@@ -414,7 +399,7 @@ impl Policy for LibenziD1 {
 
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
-        let nice = info.nice as i64;
+        let nice = info.nice;
         let cpu = info.cpu;
         let rt = info.rt;
         let parent = info.parent;
@@ -430,7 +415,7 @@ impl Policy for LibenziD1 {
         if let Some(p) = parent {
             // The task_struct copy: prio and swap_cnt_last come from the parent.
             t.swap_cnt_last = self.t(p).swap_cnt_last;
-            if cx.task(p).nice as i64 == nice {
+            if cx.task(p).nice == nice {
                 t.prio = self.t(p).prio;
             }
             // do_fork: split the slice; a parent left with nothing expires at once.
@@ -599,7 +584,7 @@ impl Policy for LibenziD1 {
         if self.t(task).rt {
             return;
         }
-        let nice = cx.task(task).nice as i64;
+        let nice = cx.task(task).nice;
         let cpu = self.t(task).cpu;
         let which = self.dequeue_task(cpu, task);
         let old = self.t(task).prio;
@@ -613,7 +598,7 @@ impl Policy for LibenziD1 {
             task,
             Note::new(
                 "renice {}: prio {} -> NICE_TO_PRIO {} (credit lost)",
-                &[nice, old, new],
+                &[nice as i64, old, new],
             ),
         );
         if cx.task(task).state == TaskState::Running {

@@ -29,7 +29,7 @@
 //!   exit_weight average of sleep_avg if the child slept less.
 //! * yield: to the tail of the expired array; set_nice: prio = NICE_TO_PRIO(n), bonus lost until
 //!   the next wake or expiry (the 2.5 code).
-//! * SMP: `crate::o1_balance` 2.5.52 variant; idle balance at schedule() and every idle tick,
+//! * SMP: `crate::o1::balance` 2.5.52 variant; idle balance at schedule() and every idle tick,
 //!   busy balance every HZ/4; sync wake-ups (pipes) move the wakee to the waker's CPU.
 //! * RT tasks: FIFO never expires, RR round-robins its slice within the active array.
 //!
@@ -51,11 +51,12 @@ use schedlab_engine::{
     Select, TaskId, TunableSpec, Tunables,
 };
 
-use crate::o1_balance::{BalanceVariant, LoadBalancer};
-use crate::o1_common::{
-    base_timeslice, clamp_prio, delta, expired_starving, nice_to_prio, prio_to_nice, rt_prio,
-    task_interactive, O1State, O1Task, MAX_PRIO, MAX_USER_PRIO,
+use super::balance::{BalanceVariant, LoadBalancer};
+use super::common::{
+    base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
+    O1Task, SliceEnd,
 };
+use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 use schedlab_engine::scenario::{RtPolicy, RtSpec};
 
 const TUNABLES: &[TunableSpec] = &[
@@ -223,7 +224,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         starvation_limit: jiffies("starvation_limit"),
     };
     let cpus = m.cpus.max(1) as usize;
-    let tick_ns = 1_000_000_000 / p.hz.max(1) as u64;
+    let tick_ns = NSEC_PER_SEC / p.hz.max(1) as u64;
     Box::new(Linux25O1 {
         state: O1State::new(cpus, tick_ns),
         lb: LoadBalancer::new(
@@ -340,6 +341,9 @@ impl O1Task for Task {
     fn set_cpu(&mut self, cpu: CpuId) {
         self.cpu = cpu;
     }
+    fn is_rt(&self) -> bool {
+        self.rt.is_some()
+    }
     fn last_ran(&self, tick_ns: u64) -> Nanos {
         Nanos(self.sleep_timestamp * tick_ns)
     }
@@ -413,7 +417,6 @@ impl Linux25O1 {
         p.prio = prio;
         p.time_slice = slice;
         p.first_time_slice = false;
-        let delta = self.p.delta(static_prio);
         let interactive = self.p.task_interactive(prio, static_prio);
         let rq = self.state.rq_mut(cpu);
         let starving = expired_starving(
@@ -422,43 +425,22 @@ impl Linux25O1 {
             self.p.starvation_limit,
             nr_running,
         );
-        if !interactive || starving {
-            // 2.5.52 starts the starvation clock only when a task really goes to expired.
-            if rq.expired_timestamp == 0 {
-                rq.expired_timestamp = jiffies;
-            }
-            let waited = jiffies - rq.expired_timestamp;
-            self.state.enqueue_expired(cpu, t);
-            if !interactive {
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
-                        &[prio, static_prio, delta, slice],
-                    ),
-                );
-            } else {
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
-                        &[waited as i64, self.p.starvation_limit, nr_running as i64],
-                    ),
-                );
-            }
-        } else {
-            self.state.enqueue_active(cpu, t);
-            cx.note(
-                cpu,
-                t,
-                Note::new(
-                    "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
-                    &[prio, static_prio, delta, slice],
-                ),
-            );
+        // 2.5.52 starts the starvation clock only when a task really goes to expired.
+        if (!interactive || starving) && rq.expired_timestamp == 0 {
+            rq.expired_timestamp = jiffies;
         }
+        let end = SliceEnd {
+            prio,
+            static_prio,
+            delta: self.p.delta(static_prio),
+            slice,
+            interactive,
+            starving,
+            waited: (jiffies - rq.expired_timestamp) as i64,
+            starvation_limit: self.p.starvation_limit,
+            nr_running,
+        };
+        self.state.requeue_at_slice_end(cx, cpu, t, &end);
     }
 
     /// `activate_task`: sleep credit, prio, tail of the active array.
@@ -596,18 +578,7 @@ impl Policy for Linux25O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        let info = cx.task(task);
-        let cpu = match why {
-            // A child starts on its parent's CPU.
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
-            // A sync wake-up fast-migrates the sleeper to the waker's CPU, if allowed there.
-            Select::Wakeup {
-                waker_cpu: Some(w),
-                sync: true,
-            } if info.allowed(w) => w,
-            Select::Wakeup { .. } => info.cpu,
-        };
-        info.allowed_or_fallback(cpu)
+        select_cpu(cx, task, why)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {
@@ -625,17 +596,7 @@ impl Policy for Linux25O1 {
     }
 
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        if let Some(curr) = cx.curr(cpu) {
-            let (p, c) = (self.state.task(task).prio, self.state.task(curr).prio);
-            if p < c {
-                cx.resched(cpu);
-                cx.note(
-                    cpu,
-                    task,
-                    Note::new("preempts: prio {} < running prio {}", &[p, c]),
-                );
-            }
-        }
+        self.state.preempt_if_better(cx, cpu, task);
     }
 
     fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
@@ -652,28 +613,14 @@ impl Policy for Linux25O1 {
     }
 
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        let rq = self.state.rq_mut(cpu);
-        if rq.active().is_empty() {
-            rq.switch_arrays();
-            let n = rq.active().nr_active() as i64;
-            cx.note(
-                cpu,
-                task,
-                Note::new("array switch: expired becomes active ({} tasks)", &[n]),
-            );
-        }
+        self.state.switch_if_active_empty(cx, cpu, task);
         if cx.curr(cpu) != Some(task) {
             self.state.rq_mut(cpu).nr_switches += 1;
         }
     }
 
     fn balance(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
-        self.lb.load_balance(cx, &mut self.state, cpu, true);
-        let rq = self.state.rq_mut(cpu);
-        if rq.nr_running() == 0 {
-            // Going idle: no expired task is waiting here any more.
-            rq.expired_timestamp = 0;
-        }
+        self.state.idle_balance(&mut self.lb, cx, cpu);
     }
 
     fn tick(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
@@ -681,18 +628,7 @@ impl Policy for Linux25O1 {
     }
 
     fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.state.dequeue_task(task);
-        if self.state.task(task).rt.is_some() {
-            self.state.enqueue_active(cpu, task);
-        } else {
-            // To the expired array, without starting the starvation clock.
-            self.state.enqueue_expired(cpu, task);
-            cx.note(
-                cpu,
-                task,
-                Note::new("sched_yield: to the expired array", &[]),
-            );
-        }
+        self.state.yield_task(cx, cpu, task);
     }
 
     fn task_reap(&mut self, cx: &mut Cx<'_>, parent: TaskId, child: TaskId) {

@@ -30,7 +30,7 @@
 //! * A sync wake-up (pipes here) on the waker's CPU is `__activate_task` only: no sleep credit,
 //!   no preemption. set_user_nice: the code's `prio += new_static − prio` leaves prio = the new
 //!   static prio (the bonus is dropped, as in 2.5; §2.9's "bonus kept" is not what the code does).
-//! * SMP: `crate::o1_balance` 2.6.0 variant (busy every HZ/5, idle steals cache-hot tasks).
+//! * SMP: `crate::o1::balance` 2.6.0 variant (busy every HZ/5, idle steals cache-hot tasks).
 //!
 //! Integer types follow i386 (the HZ 1000 platform of the seeds): `sleep_avg`, `sleep_time` and
 //! `run_time` are 32-bit `unsigned long`, so the sleep multiplication wraps for sleeps above
@@ -50,11 +50,12 @@ use schedlab_engine::{
     Select, TaskId, TaskState, TunableSpec, Tunables,
 };
 
-use crate::o1_balance::{BalanceVariant, LoadBalancer};
-use crate::o1_common::{
-    base_timeslice, clamp_prio, delta, expired_starving, nice_to_prio, prio_to_nice, rt_prio,
-    task_interactive, O1State, O1Task, MAX_PRIO, MAX_USER_PRIO,
+use super::balance::{BalanceVariant, LoadBalancer};
+use super::common::{
+    base_timeslice, clamp_prio, delta, expired_starving, select_cpu, task_interactive, O1State,
+    O1Task, SliceEnd,
 };
+use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
@@ -155,7 +156,7 @@ pub struct Consts {
 impl Consts {
     pub fn new(hz: i64, nr_cpus: i64) -> Consts {
         let hz = hz.max(1);
-        let tick_ns = 1_000_000_000 / hz;
+        let tick_ns = NSEC_PER_SEC as i64 / hz;
         let min_timeslice = 10 * hz / 1000;
         let max_timeslice = 200 * hz / 1000;
         let avg_timeslice = base_timeslice(min_timeslice, max_timeslice, nice_to_prio(0));
@@ -271,6 +272,9 @@ impl O1Task for Task {
     }
     fn set_cpu(&mut self, cpu: CpuId) {
         self.cpu = cpu;
+    }
+    fn is_rt(&self) -> bool {
+        self.rt.is_some()
     }
     fn last_ran(&self, _tick_ns: u64) -> Nanos {
         Nanos(self.timestamp)
@@ -414,40 +418,18 @@ impl Linux26O1 {
                     k.starvation_limit,
                     nr_running,
                 );
-            let waited = (jiffies - rq.expired_timestamp) as i64;
-            let d = k.delta(static_prio);
-            if !interactive || starving {
-                self.state.enqueue_expired(cpu, t);
-                if interactive {
-                    cx.note(
-                        cpu,
-                        t,
-                        Note::new(
-                            "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
-                            &[waited, k.starvation_limit, nr_running as i64],
-                        ),
-                    );
-                } else {
-                    cx.note(
-                        cpu,
-                        t,
-                        Note::new(
-                            "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
-                            &[prio, static_prio, d, slice],
-                        ),
-                    );
-                }
-            } else {
-                self.state.enqueue_active(cpu, t);
-                cx.note(
-                    cpu,
-                    t,
-                    Note::new(
-                        "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
-                        &[prio, static_prio, d, slice],
-                    ),
-                );
-            }
+            let end = SliceEnd {
+                prio,
+                static_prio,
+                delta: k.delta(static_prio),
+                slice,
+                interactive,
+                starving,
+                waited: (jiffies - rq.expired_timestamp) as i64,
+                starvation_limit: k.starvation_limit,
+                nr_running,
+            };
+            self.state.requeue_at_slice_end(cx, cpu, t, &end);
             return;
         }
         // Round robin within the slice for interactive tasks (unsigned int arithmetic).
@@ -581,17 +563,7 @@ impl Policy for Linux26O1 {
     }
 
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        let info = cx.task(task);
-        let cpu = match why {
-            Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
-            // A sync wake-up moves the sleeper to the waker's CPU, if allowed there.
-            Select::Wakeup {
-                waker_cpu: Some(w),
-                sync: true,
-            } if info.allowed(w) => w,
-            Select::Wakeup { .. } => info.cpu,
-        };
-        info.allowed_or_fallback(cpu)
+        select_cpu(cx, task, why)
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
@@ -674,17 +646,7 @@ impl Policy for Linux26O1 {
         if self.sync_activated.take() == Some(task) {
             return;
         }
-        if let Some(curr) = cx.curr(cpu) {
-            let (p, c) = (self.state.task(task).prio, self.state.task(curr).prio);
-            if p < c {
-                cx.resched(cpu);
-                cx.note(
-                    cpu,
-                    task,
-                    Note::new("preempts: prio {} < running prio {}", &[p, c]),
-                );
-            }
-        }
+        self.state.preempt_if_better(cx, cpu, task);
     }
 
     fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
@@ -720,16 +682,7 @@ impl Policy for Linux26O1 {
 
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         let now = cx.now().0;
-        let rq = self.state.rq_mut(cpu);
-        if rq.active().is_empty() {
-            rq.switch_arrays();
-            let n = rq.active().nr_active() as i64;
-            cx.note(
-                cpu,
-                task,
-                Note::new("array switch: expired becomes active ({} tasks)", &[n]),
-            );
-        }
+        self.state.switch_if_active_empty(cx, cpu, task);
         let activated = self.state.task(task).activated;
         if activated > 0 {
             // On-runqueue credit: the wait since the wake counts as sleep (30% if woken by a
@@ -764,11 +717,7 @@ impl Policy for Linux26O1 {
     }
 
     fn balance(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
-        self.lb.load_balance(cx, &mut self.state, cpu, true);
-        let rq = self.state.rq_mut(cpu);
-        if rq.nr_running() == 0 {
-            rq.expired_timestamp = 0;
-        }
+        self.state.idle_balance(&mut self.lb, cx, cpu);
     }
 
     fn tick(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
@@ -776,17 +725,7 @@ impl Policy for Linux26O1 {
     }
 
     fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.state.dequeue_task(task);
-        if self.state.task(task).rt.is_some() {
-            self.state.enqueue_active(cpu, task);
-        } else {
-            self.state.enqueue_expired(cpu, task);
-            cx.note(
-                cpu,
-                task,
-                Note::new("sched_yield: to the expired array", &[]),
-            );
-        }
+        self.state.yield_task(cx, cpu, task);
     }
 
     fn task_reap(&mut self, cx: &mut Cx<'_>, parent: TaskId, child: TaskId) {

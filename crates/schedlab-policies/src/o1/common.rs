@@ -1,6 +1,7 @@
-//! What `linux-2.5-o1` and `linux-2.6-o1` share: the priority space (`reference/schedulers.md`
-//! §2.1), the per-CPU runqueue with its two priority arrays (§2.4), the formulas that take their
-//! tunable inputs as arguments (§2.5, §2.9), and the glue to the load balancer (§7).
+//! What `linux-2.5-o1` and `linux-2.6-o1` share: the per-CPU runqueue with its two priority
+//! arrays (`reference/schedulers.md` §2.4), the formulas that take their tunable inputs as
+//! arguments (§2.5, §2.9), the scheduler hooks whose code the two versions share line for line,
+//! and the glue to the load balancer (§7). The priority space (§2.1) is `crate::kernel`.
 //!
 //! ```text
 //!  O1Rq (one per CPU)
@@ -12,34 +13,11 @@
 //! A task records which of its CPU's two arrays holds it (the kernel's `p->array` pointer) as an
 //! index, so the array switch is one flip of `active` and never touches the tasks.
 
-use schedlab_engine::{CpuId, InspectEntry, InspectQueue, Nanos, TaskId};
+use schedlab_engine::{CpuId, Cx, InspectEntry, InspectQueue, Nanos, Note, Select, TaskId};
 
-use crate::o1_balance::O1Runqueues;
-use crate::prio_array::PrioArray;
-
-/// `MAX_RT_PRIO`: priorities 0..99 are real-time.
-pub const MAX_RT_PRIO: i64 = 100;
-/// `MAX_PRIO`: 100..139 are SCHED_NORMAL; the idle task has 140.
-pub const MAX_PRIO: i64 = 140;
-/// `MAX_USER_PRIO` = USER_PRIO(MAX_PRIO): the 40 nice levels.
-pub const MAX_USER_PRIO: i64 = 40;
-/// `MAX_USER_RT_PRIO`: an RT task of rt_priority r has prio MAX_USER_RT_PRIO - 1 - r.
-pub const MAX_USER_RT_PRIO: i64 = 100;
-
-/// `NICE_TO_PRIO(nice)` = MAX_RT_PRIO + nice + 20.
-pub fn nice_to_prio(nice: i32) -> i64 {
-    MAX_RT_PRIO + nice as i64 + 20
-}
-
-/// `PRIO_TO_NICE(prio)`.
-pub fn prio_to_nice(prio: i64) -> i64 {
-    prio - MAX_RT_PRIO - 20
-}
-
-/// The prio of an RT task (`setscheduler`): MAX_USER_RT_PRIO - 1 - rt_priority.
-pub fn rt_prio(rt_priority: u32) -> i64 {
-    MAX_USER_RT_PRIO - 1 - rt_priority as i64
-}
+use super::balance::{LoadBalancer, O1Runqueues};
+use super::prio_array::PrioArray;
+use crate::kernel::{MAX_PRIO, MAX_RT_PRIO, MAX_USER_PRIO};
 
 /// `BASE_TIMESLICE(p)` = min + ((max - min) * (MAX_PRIO - 1 - static_prio)) / (MAX_USER_PRIO - 1),
 /// in jiffies, C truncation (§2.5).
@@ -144,6 +122,8 @@ pub trait O1Task {
     fn set_cpu(&mut self, cpu: CpuId);
     /// When it last entered schedule(), in ns (for the balancer's cache-hot test).
     fn last_ran(&self, tick_ns: u64) -> Nanos;
+    /// SCHED_FIFO or SCHED_RR (`rt_task(p)`).
+    fn is_rt(&self) -> bool;
 }
 
 /// Per-CPU runqueues plus the per-task side table, indexed by task id.
@@ -252,6 +232,140 @@ impl<T: O1Task> O1State<T> {
     }
 }
 
+/// The scheduler hooks whose code 2.5.52 and 2.6.0 share line for line; each version's file
+/// calls them from its `Policy` impl, next to the hooks that differ.
+impl<T: O1Task> O1State<T> {
+    /// `TASK_PREEMPTS_CURR` at a wake-up: reschedule `cpu` if `task` has a strictly better prio
+    /// than the running task.
+    pub fn preempt_if_better(&self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        if let Some(curr) = cx.curr(cpu) {
+            let (p, c) = (self.task(task).prio(), self.task(curr).prio());
+            if p < c {
+                cx.resched(cpu);
+                cx.note(
+                    cpu,
+                    task,
+                    Note::new("preempts: prio {} < running prio {}", &[p, c]),
+                );
+            }
+        }
+    }
+
+    /// schedule()'s array switch, when the active array is empty (`task` is the one picked).
+    pub fn switch_if_active_empty(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        let rq = self.rq_mut(cpu);
+        if rq.active().is_empty() {
+            rq.switch_arrays();
+            let n = rq.active().nr_active() as i64;
+            cx.note(
+                cpu,
+                task,
+                Note::new("array switch: expired becomes active ({} tasks)", &[n]),
+            );
+        }
+    }
+
+    /// The idle balance at schedule() (`load_balance(rq, 1)`); a CPU that stays idle has no
+    /// expired task waiting any more, so its starvation clock stops.
+    pub fn idle_balance(&mut self, lb: &mut LoadBalancer, cx: &mut Cx<'_>, cpu: CpuId) {
+        lb.load_balance(cx, self, cpu, true);
+        let rq = self.rq_mut(cpu);
+        if rq.nr_running() == 0 {
+            rq.expired_timestamp = 0;
+        }
+    }
+
+    /// `sys_sched_yield`: an RT task to the tail of its level in active, any other task to the
+    /// expired array, without starting the starvation clock.
+    pub fn yield_task(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.dequeue_task(task);
+        if self.task(task).is_rt() {
+            self.enqueue_active(cpu, task);
+        } else {
+            self.enqueue_expired(cpu, task);
+            cx.note(
+                cpu,
+                task,
+                Note::new("sched_yield: to the expired array", &[]),
+            );
+        }
+    }
+}
+
+/// What `scheduler_tick` found at the end of a SCHED_NORMAL task's slice, once the task has its
+/// new prio and slice (and the version has started its starvation clock, as it does).
+#[derive(Clone, Copy, Debug)]
+pub struct SliceEnd {
+    pub prio: i64,
+    pub static_prio: i64,
+    /// `DELTA(p)`.
+    pub delta: i64,
+    /// The new slice, jiffies.
+    pub slice: i64,
+    /// `TASK_INTERACTIVE(p)`.
+    pub interactive: bool,
+    /// `EXPIRED_STARVING(rq)`, and what it compared: jiffies since `expired_timestamp` against
+    /// `starvation_limit * nr_running + 1`.
+    pub starving: bool,
+    pub waited: i64,
+    pub starvation_limit: i64,
+    pub nr_running: usize,
+}
+
+impl<T: O1Task> O1State<T> {
+    /// The end of a slice: an interactive task goes back to the tail of the active array
+    /// (interactive reinsertion) unless the expired array is starving; any other to expired.
+    pub fn requeue_at_slice_end(&mut self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId, e: &SliceEnd) {
+        if e.interactive && !e.starving {
+            self.enqueue_active(cpu, t);
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "reinserted: interactive (prio {} <= static {} - DELTA {}), slice {}",
+                    &[e.prio, e.static_prio, e.delta, e.slice],
+                ),
+            );
+            return;
+        }
+        self.enqueue_expired(cpu, t);
+        if e.interactive {
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "EXPIRED_STARVING: expired although interactive (waited {} >= {} * {} + 1)",
+                    &[e.waited, e.starvation_limit, e.nr_running as i64],
+                ),
+            );
+        } else {
+            cx.note(
+                cpu,
+                t,
+                Note::new(
+                    "expired: not interactive (prio {} > static {} - DELTA {}), slice {}",
+                    &[e.prio, e.static_prio, e.delta, e.slice],
+                ),
+            );
+        }
+    }
+}
+
+/// Where a task runs next: a child on its parent's CPU; a sync wake-up (pipes) moves the sleeper
+/// to the waker's CPU if it may run there; any other wake-up stays on the task's last CPU.
+pub fn select_cpu(cx: &Cx<'_>, task: TaskId, why: Select) -> CpuId {
+    let info = cx.task(task);
+    let cpu = match why {
+        Select::New { parent_cpu } => parent_cpu.unwrap_or(info.cpu),
+        Select::Wakeup {
+            waker_cpu: Some(w),
+            sync: true,
+        } if info.allowed(w) => w,
+        Select::Wakeup { .. } => info.cpu,
+    };
+    info.allowed_or_fallback(cpu)
+}
+
 impl<T: O1Task> O1Runqueues for O1State<T> {
     fn nr_running(&self, cpu: CpuId) -> usize {
         self.rq(cpu).nr_running()
@@ -277,6 +391,7 @@ impl<T: O1Task> O1Runqueues for O1State<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::nice_to_prio;
 
     #[test]
     fn timeslice_table_defaults_2_5() {

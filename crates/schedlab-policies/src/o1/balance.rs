@@ -31,7 +31,8 @@
 
 use schedlab_engine::{CpuId, Cx, Nanos, Note, TaskId};
 
-use crate::prio_array::PrioArray;
+use super::prio_array::PrioArray;
+use crate::kernel::MAX_PRIO;
 
 /// Which kernel's balancer to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,9 +65,6 @@ pub trait O1Runqueues {
     /// tail of its level in `this`'s active array; the task now belongs to `this`.
     fn pull_task(&mut self, task: TaskId, src: CpuId, from_expired: bool, this: CpuId);
 }
-
-/// `MAX_PRIO`: the idle task's prio, worse than every real task.
-pub const MAX_PRIO: usize = 140;
 
 /// `IDLE_REBALANCE_TICK` = HZ/1000 ?: 1 (every 1 ms).
 pub fn idle_rebalance_tick(hz: u64) -> u64 {
@@ -186,7 +184,7 @@ impl LoadBalancer {
             })
         };
         // TASK_PREEMPTS_CURR; the idle task has prio MAX_PRIO.
-        let curr_prio = cx.curr(this).map_or(MAX_PRIO, |c| rqs.prio(c));
+        let curr_prio = cx.curr(this).map_or(MAX_PRIO as usize, |c| rqs.prio(c));
         for &(p, from_expired) in &pulls {
             cx.migrate(p, this);
             let prio = rqs.prio(p);
@@ -381,8 +379,8 @@ mod tests {
     impl Rqs {
         fn new(cpus: usize) -> Rqs {
             Rqs {
-                active: vec![PrioArray::new(MAX_PRIO); cpus],
-                expired: vec![PrioArray::new(MAX_PRIO); cpus],
+                active: vec![PrioArray::new(MAX_PRIO as usize); cpus],
+                expired: vec![PrioArray::new(MAX_PRIO as usize); cpus],
                 prio: Vec::new(),
                 pulls: Vec::new(),
             }

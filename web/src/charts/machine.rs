@@ -1,0 +1,497 @@
+//! The machine under the run (shown when the scenario has one): dirty data and data under
+//! writeback against the background and throttle limits, memory (free, page cache, anonymous,
+//! swap), each disk's outstanding reads and writes, and the kernel threads' CPU. One strip
+//! each, on the Gantt chart's time axis: the same label column and right margin, the window
+//! the timeline shows (the view's zoom) and the time cursor, which a click here sets too.
+//! Drawn with plain 2D-canvas calls from `schedlab::machine::MachineSeries`, whose values hold
+//! from one grid point to the next (steps).
+
+use plotters::style::RGBColor;
+use schedlab::machine::{byte_ceiling, nice_ceiling, MachineSeries};
+use schedlab::text::bytes;
+use std::rc::Rc;
+
+use schedlab::link::TimeWindow;
+use schedlab::view::{format_ns, time_ticks, RunData, Window};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+use super::palette::{self, css, css_alpha};
+use super::{
+    context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
+    BAR_STYLE, FRAME_STYLE,
+};
+use crate::state::ViewChange;
+
+// The Gantt chart's geometry, so both plots span the same pixels.
+const AXIS_H: f64 = 24.0;
+const LABEL_W: f64 = 120.0;
+const PAD_R: f64 = 12.0;
+const GAP: f64 = 8.0;
+
+// Paul Tol's "bright" scheme, apart from the task colours.
+const DIRTY: RGBColor = RGBColor(0xee, 0x77, 0x33);
+const WRITEBACK: RGBColor = RGBColor(0xaa, 0x33, 0x77);
+const BACKGROUND: RGBColor = RGBColor(0xcc, 0x99, 0x00);
+const THROTTLE: RGBColor = RGBColor(0xcc, 0x33, 0x11);
+const FREE: RGBColor = RGBColor(0x22, 0x88, 0x33);
+const CACHE: RGBColor = RGBColor(0x99, 0x99, 0x99);
+const ANON: RGBColor = RGBColor(0x44, 0x77, 0xaa);
+const SWAP: RGBColor = RGBColor(0xcc, 0x33, 0x11);
+const READS: RGBColor = RGBColor(0x44, 0x77, 0xaa);
+const WRITES: RGBColor = RGBColor(0xee, 0x77, 0x33);
+
+/// One horizontal strip of the chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Strip {
+    Dirty,
+    Memory,
+    Disk(usize),
+    Threads,
+}
+
+impl Strip {
+    fn height(self) -> f64 {
+        match self {
+            Strip::Dirty => 96.0,
+            Strip::Memory => 80.0,
+            Strip::Disk(_) | Strip::Threads => 60.0,
+        }
+    }
+}
+
+fn strips(m: &MachineSeries) -> Vec<Strip> {
+    let mut v = vec![Strip::Dirty, Strip::Memory];
+    v.extend((0..m.disks.len()).map(Strip::Disk));
+    if m.kernel_threads.iter().any(|t| !t.cpu_ns.is_empty()) {
+        v.push(Strip::Threads);
+    }
+    v
+}
+
+fn chart_height(strips: &[Strip]) -> f64 {
+    AXIS_H + strips.iter().map(|s| s.height() + GAP).sum::<f64>()
+}
+
+/// The mapping from data to CSS pixels of one strip.
+struct Plot<'a> {
+    ctx: &'a CanvasRenderingContext2d,
+    m: &'a MachineSeries,
+    window: Window,
+    plot_w: f64,
+    top: f64,
+    h: f64,
+    /// The value at the strip's top.
+    max: f64,
+}
+
+impl Plot<'_> {
+    fn x(&self, t: u64) -> f64 {
+        LABEL_W + self.window.x(t, self.plot_w).clamp(0.0, self.plot_w)
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        let f = if self.max > 0.0 { v / self.max } else { 0.0 };
+        self.top + self.h - f.clamp(0.0, 1.0) * self.h
+    }
+
+    /// Traces the step line of `value(i)` over the window's points.
+    fn trace(&self, value: &dyn Fn(usize) -> f64) -> bool {
+        let range = self.m.points_in(self.window.start, self.window.end);
+        let mut first = true;
+        for i in range {
+            let a = self.x(self.m.time(i).max(self.window.start));
+            let b = self.x(self.m.time(i + 1).min(self.window.end));
+            let y = self.y(value(i));
+            if first {
+                self.ctx.move_to(a, y);
+                first = false;
+            } else {
+                self.ctx.line_to(a, y);
+            }
+            self.ctx.line_to(b, y);
+        }
+        !first
+    }
+
+    /// A filled band between `low(i)` and `high(i)`.
+    fn band(&self, low: &dyn Fn(usize) -> f64, high: &dyn Fn(usize) -> f64, fill: &str) {
+        let range = self.m.points_in(self.window.start, self.window.end);
+        if range.is_empty() {
+            return;
+        }
+        self.ctx.begin_path();
+        self.trace(high);
+        for i in range.rev() {
+            let a = self.x(self.m.time(i).max(self.window.start));
+            let b = self.x(self.m.time(i + 1).min(self.window.end));
+            let y = self.y(low(i));
+            self.ctx.line_to(b, y);
+            self.ctx.line_to(a, y);
+        }
+        self.ctx.close_path();
+        self.ctx.set_fill_style_str(fill);
+        self.ctx.fill();
+    }
+
+    fn line(&self, value: &dyn Fn(usize) -> f64, colour: RGBColor, width: f64) {
+        self.ctx.begin_path();
+        if self.trace(value) {
+            self.ctx.set_stroke_style_str(&css(colour));
+            self.ctx.set_line_width(width);
+            self.ctx.stroke();
+        }
+    }
+
+    /// A dashed limit across the strip with its name above it at the plot's right edge.
+    fn limit(&self, v: f64, colour: RGBColor, label: &str) {
+        let y = self.y(v).round() + 0.5;
+        self.ctx.set_stroke_style_str(&css(colour));
+        self.ctx.set_line_width(1.5);
+        let _ = self
+            .ctx
+            .set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
+        self.ctx.begin_path();
+        self.ctx.move_to(LABEL_W, y);
+        self.ctx.line_to(LABEL_W + self.plot_w, y);
+        self.ctx.stroke();
+        let _ = self.ctx.set_line_dash(&js_sys::Array::new());
+        // On a paper-coloured box, so it reads over the areas.
+        self.ctx.set_font("12px system-ui, sans-serif");
+        self.ctx.set_text_baseline("bottom");
+        // 12 px sans-serif averages under 7 px a character; the box may be a little wide.
+        let w = label.chars().count() as f64 * 6.8;
+        let x = LABEL_W + self.plot_w - w - 6.0;
+        self.ctx
+            .set_fill_style_str(&css_alpha(palette::PAPER, 0.85));
+        self.ctx.fill_rect(x - 3.0, y - 16.0, w + 6.0, 15.0);
+        self.ctx.set_fill_style_str(&css(colour));
+        let _ = self.ctx.fill_text(label, x, y - 2.0);
+    }
+}
+
+fn draw(
+    canvas: &HtmlCanvasElement,
+    data: &RunData,
+    m: &MachineSeries,
+    window: Window,
+    width: f64,
+    dpr: f64,
+    cursor: Option<u64>,
+) {
+    let strips = strips(m);
+    let height = chart_height(&strips);
+    size_canvas(canvas, width as u32, height as u32, dpr);
+    let Some(ctx) = context_2d(canvas, dpr) else {
+        return;
+    };
+    ctx.set_fill_style_str(&css(palette::PAPER));
+    ctx.fill_rect(0.0, 0.0, width, height);
+    let plot_w = (width - LABEL_W - PAD_R).max(1.0);
+
+    // Time axis and grid, as the Gantt chart draws them.
+    ctx.set_font("13px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    ctx.set_line_width(1.0);
+    let max_ticks = (plot_w / 90.0).max(2.0) as u32;
+    for tick in time_ticks(window, max_ticks) {
+        let x = LABEL_W + window.x(tick.time, plot_w);
+        ctx.set_stroke_style_str(&css(palette::RULE));
+        ctx.begin_path();
+        ctx.move_to(x.round() + 0.5, AXIS_H - 4.0);
+        ctx.line_to(x.round() + 0.5, height);
+        ctx.stroke();
+        ctx.set_fill_style_str(&css(palette::MUTED));
+        let _ = ctx.fill_text(&tick.label, x, AXIS_H / 2.0);
+    }
+    ctx.set_text_align("left");
+
+    let mut top = AXIS_H;
+    for strip in strips {
+        let h = strip.height();
+        let (title, max) = strip_scale(m, strip);
+        let p = Plot {
+            ctx: &ctx,
+            m,
+            window,
+            plot_w,
+            top,
+            h,
+            max: max as f64,
+        };
+        // Frame and labels: the title, then the scale at the top of the strip.
+        ctx.set_stroke_style_str(&css(palette::RULE));
+        ctx.set_line_width(1.0);
+        ctx.stroke_rect(LABEL_W + 0.5, top + 0.5, plot_w - 1.0, h - 1.0);
+        ctx.set_text_baseline("top");
+        ctx.set_font("bold 13px system-ui, sans-serif");
+        ctx.set_fill_style_str(&css(palette::INK));
+        let _ = ctx.fill_text_with_max_width(&title, 8.0, top + 2.0, LABEL_W - 14.0);
+        ctx.set_font("12px system-ui, sans-serif");
+        ctx.set_fill_style_str(&css(palette::MUTED));
+        let scale = match strip {
+            Strip::Dirty | Strip::Memory => format!("0 – {}", bytes(max)),
+            Strip::Disk(_) => format!("0 – {max} requests"),
+            Strip::Threads => format!("0 – {} % of a CPU", max / 10),
+        };
+        let _ = ctx.fill_text_with_max_width(&scale, 8.0, top + 20.0, LABEL_W - 14.0);
+        if let Strip::Disk(d) = strip {
+            if let Some(disk) = m.disks.get(d) {
+                let _ =
+                    ctx.fill_text_with_max_width(&disk.elevator, 8.0, top + 36.0, LABEL_W - 14.0);
+            }
+        }
+        draw_strip(&p, data, strip);
+        top += h + GAP;
+    }
+
+    if let Some(t) = cursor.filter(|&t| window.start <= t && t <= window.end) {
+        let x = (LABEL_W + window.x(t, plot_w)).round();
+        for (colour, width) in [(palette::PAPER, 4.0), (palette::INK, 2.0)] {
+            ctx.set_stroke_style_str(&css(colour));
+            ctx.set_line_width(width);
+            ctx.begin_path();
+            ctx.move_to(x, 0.0);
+            ctx.line_to(x, height);
+            ctx.stroke();
+        }
+        ctx.set_line_width(1.0);
+    }
+}
+
+/// A strip's title and the value at its top.
+fn strip_scale(m: &MachineSeries, strip: Strip) -> (String, u64) {
+    match strip {
+        Strip::Dirty => (
+            "dirty data".to_owned(),
+            byte_ceiling(
+                m.peak_dirty()
+                    .max(m.dirty_limit_bytes + m.dirty_limit_bytes / 10),
+            ),
+        ),
+        Strip::Memory => ("memory".to_owned(), m.ram_bytes.max(1)),
+        Strip::Disk(d) => {
+            let disk = &m.disks[d];
+            let peak = disk
+                .reads
+                .iter()
+                .zip(&disk.writes)
+                .map(|(r, w)| u64::from(*r) + u64::from(*w))
+                .max()
+                .unwrap_or(0);
+            (format!("{} queue", disk.name), nice_ceiling(peak, 1))
+        }
+        Strip::Threads => {
+            // Per mille of a CPU: a round ceiling over the busiest interval, at least 1 %.
+            let peak = (0..m.kernel_threads.len())
+                .flat_map(|k| (0..m.len()).map(move |i| (k, i)))
+                .map(|(k, i)| m.thread_permille(k, i))
+                .max()
+                .unwrap_or(0);
+            (
+                "kernel threads".to_owned(),
+                nice_ceiling(peak.max(10), 10).min(1000),
+            )
+        }
+    }
+}
+
+fn draw_strip(p: &Plot<'_>, data: &RunData, strip: Strip) {
+    let m = p.m;
+    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0) as f64;
+    match strip {
+        Strip::Dirty => {
+            let dirty = |i| at(&m.dirty_bytes, i);
+            let total = |i| m.dirty_total(i) as f64;
+            p.band(&|_| 0.0, &dirty, &css_alpha(DIRTY, 0.75));
+            p.band(&dirty, &total, &css_alpha(WRITEBACK, 0.6));
+            p.limit(
+                m.background_limit_bytes as f64,
+                BACKGROUND,
+                &format!("background {}", bytes(m.background_limit_bytes)),
+            );
+            p.limit(
+                m.dirty_limit_bytes as f64,
+                THROTTLE,
+                &format!("throttle {}", bytes(m.dirty_limit_bytes)),
+            );
+        }
+        Strip::Memory => {
+            p.band(
+                &|_| 0.0,
+                &|i| at(&m.cached_bytes, i),
+                &css_alpha(CACHE, 0.35),
+            );
+            p.band(&|_| 0.0, &|i| at(&m.free_bytes, i), &css_alpha(FREE, 0.35));
+            p.line(&|i| at(&m.anon_bytes, i), ANON, 2.0);
+            if m.swap_bytes.iter().any(|&s| s > 0) {
+                p.line(&|i| at(&m.swap_bytes, i), SWAP, 2.0);
+            }
+            p.line(&|i| at(&m.free_bytes, i), FREE, 2.0);
+            if m.low_free_bytes > 0 {
+                p.limit(
+                    m.low_free_bytes as f64,
+                    palette::MUTED,
+                    &format!("kswapd wakes below {}", bytes(m.low_free_bytes)),
+                );
+            }
+        }
+        Strip::Disk(d) => {
+            let disk = &m.disks[d];
+            let r = |i: usize| disk.reads.get(i).copied().unwrap_or(0) as f64;
+            let w = |i: usize| disk.writes.get(i).copied().unwrap_or(0) as f64;
+            p.band(&|_| 0.0, &r, &css_alpha(READS, 0.8));
+            p.band(&r, &|i| r(i) + w(i), &css_alpha(WRITES, 0.7));
+        }
+        Strip::Threads => {
+            for (k, th) in m.kernel_threads.iter().enumerate() {
+                let colour = data.tasks.get(th.id as usize).map_or(th.id, |t| t.colour);
+                p.line(
+                    &|i| m.thread_permille(k, i) as f64,
+                    palette::task(colour),
+                    2.0,
+                );
+            }
+        }
+    }
+}
+
+fn swatch(colour: String, dashed: bool) -> Html {
+    let style = if dashed {
+        format!(
+            "display:inline-block;width:1.4rem;height:0;border-top:2px dashed {colour};\
+             vertical-align:middle;margin-right:0.3rem"
+        )
+    } else {
+        format!(
+            "display:inline-block;width:1.1rem;height:12px;background:{colour};\
+             vertical-align:middle;margin-right:0.3rem"
+        )
+    };
+    html! { <span aria-hidden="true" {style} /> }
+}
+
+fn legend(data: &RunData, m: &MachineSeries) -> Html {
+    let style = "display:flex;flex-wrap:wrap;gap:0.25rem 1rem;font-size:0.85rem;margin-top:0.4rem";
+    let item = |colour: String, dashed: bool, text: String| {
+        html! { <span>{ swatch(colour, dashed) }{ text }</span> }
+    };
+    html! {
+        <div class="chart-legend" style={style}>
+            { item(css_alpha(DIRTY, 0.75), false, "dirty".into()) }
+            { item(css_alpha(WRITEBACK, 0.6), false, "under writeback".into()) }
+            { item(css(BACKGROUND), true, "dirty_background_ratio: the flusher starts".into()) }
+            { item(css(THROTTLE), true, "dirty_ratio: writers are throttled".into()) }
+            { item(css(FREE), false, "free memory".into()) }
+            { item(css_alpha(CACHE, 0.5), false, "page cache".into()) }
+            { item(css(ANON), false, "anonymous memory".into()) }
+            if m.swap_bytes.iter().any(|&s| s > 0) {
+                { item(css(SWAP), false, "swap used".into()) }
+            }
+            { item(css_alpha(READS, 0.8), false, "reads queued or in service".into()) }
+            { item(css_alpha(WRITES, 0.7), false, "writes queued or in service".into()) }
+            { for m.kernel_threads.iter().map(|th| {
+                let colour = data.tasks.get(th.id as usize).map_or(th.id, |t| t.colour);
+                item(css(palette::task(colour)), false, format!("{} CPU", th.name))
+            }) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MachineProps {
+    pub data: Rc<RunData>,
+    /// The Gantt chart's time window; `None` (or a window past this run) shows the whole run.
+    pub zoom: Option<TimeWindow>,
+    /// The inspector's time cursor (ns).
+    pub cursor: Option<u64>,
+    /// Where a click's new cursor goes.
+    pub onview: Callback<ViewChange>,
+}
+
+#[component]
+pub fn MachineChart(props: &MachineProps) -> Html {
+    let data = props.data.clone();
+    let key = run_key(&data);
+    let frame = use_node_ref();
+    let canvas = use_node_ref();
+    let width = use_element_width(frame.clone());
+    let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
+    let dpr = device_pixel_ratio();
+    let cursor = props.cursor;
+    let limit = data.shown_until_ns.max(1);
+    let window = Window::shown(props.zoom, limit);
+
+    {
+        let canvas = canvas.clone();
+        let data = data.clone();
+        use_effect_with((key, window, width, dpr.to_bits(), cursor), move |_| {
+            let (Some(c), Some(m)) = (canvas.cast::<HtmlCanvasElement>(), data.machine.as_ref())
+            else {
+                return;
+            };
+            if width > 0 {
+                draw(&c, &data, m, window, width as f64, dpr, cursor);
+            }
+        });
+    }
+
+    let Some(m) = data.machine.as_ref() else {
+        return html! {};
+    };
+    let plot_w = (width as f64 - LABEL_W - PAD_R).max(1.0);
+    let onmousemove = {
+        let hover = hover.clone();
+        let data = data.clone();
+        Callback::from(move |e: MouseEvent| {
+            let (x, _) = offset(&e);
+            let Some(m) = data.machine.as_ref().filter(|_| x >= LABEL_W) else {
+                hover.set(None);
+                return;
+            };
+            let t = window.time_at(x - LABEL_W, plot_w);
+            let mut lines = vec![format!("at {}", format_ns(t))];
+            lines.extend(m.describe_at(t));
+            hover.set(Some(((e.client_x() as f64, e.client_y() as f64), lines)));
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
+    let onview = props.onview.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        let (x, _) = offset(&e);
+        if x >= LABEL_W && e.button() == 0 {
+            let t = window.time_at(x - LABEL_W, plot_w);
+            // Whole microseconds, as the Gantt chart sets it.
+            let t = (t + 500) / 1_000 * 1_000;
+            onview.emit(ViewChange::SetCursor(Some(t.min(limit))));
+        }
+    });
+    let height = chart_height(&strips(m)) as u32;
+    let peak = m.peak_dirty();
+    html! {
+        <section class="chart chart-machine" style={FRAME_STYLE} aria-label="Machine: memory, dirty data, disk queues and kernel threads over time"
+            data-testid="machine-chart-section" data-peak-dirty-bytes={peak.to_string()} data-points={m.len().to_string()}
+            data-window={format!("{}-{}", window.start, window.end)}>
+            <div class="chart-bar" style={BAR_STYLE}>
+                <strong>{ "Machine" }</strong>
+                <span data-testid="machine-summary" style="color:#5a6473">
+                    { format!(
+                        "peak dirty + writeback {} · throttle at {} · background at {} · RAM {}",
+                        bytes(peak), bytes(m.dirty_limit_bytes), bytes(m.background_limit_bytes), bytes(m.ram_bytes)
+                    ) }
+                </span>
+            </div>
+            <div ref={frame}>
+                <canvas ref={canvas} data-testid="machine-chart"
+                    style={format!("display:block;width:100%;height:{height}px;cursor:crosshair")}
+                    {onmousemove} {onmouseleave} {onclick} />
+            </div>
+            { legend(&data, m) }
+            { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
+        </section>
+    }
+}

@@ -1,0 +1,163 @@
+//! The runner's queue discipline as plain data: which request goes to the worker next, which
+//! one a newer request replaces, and what a worker restart loses. No browser here; the
+//! `use_runner` hook drives it (sends what [`Queue::next`] returns, restarts the worker when
+//! told) and the native tests in `web/tests/queue.rs` pin it down.
+//!
+//! ```text
+//! lanes, in the order they go out:
+//!   runs     the newest generation's run (then a link's pinned run), then its contest rows;
+//!            a new generation replaces the lane
+//!   inspect  one slot: a newer inspection replaces it; a new generation empties it
+//!   sweep    the points of the newest sweep; a new sweep or a cancel replaces the lane
+//! one request in flight at a time; a run at the head of `runs` goes before the inspection
+//! ```
+
+use std::collections::VecDeque;
+
+use crate::protocol::Request;
+
+/// A run in flight longer than this (ms) is cancelled when a newer one is waiting.
+pub const CANCEL_AFTER_MS: f64 = 250.0;
+
+/// What the worker must do after a change to the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Worker {
+    /// Carry on.
+    Keep,
+    /// End the worker and start a fresh one: what it is doing is no longer wanted.
+    Restart,
+}
+
+/// The request in flight.
+#[derive(Clone, Debug, PartialEq)]
+struct InFlight {
+    request: Request,
+    /// When it was sent (ms, the caller's clock).
+    since_ms: f64,
+    /// Its number among every request sent.
+    number: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Queue {
+    runs: VecDeque<Request>,
+    inspect: Option<Request>,
+    sweep: VecDeque<Request>,
+    in_flight: Option<InFlight>,
+    sent: u64,
+}
+
+impl Queue {
+    /// A new generation: `requests` replace the runs and contest rows still queued and the
+    /// inspection (the reducer asks again once the run is shown). A request in flight longer
+    /// than [`CANCEL_AFTER_MS`] is given up, so a slow scenario never holds up the next: a
+    /// sweep point among them is queued again. A request equal to the one in flight (a link's
+    /// pinned run, asked for with every generation until it arrives) is not queued twice.
+    pub fn submit(&mut self, requests: Vec<Request>, now_ms: f64) -> Worker {
+        self.inspect = None;
+        let worker = match &self.in_flight {
+            Some(f) if now_ms - f.since_ms > CANCEL_AFTER_MS => {
+                self.give_up_in_flight();
+                Worker::Restart
+            }
+            _ => Worker::Keep,
+        };
+        let in_flight = self.in_flight.as_ref().map(|f| &f.request);
+        self.runs = requests
+            .into_iter()
+            .filter(|r| Some(r) != in_flight)
+            .collect();
+        worker
+    }
+
+    /// Replaces the inspection not yet sent.
+    pub fn inspect(&mut self, request: Request) {
+        self.inspect = Some(request);
+    }
+
+    /// Replaces the sweep points still to run (none: the sweep is cancelled). A point already
+    /// in flight finishes; the reducer drops replies of older sweeps.
+    pub fn sweep(&mut self, points: Vec<Request>) {
+        self.sweep = points.into();
+    }
+
+    /// The user's Cancel: the worker ends now and the runs, contest rows and inspection go; a
+    /// sweep goes on, its point in flight queued again.
+    pub fn cancel(&mut self) -> Worker {
+        self.give_up_in_flight();
+        self.runs.clear();
+        self.inspect = None;
+        Worker::Restart
+    }
+
+    /// The worker crashed, or a request reached the time limit: everything queued goes, since
+    /// it may be as bad; the user's next edit starts again.
+    pub fn clear(&mut self) {
+        *self = Queue {
+            sent: self.sent,
+            ..Queue::default()
+        };
+    }
+
+    /// The worker answered the request in flight.
+    pub fn answered(&mut self) {
+        self.in_flight = None;
+    }
+
+    /// The request in flight could not be sent after all; it is dropped.
+    pub fn unsent(&mut self) {
+        self.in_flight = None;
+    }
+
+    /// The next request to send, now marked in flight with its number; `None` while one is in
+    /// flight or nothing waits.
+    pub fn next(&mut self, now_ms: f64) -> Option<(u64, Request)> {
+        if self.in_flight.is_some() {
+            return None;
+        }
+        let request = match self.runs.front() {
+            Some(Request::Run { .. }) => self.runs.pop_front(),
+            _ => self
+                .inspect
+                .take()
+                .or_else(|| self.runs.pop_front())
+                .or_else(|| self.sweep.pop_front()),
+        }?;
+        self.sent += 1;
+        self.in_flight = Some(InFlight {
+            request: request.clone(),
+            since_ms: now_ms,
+            number: self.sent,
+        });
+        Some((self.sent, request))
+    }
+
+    /// When request `number` was sent, if it is still in flight.
+    pub fn in_flight_since(&self, number: u64) -> Option<f64> {
+        self.in_flight
+            .as_ref()
+            .filter(|f| f.number == number)
+            .map(|f| f.since_ms)
+    }
+
+    /// A request is in flight.
+    pub fn busy(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// Requests waiting, in no particular order: for tests and diagnostics.
+    pub fn waiting(&self) -> usize {
+        self.runs.len() + usize::from(self.inspect.is_some()) + self.sweep.len()
+    }
+
+    /// The request in flight is abandoned with its worker: a sweep point goes back to the
+    /// front of its lane (it was not what held things up); anything else is dropped.
+    fn give_up_in_flight(&mut self) {
+        if let Some(f) = self.in_flight.take() {
+            if matches!(f.request, Request::SweepPoint { .. }) {
+                self.sweep.push_front(f.request);
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Native tests of the runner's queue discipline (`hooks::queue::Queue`): which request goes to
+//! the worker next, which a newer one replaces, and what a restart of the worker loses.
+#![cfg(not(target_arch = "wasm32"))]
+
+use schedlab::link::PresetRef;
+use schedlab::sweep::{Point, Target};
+use schedlab::Scenario;
+use schedlab_web::hooks::queue::{Queue, Worker, CANCEL_AFTER_MS};
+use schedlab_web::protocol::Request;
+
+fn scenario() -> Scenario {
+    serde_json::from_str(
+        r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"rr"},
+            "tasks":[{"name":"hog","program":[{"run":"1s"}]}]}"#,
+    )
+    .unwrap()
+}
+
+fn run(id: u64) -> Request {
+    Request::Run {
+        id,
+        scenario: scenario(),
+        preset: None,
+    }
+}
+
+fn row(id: u64, load: &str) -> Request {
+    Request::ContestRow {
+        id,
+        load: load.into(),
+        params: Default::default(),
+        cpus: 1,
+        seed: 1,
+        policy: scenario().policy,
+        machine: Default::default(),
+    }
+}
+
+fn inspect(id: u64) -> Request {
+    Request::Inspect {
+        id,
+        scenario: scenario(),
+        preset: None,
+        at_ns: 1_000,
+    }
+}
+
+fn point(id: u64, value: i64) -> Request {
+    Request::SweepPoint {
+        id,
+        point: Point {
+            target: Target::Preset {
+                preset: PresetRef {
+                    id: "contest".into(),
+                    params: Default::default(),
+                },
+                cpus: 1,
+            },
+            policy: scenario().policy,
+            key: "quantum".into(),
+            value,
+            seed: 1,
+            metric: "time".into(),
+        },
+    }
+}
+
+/// Sends and answers every request in turn (at time 0), returning them in the order sent.
+fn drain(q: &mut Queue) -> Vec<Request> {
+    let mut out = Vec::new();
+    while let Some((_, r)) = q.next(0.0) {
+        out.push(r);
+        q.answered();
+    }
+    out
+}
+
+#[test]
+fn runs_go_first_then_the_inspection_then_contest_rows_then_sweep_points() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2), point(1, 4)]);
+    assert_eq!(
+        q.submit(vec![run(5), row(5, "noload"), row(5, "io_load")], 0.0),
+        Worker::Keep
+    );
+    q.inspect(inspect(3));
+    assert_eq!(
+        drain(&mut q),
+        [
+            run(5),
+            inspect(3),
+            row(5, "noload"),
+            row(5, "io_load"),
+            point(1, 2),
+            point(1, 4)
+        ]
+    );
+    assert_eq!(q.waiting(), 0);
+}
+
+#[test]
+fn one_request_at_a_time() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![run(1), row(1, "noload")], 0.0);
+    let (first, r) = q.next(0.0).unwrap();
+    assert_eq!(r, run(1));
+    assert!(q.busy());
+    assert_eq!(q.next(1.0), None);
+    q.answered();
+    let (second, r) = q.next(2.0).unwrap();
+    assert_eq!(r, row(1, "noload"));
+    assert_eq!(second, first + 1);
+    assert_eq!(q.in_flight_since(first), None);
+    assert_eq!(q.in_flight_since(second), Some(2.0));
+}
+
+#[test]
+fn a_new_generation_replaces_queued_runs_rows_and_the_inspection_but_not_the_sweep() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2)]);
+    let _ = q.submit(vec![run(1), row(1, "noload"), row(1, "io_load")], 0.0);
+    assert_eq!(q.next(0.0).unwrap().1, run(1));
+    q.answered();
+    q.inspect(inspect(7));
+    // A slider moves: generation 2 before anything else went out.
+    assert_eq!(q.submit(vec![run(2)], 10.0), Worker::Keep);
+    assert_eq!(drain(&mut q), [run(2), point(1, 2)]);
+}
+
+#[test]
+fn a_newer_inspection_replaces_one_not_yet_sent() {
+    let mut q = Queue::default();
+    q.inspect(inspect(1));
+    q.inspect(inspect(2));
+    assert_eq!(drain(&mut q), [inspect(2)]);
+}
+
+#[test]
+fn a_young_run_in_flight_finishes_but_a_slow_one_is_given_up() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![run(1)], 0.0);
+    q.next(0.0).unwrap();
+    // Young: left to finish (its reply will be stale); the new run waits behind it.
+    assert_eq!(q.submit(vec![run(2)], CANCEL_AFTER_MS), Worker::Keep);
+    assert!(q.busy());
+    assert_eq!(q.next(CANCEL_AFTER_MS), None);
+    // Slow: the worker is restarted and the new run goes at once.
+    assert_eq!(
+        q.submit(vec![run(3)], CANCEL_AFTER_MS + 1.0),
+        Worker::Restart
+    );
+    assert!(!q.busy());
+    assert_eq!(drain(&mut q), [run(3)]);
+}
+
+#[test]
+fn a_sweep_point_cut_off_by_a_restart_runs_again_after_the_new_run() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2), point(1, 4)]);
+    assert_eq!(q.next(0.0).unwrap().1, point(1, 2));
+    assert_eq!(q.submit(vec![run(9)], 1_000.0), Worker::Restart);
+    assert_eq!(drain(&mut q), [run(9), point(1, 2), point(1, 4)]);
+}
+
+#[test]
+fn a_new_sweep_or_a_cancelled_one_replaces_the_points() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2), point(1, 4)]);
+    q.sweep(vec![point(2, 6)]);
+    assert_eq!(drain(&mut q), [point(2, 6)]);
+    q.sweep(vec![point(3, 8)]);
+    q.sweep(Vec::new());
+    assert_eq!(drain(&mut q), []);
+}
+
+#[test]
+fn cancel_restarts_the_worker_and_drops_runs_but_the_sweep_goes_on() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2), point(1, 4)]);
+    assert_eq!(q.next(0.0).unwrap().1, point(1, 2));
+    let _ = q.submit(vec![run(5), row(5, "noload")], 1.0);
+    q.inspect(inspect(3));
+    assert_eq!(q.cancel(), Worker::Restart);
+    assert!(!q.busy());
+    assert_eq!(drain(&mut q), [point(1, 2), point(1, 4)]);
+}
+
+#[test]
+fn a_crash_or_the_time_limit_clears_everything() {
+    let mut q = Queue::default();
+    q.sweep(vec![point(1, 2)]);
+    let _ = q.submit(vec![run(5), row(5, "noload")], 0.0);
+    let (number, _) = q.next(0.0).unwrap();
+    q.inspect(inspect(3));
+    q.clear();
+    assert_eq!(q.in_flight_since(number), None);
+    assert_eq!(q.waiting(), 0);
+    // Numbers go on: a watch on the old request never matches a new one.
+    let _ = q.submit(vec![run(6)], 0.0);
+    assert!(q.next(0.0).unwrap().0 > number);
+}
+
+#[test]
+fn a_request_equal_to_the_one_in_flight_is_not_queued_twice() {
+    // A link's pinned run is asked for with every generation until it arrives.
+    let pinned = Request::Run {
+        id: 1,
+        scenario: scenario(),
+        preset: Some(PresetRef {
+            id: "irman".into(),
+            params: Default::default(),
+        }),
+    };
+    let mut q = Queue::default();
+    let _ = q.submit(vec![pinned.clone(), run(2)], 0.0);
+    assert_eq!(q.next(0.0).unwrap().1, pinned);
+    assert_eq!(q.submit(vec![run(3), pinned.clone()], 10.0), Worker::Keep);
+    q.answered();
+    assert_eq!(drain(&mut q), [run(3)]);
+    // Given up with a restarted worker, it is asked for again.
+    let _ = q.submit(vec![pinned.clone()], 100.0);
+    assert_eq!(q.next(100.0).unwrap().1, pinned);
+    assert_eq!(
+        q.submit(vec![run(4), pinned.clone()], 1_000.0),
+        Worker::Restart
+    );
+    assert_eq!(drain(&mut q), [run(4), pinned]);
+}
+
+#[test]
+fn a_request_that_could_not_be_sent_frees_the_worker() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![run(1), row(1, "noload")], 0.0);
+    q.next(0.0).unwrap();
+    q.unsent();
+    assert!(!q.busy());
+    assert_eq!(drain(&mut q), [row(1, "noload")]);
+}

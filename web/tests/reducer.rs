@@ -1,0 +1,489 @@
+//! Native tests of the reducer: every action, by kind. An edit clears the notice and runs the
+//! draft again (a new generation) when it is valid; a view change runs nothing; a link restores
+//! the whole view, the pinned run of a compare view included.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::rc::Rc;
+
+use schedlab::link::{LinkState, TimeWindow, ViewState};
+use schedlab::view::LaneMode;
+use schedlab::{Nanos, Scenario};
+use schedlab_web::protocol::{Request, Response};
+use schedlab_web::sim;
+use schedlab_web::state::{
+    Action, AppState, Edit, RunStatus, StatsColumn, ViewChange, WorkerEvent, DEFAULT_PRESET,
+};
+use yew::Reducible;
+
+fn clock() -> f64 {
+    0.0
+}
+
+/// Two tasks under round robin on one CPU: no preset.
+fn plain() -> Scenario {
+    serde_json::from_str(
+        r#"{"version":1,"cpus":1,"duration":"1s","seed":1,
+            "policy":{"id":"rr","tunables":{"quantum":4}},
+            "tasks":[{"name":"editor","program":[{"repeat":10,"body":[{"run":"2ms"},{"sleep":"30ms"}]}]},
+                     {"name":"hog","program":[{"run":"1s"}]}]}"#,
+    )
+    .unwrap()
+}
+
+fn open(scenario: Scenario) -> Rc<AppState> {
+    Rc::new(AppState::from_link(LinkState::new(scenario)))
+}
+
+fn reduce(state: &Rc<AppState>, action: impl Into<Action>) -> Rc<AppState> {
+    state.clone().reduce(action.into())
+}
+
+/// Runs every request the state asks for through the worker and applies the replies.
+fn settle(mut state: Rc<AppState>) -> Rc<AppState> {
+    for request in state.requests() {
+        state = reduce(&state, WorkerEvent::Reply(sim::respond(request, &clock)));
+    }
+    state
+}
+
+fn with_notice(state: &Rc<AppState>) -> Rc<AppState> {
+    let s = reduce(state, Edit::OpenLink("#s=1.bm90IGRlZmxhdGU".into()));
+    assert!(s.notice.is_some());
+    s
+}
+
+#[test]
+fn every_edit_clears_the_notice_and_runs_again() {
+    let edits = [
+        Edit::SetSeed("5".into()),
+        Edit::SetDuration("2s".into()),
+        Edit::SetCpus("2".into()),
+        Edit::SelectPolicy("fifo".into()),
+        Edit::SetTunable("quantum".into(), 7),
+        Edit::ResetTunable("quantum".into()),
+        Edit::AddTask,
+        Edit::RemoveTask(1),
+        Edit::RenameTask(0, "vim".into()),
+        Edit::SetTemplate(1, "periodic".into()),
+        Edit::SetProgram(1, r#"[{"run":"5ms"}]"#.into()),
+        Edit::SetNice(1, "5".into()),
+        Edit::SetShares(1, "300".into()),
+        Edit::SetArrival(1, "3ms".into()),
+        Edit::SelectPreset("irman".into()),
+        Edit::Detach,
+    ];
+    for edit in edits {
+        let name = format!("{edit:?}");
+        let before = with_notice(&open(plain()));
+        let after = reduce(&before, edit);
+        assert_eq!(after.notice, None, "{name}");
+        assert!(after.generation > before.generation, "{name}");
+        assert_eq!(after.status, RunStatus::Running, "{name}");
+        assert_eq!(after.problems, [], "{name}");
+        let Request::Run { id, scenario, .. } = after.requests().remove(0) else {
+            panic!("{name}: the first request is not the run");
+        };
+        assert_eq!(id, after.generation, "{name}");
+        assert_eq!(scenario, *after.draft, "{name}");
+    }
+}
+
+#[test]
+fn view_changes_run_nothing_and_keep_the_notice() {
+    let state = with_notice(&settle(open(plain())));
+    for change in [
+        ViewChange::Shared("https://example.org/#s=1.x".into()),
+        ViewChange::SetCursor(Some(1_000)),
+        ViewChange::SetLanes(LaneMode::Tasks),
+        ViewChange::SetZoom(Some(TimeWindow {
+            start_ns: 0,
+            end_ns: 1_000_000,
+        })),
+        ViewChange::SelectTask(Some("hog".into())),
+        ViewChange::TogglePin,
+        ViewChange::ToggleLargeType,
+        ViewChange::Sort(StatsColumn::Name),
+    ] {
+        let name = format!("{change:?}");
+        let after = reduce(&state, change);
+        assert_eq!(after.generation, state.generation, "{name}");
+        assert_eq!(after.notice, state.notice, "{name}");
+        assert_eq!(after.draft, state.draft, "{name}");
+    }
+    // The one view change that touches the notice is dismissing it.
+    assert_eq!(reduce(&state, ViewChange::DismissNotice).notice, None);
+}
+
+#[test]
+fn open_link_shows_the_link_and_a_broken_one_keeps_the_page() {
+    let state = settle(open(plain()));
+    let mut other = plain();
+    other.seed = 42;
+    let link = LinkState {
+        scenario: other.clone(),
+        view: ViewState {
+            lanes: LaneMode::Tasks,
+            ..ViewState::default()
+        },
+    };
+    let opened = reduce(&state, Edit::OpenLink(schedlab::encode(&link)));
+    assert_eq!(*opened.draft, other);
+    assert_eq!(opened.view.lanes, LaneMode::Tasks);
+    assert_eq!(opened.notice, None);
+
+    let broken = reduce(&state, Edit::OpenLink("#s=1.bm90IGRlZmxhdGU".into()));
+    assert!(broken
+        .notice
+        .as_deref()
+        .unwrap()
+        .starts_with("This link could not be opened"));
+    assert_eq!(broken.draft, state.draft);
+    assert_eq!(broken.generation, state.generation);
+}
+
+#[test]
+fn presets_are_chosen_set_and_left() {
+    let state = Rc::new(AppState::default_scenario());
+    assert_eq!(state.preset.as_ref().unwrap().id, DEFAULT_PRESET);
+
+    // A parameter regenerates the scenario from the preset.
+    let fewer = reduce(&state, Edit::SetPresetParam("iterations".into(), 3));
+    assert_eq!(fewer.preset.as_ref().unwrap().params["iterations"], 3);
+    assert_ne!(fewer.draft, state.draft);
+    assert!(!fewer.edited);
+
+    // Another preset.
+    let irman = reduce(&state, Edit::SelectPreset("irman".into()));
+    assert_eq!(irman.preset.as_ref().unwrap().id, "irman");
+    assert!(irman
+        .draft
+        .tasks
+        .iter()
+        .any(|t| t.name != state.draft.tasks[0].name));
+
+    // No preset: a small custom scenario on the same CPUs and seed.
+    let custom = reduce(&irman, Edit::SelectPreset(String::new()));
+    assert_eq!(custom.preset, None);
+    assert_eq!(custom.draft.cpus, irman.draft.cpus);
+    assert_eq!(custom.draft.seed, irman.draft.seed);
+    let names: Vec<&str> = custom.draft.tasks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["editor", "hog"]);
+
+    // Detach keeps the scenario and drops the preset (and so its stop rule).
+    let detached = reduce(&state, Edit::Detach);
+    assert_eq!(detached.preset, None);
+    assert_eq!(detached.draft, state.draft);
+}
+
+#[test]
+fn the_cpu_count_regenerates_an_unedited_preset_and_is_checked() {
+    let state = Rc::new(AppState::default_scenario());
+    let two = reduce(&state, Edit::SetCpus("2".into()));
+    assert_eq!(two.draft.cpus, 2);
+    assert!(!two.edited);
+
+    let bad = reduce(&state, Edit::SetCpus("two".into()));
+    assert_eq!(bad.status, RunStatus::Invalid);
+    assert!(bad.requests().is_empty());
+    assert_eq!(bad.field_text("cpus", || "1".into()), "two");
+    assert!(bad
+        .problem_at("cpus")
+        .unwrap()
+        .contains("not a whole number"));
+
+    let many = reduce(&state, Edit::SetCpus("99".into()));
+    assert_eq!(many.status, RunStatus::Invalid);
+    assert!(many.problem_at("cpus").unwrap().contains("1..=16"));
+    // Fixing it runs again.
+    let fixed = reduce(&many, Edit::SetCpus("1".into()));
+    assert_eq!(fixed.status, RunStatus::Running);
+    assert_eq!(fixed.draft, state.draft);
+}
+
+#[test]
+fn a_cpu_count_edited_while_the_first_run_is_going_sticks() {
+    // The page opens and sends its first run; the user sets two CPUs before it answers.
+    let state = Rc::new(AppState::default_scenario());
+    let first = state.requests().remove(0);
+    let edited = reduce(&state, Edit::SetCpus("2".into()));
+    let second = edited.requests().remove(0);
+    // The first run's answer arrives late: dropped, the edit stays.
+    let late = reduce(&edited, WorkerEvent::Reply(sim::respond(first, &clock)));
+    assert_eq!(late.draft.cpus, 2);
+    assert_eq!(late.shown, None);
+    assert_eq!(late.status, RunStatus::Running);
+    let shown = reduce(&late, WorkerEvent::Reply(sim::respond(second, &clock)));
+    assert_eq!(shown.shown.as_ref().unwrap().scenario.cpus, 2);
+    assert_eq!(shown.draft.cpus, 2);
+    assert!(matches!(shown.status, RunStatus::Done { .. }));
+}
+
+#[test]
+fn duration_and_seed_are_parsed_and_checked() {
+    let state = open(plain());
+    let longer = reduce(&state, Edit::SetDuration("2s".into()));
+    assert_eq!(longer.draft.duration, Nanos::from_secs(2));
+    let bad = reduce(&state, Edit::SetDuration("ten seconds".into()));
+    assert!(bad.problem_at("duration").is_some());
+    assert_eq!(bad.draft.duration, state.draft.duration);
+
+    let seeded = reduce(&state, Edit::SetSeed("9".into()));
+    assert_eq!(seeded.draft.seed, 9);
+    let bad = reduce(&state, Edit::SetSeed("-1".into()));
+    assert!(bad.problem_at("seed").is_some());
+    // A good value clears the field's problem.
+    assert_eq!(reduce(&bad, Edit::SetSeed("3".into())).problems, []);
+}
+
+#[test]
+fn policy_and_tunables() {
+    let state = open(plain());
+    let fifo = reduce(&state, Edit::SelectPolicy("fifo".into()));
+    assert_eq!(fifo.draft.policy.id, "fifo");
+    assert!(fifo.draft.policy.tunables.is_empty());
+
+    let spec = schedlab::sweep::tunable("rr", "quantum").unwrap();
+    let set = reduce(&state, Edit::SetTunable("quantum".into(), 7));
+    assert_eq!(set.draft.policy.tunables["quantum"], 7);
+    // The default is left out, as links store it.
+    let default = reduce(&set, Edit::SetTunable("quantum".into(), spec.default));
+    assert!(!default.draft.policy.tunables.contains_key("quantum"));
+    let reset = reduce(&set, Edit::ResetTunable("quantum".into()));
+    assert!(!reset.draft.policy.tunables.contains_key("quantum"));
+    let bad = reduce(&state, Edit::SetTunable("quantum".into(), spec.max + 1));
+    assert_eq!(bad.status, RunStatus::Invalid);
+}
+
+#[test]
+fn the_task_table() {
+    let state = open(plain());
+    let added = reduce(&state, Edit::AddTask);
+    assert_eq!(added.draft.tasks.len(), 3);
+    assert_eq!(added.draft.tasks[2].name, "task3");
+    assert!(added.edited);
+    // Names stay unique.
+    let again = reduce(&reduce(&added, Edit::RemoveTask(0)), Edit::AddTask);
+    let names: Vec<&str> = again.draft.tasks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["hog", "task3", "task4"]);
+
+    let removed = reduce(&state, Edit::RemoveTask(0));
+    assert_eq!(removed.draft.tasks.len(), 1);
+    assert_eq!(reduce(&state, Edit::RemoveTask(9)).draft.tasks.len(), 2);
+
+    let renamed = reduce(&state, Edit::RenameTask(1, "cruncher".into()));
+    assert_eq!(renamed.draft.tasks[1].name, "cruncher");
+
+    // The I/O template brings a disk along.
+    assert!(state.draft.disks.is_empty());
+    let io = reduce(&state, Edit::SetTemplate(0, "io".into()));
+    assert_eq!(io.draft.disks.len(), 1);
+    assert_ne!(io.draft.tasks[0].program, state.draft.tasks[0].program);
+    // Custom keeps the program as it is.
+    let custom = reduce(&state, Edit::SetTemplate(0, "custom".into()));
+    assert_eq!(custom.draft.tasks[0].program, state.draft.tasks[0].program);
+
+    let program = reduce(&state, Edit::SetProgram(1, r#"[{"run":"5ms"}]"#.into()));
+    assert_eq!(
+        serde_json::to_string(&program.draft.tasks[1].program).unwrap(),
+        r#"[{"run":"5ms"}]"#
+    );
+    let broken = reduce(&state, Edit::SetProgram(1, "[{".into()));
+    assert!(broken.problem_at("tasks[1].program").is_some());
+    assert_eq!(broken.draft.tasks[1].program, state.draft.tasks[1].program);
+
+    let niced = reduce(&state, Edit::SetNice(1, "5".into()));
+    assert_eq!(niced.draft.tasks[1].nice, 5);
+    assert!(reduce(&state, Edit::SetNice(1, "20".into()))
+        .problem_at("tasks[1].nice")
+        .is_some());
+
+    let shares = reduce(&state, Edit::SetShares(1, "300".into()));
+    assert_eq!(shares.draft.tasks[1].shares, Some(300));
+    assert_eq!(
+        reduce(&shares, Edit::SetShares(1, String::new()))
+            .draft
+            .tasks[1]
+            .shares,
+        None
+    );
+
+    let late = reduce(&state, Edit::SetArrival(1, "3ms".into()));
+    assert_eq!(late.draft.tasks[1].arrival, Nanos::from_ms(3));
+    assert!(reduce(&state, Edit::SetArrival(1, "soon".into()))
+        .problem_at("tasks[1].arrival")
+        .is_some());
+}
+
+#[test]
+fn lanes_zoom_and_the_selected_task_are_view_state() {
+    let state = settle(open(plain()));
+    let tasks = reduce(&state, ViewChange::SetLanes(LaneMode::Tasks));
+    assert_eq!(tasks.view.lanes, LaneMode::Tasks);
+
+    let window = TimeWindow {
+        start_ns: 2_000_000,
+        end_ns: 9_000_000,
+    };
+    let zoomed = reduce(&tasks, ViewChange::SetZoom(Some(window)));
+    assert_eq!(zoomed.view.zoom, Some(window));
+    // A window given backwards is stored as a window.
+    let odd = reduce(
+        &tasks,
+        ViewChange::SetZoom(Some(TimeWindow {
+            start_ns: 5,
+            end_ns: 1,
+        })),
+    );
+    assert_eq!(
+        odd.view.zoom,
+        Some(TimeWindow {
+            start_ns: 5,
+            end_ns: 6
+        })
+    );
+    assert_eq!(reduce(&zoomed, ViewChange::SetZoom(None)).view.zoom, None);
+
+    let picked = reduce(&zoomed, ViewChange::SelectTask(Some("hog".into())));
+    assert_eq!(picked.view.selected_task.as_deref(), Some("hog"));
+    // Picking it again, or nothing, clears it.
+    let again = reduce(&picked, ViewChange::SelectTask(Some("hog".into())));
+    assert_eq!(again.view.selected_task, None);
+    assert_eq!(
+        reduce(&picked, ViewChange::SelectTask(None))
+            .view
+            .selected_task,
+        None
+    );
+
+    // A re-run keeps the view.
+    let rerun = settle(reduce(&picked, Edit::SetTunable("quantum".into(), 8)));
+    assert_eq!(rerun.view.lanes, LaneMode::Tasks);
+    assert_eq!(rerun.view.zoom, Some(window));
+    assert_eq!(rerun.view.selected_task.as_deref(), Some("hog"));
+}
+
+#[test]
+fn share_large_type_and_sorting() {
+    let state = open(plain());
+    let shared = reduce(
+        &state,
+        ViewChange::Shared("https://example.org/#s=1.x".into()),
+    );
+    assert_eq!(shared.share_url, "https://example.org/#s=1.x");
+
+    let large = reduce(&state, ViewChange::ToggleLargeType);
+    assert!(large.large_type);
+    assert!(!reduce(&large, ViewChange::ToggleLargeType).large_type);
+
+    assert_eq!(state.sort, (StatsColumn::Cpu, true));
+    let flipped = reduce(&state, ViewChange::Sort(StatsColumn::Cpu));
+    assert_eq!(flipped.sort, (StatsColumn::Cpu, false));
+    // Names read A to Z first; numbers largest first.
+    assert_eq!(
+        reduce(&state, ViewChange::Sort(StatsColumn::Name)).sort,
+        (StatsColumn::Name, false)
+    );
+    assert_eq!(
+        reduce(&state, ViewChange::Sort(StatsColumn::P99)).sort,
+        (StatsColumn::P99, true)
+    );
+}
+
+/// A compare view: A at quantum 4, B at quantum 8, tasks lanes, a zoom window, hog selected
+/// and a cursor.
+fn compare_view() -> Rc<AppState> {
+    let a = settle(open(plain()));
+    let pinned = reduce(&a, ViewChange::TogglePin);
+    let b = settle(reduce(&pinned, Edit::SetTunable("quantum".into(), 8)));
+    let b = reduce(&b, ViewChange::SetLanes(LaneMode::Tasks));
+    let b = reduce(
+        &b,
+        ViewChange::SetZoom(Some(TimeWindow {
+            start_ns: 1_000_000,
+            end_ns: 20_000_000,
+        })),
+    );
+    let b = reduce(&b, ViewChange::SelectTask(Some("hog".into())));
+    reduce(&b, ViewChange::SetCursor(Some(6_000_000)))
+}
+
+#[test]
+fn a_link_to_a_compare_view_restores_the_view_and_runs_the_pinned_run_again() {
+    let page = compare_view();
+    let a = page.pinned.clone().unwrap();
+    let b = page.shown.clone().unwrap();
+    let link = page.link_state().unwrap();
+    let fragment = schedlab::encode(&link);
+    // A differs from B in its tunables only: the link holds A's policy, not its tasks.
+    let pinned = link.view.pinned.as_ref().unwrap();
+    assert_eq!(pinned.policy.as_ref().unwrap().tunables["quantum"], 4);
+    assert_eq!(pinned.scenario, None);
+
+    let opened = Rc::new(AppState::from_fragment(&fragment));
+    assert_eq!(opened.view.lanes, LaneMode::Tasks);
+    assert_eq!(
+        opened.view.zoom,
+        Some(TimeWindow {
+            start_ns: 1_000_000,
+            end_ns: 20_000_000
+        })
+    );
+    assert_eq!(opened.view.selected_task.as_deref(), Some("hog"));
+    assert_eq!(opened.view.cursor_ns, Some(6_000_000));
+    assert_eq!(*opened.draft, *b.scenario);
+    // A is asked for with B; its id is not a generation's.
+    let pending = opened.pin_pending.clone().unwrap();
+    assert_eq!(*pending.scenario, *a.scenario);
+    assert!(pending.id < opened.generation);
+    let requests = opened.requests();
+    assert!(matches!(&requests[0], Request::Run { id, .. } if *id == opened.generation));
+    assert!(matches!(&requests[1], Request::Run { id, .. } if *id == pending.id));
+    // The link made while A is on its way still holds it.
+    let restored = settle(opened.clone());
+    assert_eq!(restored.pin_pending, None);
+    let (ra, rb) = (
+        restored.pinned.clone().unwrap(),
+        restored.shown.clone().unwrap(),
+    );
+    assert_eq!(ra.outcome.result.trace_hash, a.outcome.result.trace_hash);
+    assert_eq!(rb.outcome.result.trace_hash, b.outcome.result.trace_hash);
+    assert_eq!(restored.link_state().unwrap(), link);
+}
+
+#[test]
+fn a_pinned_run_from_a_link_survives_edits_until_it_arrives_and_can_be_dropped() {
+    let fragment = schedlab::encode(&compare_view().link_state().unwrap());
+    let opened = Rc::new(AppState::from_fragment(&fragment));
+    let pin = opened.pin_pending.clone().unwrap();
+    // An edit (even an invalid one) still asks for A.
+    let edited = reduce(&opened, Edit::SetCpus("99".into()));
+    assert!(edited
+        .requests()
+        .iter()
+        .any(|r| matches!(r, Request::Run { id, .. } if *id == pin.id)));
+    // Unpinning before A arrives drops it; its late answer is ignored.
+    let a_request = edited.requests().remove(0);
+    let unpinned = reduce(&edited, ViewChange::TogglePin);
+    assert_eq!(
+        (unpinned.pinned.clone(), unpinned.pin_pending.clone()),
+        (None, None)
+    );
+    let late = reduce(
+        &unpinned,
+        WorkerEvent::Reply(sim::respond(a_request, &clock)),
+    );
+    assert_eq!(late.pinned, None);
+
+    // A pinned run the worker cannot run says so and leaves no compare view.
+    let failed = reduce(
+        &opened,
+        WorkerEvent::Reply(Response::Failed {
+            id: pin.id,
+            message: "out of budget".into(),
+            problems: Vec::new(),
+        }),
+    );
+    assert_eq!(failed.pin_pending, None);
+    assert!(failed.notice.as_deref().unwrap().contains("pinned run (A)"));
+    assert_eq!(failed.status, opened.status);
+}
