@@ -136,7 +136,7 @@ fn open_link_shows_the_link_and_a_broken_one_keeps_the_page() {
         .notice
         .as_deref()
         .unwrap()
-        .starts_with("This link could not be opened"));
+        .starts_with("This link is damaged"));
     assert_eq!(broken.draft, state.draft);
     assert_eq!(broken.generation, state.generation);
 }
