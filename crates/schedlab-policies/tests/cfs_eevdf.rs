@@ -644,3 +644,26 @@ fn cfs_three_hogs_on_two_cpus_all_move() {
         assert!((4_000..10_000).contains(&ms), "task {t}: {ms} ms");
     }
 }
+
+/// The reality check's pinned-beside-free row under eevdf: P pinned to cpu1, two free hogs.
+/// `can_migrate_task` never moves P, but the free hogs still trade places through the periodic
+/// balancer, so P is alone on cpu1 part of the time: more than the quarter of the 20 s of CPU
+/// it would get sharing cpu1 for good (5 s), near the third the kernel gives it (measured
+/// 32.7 %), and every hog within 1 % of 20 s of a third.
+#[test]
+fn eevdf_pinned_beside_free_hogs_is_sometimes_alone() {
+    let tasks = r#"[{"name":"P","cpus":[1],"program":[{"run":"100s"}]},
+                    {"name":"A","program":[{"run":"100s"}]},
+                    {"name":"B","program":[{"run":"100s"}]}]"#;
+    let json = scenario(
+        2,
+        r#"{"id":"eevdf","tunables":{"base_slice":700,"hz":250}}"#,
+        tasks,
+    );
+    let out = run(&with_duration(json, "10s"));
+    assert!(out.metrics.tasks[0].migrations == 0);
+    for t in 0..3 {
+        let ms = cpu_ms(&out, t);
+        assert!(ms.abs_diff(6_667) <= 200, "task {t}: {ms} ms");
+    }
+}
