@@ -55,16 +55,14 @@
 //!   that stay runnable (the approximation `calc_group_shares`'s own comment starts from). No
 //!   bandwidth control (`cpu.max`), no autogroup. A renice inside a group reweights the group
 //!   entities above without dequeuing them.
-//! * SMP: sched domains are out of scope. Fork and wake-up placement: an idle CPU if there is
-//!   one (the previous CPU first), else the previous CPU (fork: the least loaded). Balancing:
-//!   a CPU about to go idle pulls the leftmost waiting entity of the busiest queue
-//!   (`newidle_balance`); on each tick a busy CPU with waiting entities hands its leftmost one to
-//!   an idle CPU (the nohz idle-balance kick), and pulls from a queue with at least two more
-//!   tasks than its own (periodic `load_balance`, by task count instead of load). Known
-//!   difference: the kernel's `load_balance` also moves a task between queues one task apart
-//!   (three hogs on two CPUs): `calculate_imbalance` asks for half a hog's load, too little at
-//!   the first attempt, but `detach_tasks` tests `load >> nr_balance_failed`, so a later attempt
-//!   moves it (docs/reality-check.md measures 33/33/33 % where this model gives 25/50/25 %). A moved entity
+//! * SMP: fork and wake-up placement: an idle CPU if there is one (the previous CPU first), else
+//!   the previous CPU (fork: the least loaded). A CPU about to go idle pulls the leftmost
+//!   waiting entity of the busiest queue (`newidle_balance`); on each tick a busy CPU with
+//!   waiting entities hands its leftmost one to an idle CPU (the nohz idle-balance kick). A busy
+//!   CPU's periodic `load_balance` is `crate::fair_balance`: one domain over every CPU, the
+//!   kernel's balance interval, `calculate_imbalance`'s `migrate_load` and `detach_tasks`'
+//!   `load >> nr_balance_failed` and cache-hot tests, so with three hogs on two CPUs a hog moves
+//!   every second or third attempt (docs/reality-check.md measures 33/33/33 %). A moved entity
 //!   keeps its vruntime relative to `min_vruntime` (the kernel's renormalization).
 //!
 //! ```text
@@ -81,6 +79,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
 use schedlab_engine::metrics::nice_weight;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
@@ -346,6 +345,7 @@ impl CfsConfig {
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let ncpus = m.cpus.max(1) as usize;
+    let dc = DomainConfig::new(ncpus, t.get("hz").max(1) as u64);
     Box::new(Cfs {
         c: CfsConfig::new(t, m),
         se: Vec::new(),
@@ -355,6 +355,9 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
             ncpus,
             tg: Vec::new(),
         },
+        dc,
+        sd: vec![SchedDomain::new(&dc); ncpus],
+        lru_seq: 0,
     })
 }
 
@@ -447,9 +450,9 @@ impl Timeline {
 /// whether it has a waiting (not running) entity. Returns `(from, to)`.
 ///
 /// `this` is the balancing CPU. Idle pull (`this_idle`): from the busiest queue with a waiting
-/// entity. On a busy CPU's tick: first hand a waiting entity of `this` to a free idle CPU (the
-/// nohz kick), else pull from the busiest queue if it has at least two tasks more than `this`.
-/// Busiest = most `nr_running`, lowest CPU id on ties.
+/// entity (busiest = most `nr_running`, lowest CPU id on ties). On a busy CPU's tick: hand a
+/// waiting entity of `this` to a free idle CPU (the nohz kick); the busy CPU's own periodic
+/// balance is `crate::fair_balance`.
 pub fn balance_move(
     nr_running: &[usize],
     has_waiting: &[bool],
@@ -468,9 +471,7 @@ pub fn balance_move(
             return Some((this, idle));
         }
     }
-    busiest
-        .filter(|&b| nr_running[b] >= nr_running[this] + 2)
-        .map(|b| (b, this))
+    None
 }
 
 /// A scheduling entity: a task, or the entity of a task group on one CPU (`Group(q)` is the
@@ -640,6 +641,11 @@ struct Entity {
     cpu: usize,
     /// The task's group slot (0 = root, g + 1 = group g); unused for group entities.
     slot: usize,
+    /// `exec_start`: when it last ran (was last charged).
+    exec_start: u64,
+    /// Its place in the CPU's `cfs_tasks` list: larger is nearer the head (more recently
+    /// enqueued or picked).
+    lru: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -673,6 +679,10 @@ pub struct Cfs {
     gse: Vec<Entity>,
     rq: Vec<CfsRq>,
     h: Hierarchy,
+    /// The periodic balancer's domain, one per CPU.
+    dc: DomainConfig,
+    sd: Vec<SchedDomain>,
+    lru_seq: u64,
 }
 
 impl Cfs {
@@ -995,6 +1005,8 @@ impl Cfs {
         let se = &mut self.se[t.index()];
         se.vruntime = rel + self.rq[tq].min_vruntime;
         se.cpu = to;
+        self.lru_seq += 1;
+        se.lru = self.lru_seq;
         self.rq[tq].load += w;
         self.enqueue_tree(tq, s);
         self.rq[to].h_nr_running += 1;
@@ -1010,7 +1022,92 @@ impl Cfs {
         );
     }
 
+    /// `task_h_load` with the queues' instantaneous weights.
+    fn task_h_load(&self, t: TaskId) -> u64 {
+        let mut path = Vec::new();
+        let mut q = self.task_rq(t);
+        while let Some(pq) = self.h.parent_q(q) {
+            path.push((self.rq[q].load, self.gse[q].weight));
+            q = pq;
+        }
+        path.push((self.rq[q].load, 0));
+        fair_balance::task_h_load(self.se[t.index()].weight, &path)
+    }
+
+    /// The periodic `load_balance` of busy CPU `this`, when its domain is due.
+    fn periodic_balance(&mut self, cx: &mut Cx<'_>, this: usize) {
+        let jiffies = cx.now().0 / self.c.tick_nsec.max(1);
+        if self.h.ncpus < 2 || !self.sd[this].due(&self.dc, jiffies, true) {
+            return;
+        }
+        self.sd[this].last_balance = jiffies;
+        let stats: Vec<CpuStat> = (0..self.h.ncpus)
+            .map(|c| CpuStat {
+                nr_running: self.rq[c].h_nr_running,
+                load: self.rq[c].load,
+            })
+            .collect();
+        let now = cx.now().0;
+        let dst = CpuId(this as u16);
+        let dst_busy = self.rq[this].h_nr_running > 0;
+        let candidates = |b: usize| {
+            let running = self.curr_task(b);
+            let mut on: Vec<(u64, TaskId)> = (0..self.se.len())
+                .map(|i| TaskId(i as u32))
+                .filter(|t| {
+                    let e = &self.se[t.index()];
+                    e.on_rq && e.cpu == b
+                })
+                .map(|t| (self.se[t.index()].lru, t))
+                .collect();
+            on.sort_unstable();
+            on.into_iter()
+                .map(|(_, t)| {
+                    let e = &self.se[t.index()];
+                    let buddy = dst_busy && self.rq[self.task_rq(t)].next == Some(Se::Task(t));
+                    Candidate {
+                        task: t,
+                        load: self.task_h_load(t),
+                        running: running == Some(t),
+                        allowed: cx.task(t).allowed(dst),
+                        hot: buddy
+                            || now.saturating_sub(e.exec_start) < fair_balance::MIGRATION_COST_NS,
+                    }
+                })
+                .collect()
+        };
+        let mut sd = self.sd[this];
+        let r = fair_balance::load_balance(&self.dc, &mut sd, &stats, this, candidates);
+        self.sd[this] = sd;
+        let Some((busiest, d, imbalance)) = r else {
+            return;
+        };
+        for &t in &d.skipped {
+            self.lru_seq += 1;
+            self.se[t.index()].lru = self.lru_seq;
+        }
+        if d.moved.is_empty() {
+            if let Some(t) = self.curr_task(this) {
+                cx.note(
+                    dst,
+                    t,
+                    Note::new(
+                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
+                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
+                    ),
+                );
+            }
+        }
+        for t in d.moved {
+            self.move_task(cx, t, busiest, this);
+            self.check_preempt_wakeup(cx, this, t);
+        }
+    }
+
     fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
+        if !this_idle {
+            self.periodic_balance(cx, this);
+        }
         let ncpus = self.h.ncpus;
         let nr: Vec<usize> = (0..ncpus)
             .map(|c| self.rq[c].h_nr_running as usize)
@@ -1268,9 +1365,11 @@ impl Policy for Cfs {
                 }
             }
         }
+        self.lru_seq += 1;
         let se = &mut self.se[task.index()];
         se.cpu = c;
         se.on_rq = true;
+        se.lru = self.lru_seq;
         self.rq[q].load += se.weight;
         self.enqueue_tree(q, Se::Task(task));
         self.rq[c].h_nr_running += 1;
@@ -1308,6 +1407,11 @@ impl Policy for Cfs {
     /// accounting, as when the kernel's pick returns prev.
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        // pick_next_task_fair moves the picked task to the head of cfs_tasks.
+        self.lru_seq += 1;
+        let e = &mut self.se[task.index()];
+        e.lru = self.lru_seq;
+        e.exec_start = cx.now().0;
         let mut s = Se::Task(task);
         loop {
             let q = self.cfs_rq_of(s);
@@ -1334,7 +1438,8 @@ impl Policy for Cfs {
     }
 
     /// `update_curr` at every level of the running task's chain.
-    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+    fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+        self.se[task.index()].exec_start = cx.now().0;
         let mut s = Se::Task(task);
         loop {
             let q = self.cfs_rq_of(s);
@@ -1695,10 +1800,10 @@ mod tests {
             balance_move(&[2, 0], &[true, false], &[false, true], 0, false),
             Some((0, 1))
         );
-        // 3 vs 1: pull; 2 vs 1: leave.
+        // A busy CPU without an idle one beside it leaves the rest to fair_balance.
         assert_eq!(
             balance_move(&[1, 3], &[false, true], &[false, false], 0, false),
-            Some((1, 0))
+            None
         );
         assert_eq!(
             balance_move(&[1, 2], &[false, true], &[false, false], 0, false),

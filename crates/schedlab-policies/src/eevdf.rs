@@ -55,9 +55,10 @@
 //! and `reweight_entity` (6.6: vruntime kept, the deadline's distance and a saved lag scaled by
 //! old/new weight) applies its new weight; `pick_eevdf` runs at every level down, and a wake-up
 //! preempts when `pick_eevdf` on the queue `find_matching_se` reaches picks the woken task's
-//! entity. SMP as in `cfs`: no sched domains; idle pull of the leftmost waiting entity of the
-//! busiest queue, a busy CPU's tick hands a waiting entity to an idle CPU or pulls from a queue
-//! with two more tasks; a moved entity keeps its lag (dequeue saves it, enqueue places by it).
+//! entity. SMP as in `cfs`: idle pull of the leftmost waiting entity of the busiest queue, a
+//! busy CPU's tick hands a waiting entity to an idle CPU, and its periodic `load_balance` is
+//! `crate::fair_balance` (6.6's, PELT loads replaced by queue weights); a moved entity keeps
+//! its lag (dequeue saves it, enqueue places by it).
 //!
 //! ```text
 //!  cpu0  V = 40.0 ms                             eligible: v <= V
@@ -79,6 +80,7 @@ use crate::cfs::{
     task_groups, until_next_tick, us, Entities, Hierarchy, Se, HZ_TUNABLE, SCALING_TUNABLE,
 };
 use crate::eevdf_tree::DeadlineTree;
+use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
 
 const NSEC_PER_USEC: u64 = 1_000;
 const NSEC_PER_SEC: u64 = 1_000_000_000;
@@ -202,6 +204,7 @@ impl EevdfConfig {
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let ncpus = m.cpus.max(1) as usize;
+    let dc = DomainConfig::new(ncpus, t.get("hz").max(1) as u64);
     Box::new(Eevdf {
         c: EevdfConfig::new(t, m),
         se: Vec::new(),
@@ -211,6 +214,9 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
             ncpus,
             tg: Vec::new(),
         },
+        dc,
+        sd: vec![SchedDomain::new(&dc); ncpus],
+        lru_seq: 0,
     })
 }
 
@@ -261,6 +267,11 @@ struct Entity {
     cpu: usize,
     /// The task's group slot (0 = root, g + 1 = group g); unused for group entities.
     slot: usize,
+    /// `exec_start`: when it last ran (was last charged).
+    exec_start: u64,
+    /// Its place in the CPU's `cfs_tasks` list: larger is nearer the head (more recently
+    /// enqueued or picked).
+    lru: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -293,6 +304,10 @@ pub struct Eevdf {
     gse: Vec<Entity>,
     rq: Vec<EevdfRq>,
     h: Hierarchy,
+    /// The periodic balancer's domain, one per CPU.
+    dc: DomainConfig,
+    sd: Vec<SchedDomain>,
+    lru_seq: u64,
 }
 
 impl Entities for Eevdf {
@@ -745,6 +760,8 @@ impl Eevdf {
         self.update_curr(cx, tq);
         self.place_entity(tq, s, false);
         self.se[t.index()].cpu = to;
+        self.lru_seq += 1;
+        self.se[t.index()].lru = self.lru_seq;
         self.enqueue_tree(tq, s);
         self.rq[to].h_nr_running += 1;
         self.enqueue_upper(cx, s);
@@ -764,7 +781,88 @@ impl Eevdf {
         );
     }
 
+    /// `task_h_load` with the queues' instantaneous weights.
+    fn task_h_load(&self, t: TaskId) -> u64 {
+        let load = |q: usize| self.sums(q).1 as u64;
+        let mut path = Vec::new();
+        let mut q = self.task_rq(t);
+        while let Some(pq) = self.h.parent_q(q) {
+            path.push((load(q), self.gse[q].weight));
+            q = pq;
+        }
+        path.push((load(q), 0));
+        fair_balance::task_h_load(self.se[t.index()].weight, &path)
+    }
+
+    /// The periodic `load_balance` of busy CPU `this`, when its domain is due.
+    fn periodic_balance(&mut self, cx: &mut Cx<'_>, this: usize) {
+        let jiffies = cx.now().0 / self.c.tick_nsec.max(1);
+        if self.h.ncpus < 2 || !self.sd[this].due(&self.dc, jiffies, true) {
+            return;
+        }
+        self.sd[this].last_balance = jiffies;
+        let stats: Vec<CpuStat> = (0..self.h.ncpus)
+            .map(|c| CpuStat {
+                nr_running: self.rq[c].h_nr_running as u64,
+                load: self.sums(c).1 as u64,
+            })
+            .collect();
+        let now = cx.now().0;
+        let dst = CpuId(this as u16);
+        let candidates = |b: usize| {
+            let running = self.curr_task(b);
+            let mut on: Vec<(u64, TaskId)> = (0..self.se.len())
+                .map(|i| TaskId(i as u32))
+                .filter(|t| {
+                    let e = &self.se[t.index()];
+                    e.on_rq && e.cpu == b
+                })
+                .map(|t| (self.se[t.index()].lru, t))
+                .collect();
+            on.sort_unstable();
+            on.into_iter()
+                .map(|(_, t)| Candidate {
+                    task: t,
+                    load: self.task_h_load(t),
+                    running: running == Some(t),
+                    allowed: cx.task(t).allowed(dst),
+                    hot: now.saturating_sub(self.se[t.index()].exec_start)
+                        < fair_balance::MIGRATION_COST_NS,
+                })
+                .collect()
+        };
+        let mut sd = self.sd[this];
+        let r = fair_balance::load_balance(&self.dc, &mut sd, &stats, this, candidates);
+        self.sd[this] = sd;
+        let Some((busiest, d, imbalance)) = r else {
+            return;
+        };
+        for &t in &d.skipped {
+            self.lru_seq += 1;
+            self.se[t.index()].lru = self.lru_seq;
+        }
+        if d.moved.is_empty() {
+            if let Some(t) = self.curr_task(this) {
+                cx.note(
+                    dst,
+                    t,
+                    Note::new(
+                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
+                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
+                    ),
+                );
+            }
+        }
+        for t in d.moved {
+            self.move_task(cx, t, busiest, this);
+            self.check_preempt_wakeup(cx, this, t);
+        }
+    }
+
     fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
+        if !this_idle {
+            self.periodic_balance(cx, this);
+        }
         let ncpus = self.h.ncpus;
         let nr: Vec<usize> = (0..ncpus).map(|c| self.rq[c].h_nr_running).collect();
         let waiting: Vec<bool> = (0..ncpus)
@@ -837,6 +935,8 @@ impl Policy for Eevdf {
         let initial = why == Enqueue::New;
         let saved = self.se[task.index()].vlag;
         self.place_entity(q, s, initial);
+        self.lru_seq += 1;
+        self.se[task.index()].lru = self.lru_seq;
         self.se[task.index()].cpu = c;
         self.se[task.index()].on_rq = true;
         self.enqueue_tree(q, s);
@@ -927,6 +1027,11 @@ impl Policy for Eevdf {
     /// for the previous curr there and its chain below.
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
+        // pick_next_task_fair moves the picked task to the head of cfs_tasks.
+        self.lru_seq += 1;
+        let e = &mut self.se[task.index()];
+        e.lru = self.lru_seq;
+        e.exec_start = cx.now().0;
         let mut s = Se::Task(task);
         loop {
             let q = self.cfs_rq_of(s);
@@ -963,7 +1068,8 @@ impl Policy for Eevdf {
     }
 
     /// `update_curr`'s accounting at every level of the running task's chain.
-    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+    fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
+        self.se[task.index()].exec_start = cx.now().0;
         let mut s = Se::Task(task);
         loop {
             let q = self.cfs_rq_of(s);

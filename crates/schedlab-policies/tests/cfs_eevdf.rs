@@ -578,3 +578,92 @@ fn cfs_tick_comes_before_a_timer_wakeup_at_the_same_instant() {
         ]
     );
 }
+
+const THREE_HOGS: &str = r#"[{"name":"A","program":[{"run":"100s"}]},
+                             {"name":"B","program":[{"run":"100s"}]},
+                             {"name":"C","program":[{"run":"100s"}]}]"#;
+
+/// The periodic balancer's notes (`fair_balance`), as "ms task text".
+fn balance_notes(out: &RunOutput, until_ms: u64) -> Vec<String> {
+    out.trace
+        .notes()
+        .filter(|a| a.time.0 / 1_000_000 <= until_ms)
+        .map(|a| {
+            format!(
+                "{} {} {}",
+                a.time.0 / 1_000_000,
+                out.tasks[a.task.index()].name,
+                a.note.render()
+            )
+        })
+        .filter(|s| s.contains("balance:"))
+        .collect()
+}
+
+/// Three nice-0 hogs on 2 CPUs under eevdf (HZ 250, base_slice 0.7 ms × 2): fork placement
+/// puts A on cpu0, B on the idle cpu1, C beside A. Cpu1's domain is due every 7 jiffies
+/// (28 ms) while busy. At 28 ms it asks cpu0 for load 512 (avg 1536) and the waiting hog
+/// weighs 1023: too heavy, nr_balance_failed 1. At 56 ms `1023 >> 1 = 511` fits but cpu0's
+/// tick switched its hogs at that instant, so the waiting one stopped 0 ms ago: cache hot
+/// (nr_balance_failed 1 is not above cache_nice_tries 1), failed 2. At 84 ms hotness no longer
+/// counts and 1023 >> 2 fits: it moves. Over 10 s the lone hog's role passes around and
+/// each gets a third of the 20 s of CPU within 1 % (200 ms): the kernel's 33/33/33, where the
+/// old task-count rule gave 25/50/25.
+#[test]
+fn eevdf_three_hogs_on_two_cpus_rotate() {
+    let json = scenario(
+        2,
+        r#"{"id":"eevdf","tunables":{"base_slice":700,"hz":250}}"#,
+        THREE_HOGS,
+    );
+    let out = run(&with_duration(json, "10s"));
+    let notes = balance_notes(&out, 84);
+    assert_eq!(
+        notes,
+        [
+            "28 B balance: pulling load 512 from cpu0 found no task light or cold enough (nr_balance_failed 1)",
+            "56 B balance: pulling load 512 from cpu0 found no task light or cold enough (nr_balance_failed 2)",
+            "84 A balance: moved from cpu0 to cpu1 keeping lag -2.000 ms; new deadline 1.400 ms after its vruntime",
+        ]
+    );
+    for t in 0..3 {
+        let ms = cpu_ms(&out, t);
+        assert!(ms.abs_diff(6_667) <= 200, "task {t}: {ms} ms");
+    }
+}
+
+/// CFS's slices (6 ms of a 12 ms period on 2 CPUs) end on every second tick, so which hog
+/// waits at a balance repeats more regularly than under eevdf; still every hog moves and none
+/// keeps a CPU to itself: each gets between a fifth and a half of the 20 s.
+#[test]
+fn cfs_three_hogs_on_two_cpus_all_move() {
+    let json = scenario(2, r#"{"id":"cfs","tunables":{"hz":250}}"#, THREE_HOGS);
+    let out = run(&with_duration(json, "10s"));
+    for t in 0..3 {
+        let ms = cpu_ms(&out, t);
+        assert!((4_000..10_000).contains(&ms), "task {t}: {ms} ms");
+    }
+}
+
+/// The reality check's pinned-beside-free row under eevdf: P pinned to cpu1, two free hogs.
+/// `can_migrate_task` never moves P, but the free hogs still trade places through the periodic
+/// balancer, so P is alone on cpu1 part of the time: more than the quarter of the 20 s of CPU
+/// it would get sharing cpu1 for good (5 s), near the third the kernel gives it (measured
+/// 32.7 %), and every hog within 1 % of 20 s of a third.
+#[test]
+fn eevdf_pinned_beside_free_hogs_is_sometimes_alone() {
+    let tasks = r#"[{"name":"P","cpus":[1],"program":[{"run":"100s"}]},
+                    {"name":"A","program":[{"run":"100s"}]},
+                    {"name":"B","program":[{"run":"100s"}]}]"#;
+    let json = scenario(
+        2,
+        r#"{"id":"eevdf","tunables":{"base_slice":700,"hz":250}}"#,
+        tasks,
+    );
+    let out = run(&with_duration(json, "10s"));
+    assert!(out.metrics.tasks[0].migrations == 0);
+    for t in 0..3 {
+        let ms = cpu_ms(&out, t);
+        assert!(ms.abs_diff(6_667) <= 200, "task {t}: {ms} ms");
+    }
+}

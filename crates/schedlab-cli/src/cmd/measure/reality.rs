@@ -99,7 +99,7 @@ const KERNEL_PULL: &str = "The kernel's periodic `load_balance` does move a task
     min(busiest − average, average − local) of load, half a hog, which a whole hog exceeds at \
     the first attempt; but `detach_tasks` compares `load >> nr_balance_failed` with it, so the \
     second attempt, one busy balance interval later (the domain's CPU count in ms times \
-    `busy_factor` 16: 32 ms on 2 CPUs), moves the hog, and the queues keep trading hogs that \
+    `busy_factor` 16, in jiffies less one: 28 ms on 2 CPUs at HZ 250), moves the hog, and the queues keep trading hogs that \
     way. ";
 
 fn sim<'a>(o: &'a Output, name: &str) -> Option<&'a schedlab::result::TaskResult> {
@@ -196,7 +196,12 @@ fn explain_three(o: &Output) -> String {
     let mut e = format!("Shares: {s} simulated, {m} measured. ");
     if sim_even {
         e.push_str(&format!(
-            "The model evens them out with {sim_mig} migrations in all. "
+            "The model evens them out with {sim_mig} migrations in all: its periodic \
+             balancer, the kernel's `load_balance` (see the policies' `fair_balance`), asks the \
+             busier CPU for half a hog's load; the waiting hog fits once `nr_balance_failed` \
+             has halved its load and, if it was preempted that instant, once its cache-hot \
+             test stops counting, so a hog moves every second or third attempt and the lone \
+             hog's role passes around. "
         ));
     } else {
         e.push_str(&format!(
@@ -373,13 +378,22 @@ fn explain_pinned(o: &Output) -> String {
          its affinity demands. ",
         pinned_cpu.map_or("?".to_string(), |c| c.to_string())
     );
-    e.push_str(&format!(
-        "The model migrated the free hogs {sim_mig} times: its balancer pulls to an idle CPU, \
-         or at a busy CPU's tick from a queue two tasks longer, so once the free hogs share \
-         CPU 0 and the pinned one has CPU 1 nothing moves. The kernel migrated the tasks {} \
-         times. ",
-        real_mig.map_or("an unknown number of".to_string(), |n| n.to_string())
-    ));
+    let real_mig = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
+    e.push_str(&if sim_mig == 0 {
+        format!(
+            "The model migrated the free hogs {sim_mig} times, so once the free hogs share \
+             CPU 0 and the pinned one has CPU 1 nothing moves. The kernel migrated the tasks \
+             {real_mig} times. "
+        )
+    } else {
+        format!(
+            "The model migrated the free hogs {sim_mig} times: its periodic balancer (the \
+             kernel's `load_balance`) skips the pinned task as `can_migrate_task` does and \
+             moves a free hog once `nr_balance_failed` lets its load fit the imbalance, so the \
+             pinned task is sometimes alone on CPU 1. The kernel migrated the tasks {real_mig} \
+             times. "
+        )
+    });
     if sim_mig == 0 {
         e.push_str(KERNEL_PULL);
     }

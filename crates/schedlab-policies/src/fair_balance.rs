@@ -1,0 +1,525 @@
+//! The fair class's periodic load balancer, shared by `cfs` and `eevdf`: `load_balance` as in
+//! Linux v6.6 `kernel/sched/fair.c` (unchanged in what is modelled here from v5.11, commit
+//! e9b9734b7465 "sched/fair: Reduce cases for active balance", to v6.12), run from
+//! `rebalance_domains` on a busy CPU's tick.
+//!
+//! Model: one sched domain spanning every CPU, built as `sd_init` (kernel/sched/topology.c)
+//! builds the MC level of a machine without SMT: its groups are single CPUs, `imbalance_pct`
+//! 117, `cache_nice_tries` 1, `busy_factor` 16, `min_interval` = `balance_interval` = the CPU
+//! count (ms), `max_interval` twice that. A CPU balances when `jiffies ≥ last_balance +
+//! get_sd_balance_interval(sd, busy)` (`balance_interval·busy_factor` ms in jiffies, rounded
+//! up, minus one, clamped to `1..=HZ·ncpus/10`); 28 ms on 2 CPUs at HZ 250. Then:
+//!
+//! * `update_sg_lb_stats`/`group_classify`: a CPU with no task has spare capacity, one with one
+//!   task is fully busy, one with more is overloaded; its `avg_load` is its load (capacity 1024).
+//! * `update_sd_pick_busiest`: the highest group type, then the highest `avg_load`, the first
+//!   found in the domain's order (starting after the local group) on ties.
+//! * `find_busiest_group`: balanced when no busiest, when the local group's type is higher,
+//!   when both are overloaded and the local `avg_load` is not below the busiest's nor the
+//!   domain's average, or the busiest is within `imbalance_pct`; and, the balancing CPU being
+//!   busy, when the busiest is not overloaded.
+//! * `calculate_imbalance` (busiest overloaded, `migrate_load`): a fully busy local group first
+//!   checks it is below the busiest and the average; then `imbalance = min(busiest − avg,
+//!   avg − local)` (capacities 1024 cancel out).
+//! * `detach_tasks`: at most `min(32, nr_running)` tasks from the tail of the busiest CPU's
+//!   `cfs_tasks` (least recently enqueued or picked first); `can_migrate_task` skips a task not
+//!   allowed here (LBF_SOME_PINNED; every candidate so is LBF_ALL_PINNED), the running one, and
+//!   a cache-hot one (`task_hot`: stopped running less than `sysctl_sched_migration_cost` =
+//!   0.5 ms ago, or the next buddy while this CPU has tasks) unless `nr_balance_failed >
+//!   cache_nice_tries`; then `migrate_load` skips a task whose `task_h_load >>
+//!   nr_balance_failed` exceeds the imbalance, else takes it and lowers the imbalance by its
+//!   load, stopping when that reaches 0. A skipped task moves to the list's head.
+//! * After: a move resets `nr_balance_failed` and `balance_interval`; a failure increments
+//!   `nr_balance_failed` (periodic balance only) and resets `balance_interval`; with every
+//!   candidate pinned the busiest CPU is dropped and the search redone, and when none is left
+//!   it ends as balanced. Balanced resets `nr_balance_failed` and doubles `balance_interval` up
+//!   to `max_interval` (up to `MAX_PINNED_INTERVAL` when all were pinned).
+//!   `need_active_balance` is false for `migrate_load` (only `migrate_task` imbalances, asym
+//!   packing, misfit and reduced capacity ask for it since e9b9734b7465), so no active balance.
+//!
+//! Three nice-0 hogs on two CPUs: the pair's CPU has load 2048, the lone one's 1024, the
+//! average 1536, so the lone CPU asks for 512 and each hog weighs `1024·2048/2049 = 1023`
+//! (`task_h_load`); 1023 > 512, and at the next attempt `1023 >> 1 = 511` fits, unless the
+//! waiting hog is still cache hot, which the attempt after overrides. So a hog moves every
+//! second or third attempt, and the lone one's role passes around.
+//!
+//! Simplified: no PELT, so a CPU's load is its root queue's `load.weight` and a task's load
+//! its weight scaled down its group path (`task_h_load` with instantaneous weights), and
+//! utilization counts as saturated whenever a task is runnable (a CPU whose one task sleeps
+//! most of the time is fully busy here, has spare capacity for the kernel); no SMT, LLC or NUMA
+//! levels, hence no `group_imbalanced` (set by a child domain's pinned tasks) and no
+//! LBF_DST_PINNED retry; no misfit, asym packing or capacity reduction. The idle CPU's
+//! balancing (newidle and the nohz kick) stays the policies' own simpler rule.
+
+use schedlab_engine::TaskId;
+
+/// `sysctl_sched_nr_migrate`: the most tasks one `detach_tasks` looks at.
+pub const SCHED_NR_MIGRATE: usize = 32;
+/// `sysctl_sched_migration_cost`: a task that stopped running less than this long ago is hot.
+pub const MIGRATION_COST_NS: u64 = 500_000;
+/// `MAX_PINNED_INTERVAL` (ms).
+pub const MAX_PINNED_INTERVAL: u64 = 512;
+/// `SCHED_CAPACITY_SCALE`: every CPU's capacity.
+pub const SCHED_CAPACITY_SCALE: u64 = 1024;
+
+/// The domain's constants (`sd_init` for the MC level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DomainConfig {
+    pub min_interval: u64,
+    pub max_interval: u64,
+    pub busy_factor: u64,
+    pub imbalance_pct: u64,
+    pub cache_nice_tries: u32,
+    pub hz: u64,
+    /// `max_load_balance_interval` (jiffies): `HZ·num_online_cpus()/10`.
+    pub max_load_balance_interval: u64,
+}
+
+impl DomainConfig {
+    pub fn new(ncpus: usize, hz: u64) -> DomainConfig {
+        let w = ncpus as u64;
+        DomainConfig {
+            min_interval: w,
+            max_interval: 2 * w,
+            busy_factor: 16,
+            imbalance_pct: 117,
+            cache_nice_tries: 1,
+            hz,
+            max_load_balance_interval: (hz * w / 10).max(1),
+        }
+    }
+
+    /// `msecs_to_jiffies`, rounding up.
+    pub fn msecs_to_jiffies(&self, ms: u64) -> u64 {
+        (ms * self.hz).div_ceil(1000)
+    }
+}
+
+/// One CPU's `sched_domain` state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SchedDomain {
+    /// ms
+    pub balance_interval: u64,
+    pub nr_balance_failed: u32,
+    /// jiffies
+    pub last_balance: u64,
+}
+
+impl SchedDomain {
+    pub fn new(c: &DomainConfig) -> SchedDomain {
+        SchedDomain {
+            balance_interval: c.min_interval,
+            nr_balance_failed: 0,
+            last_balance: 0,
+        }
+    }
+
+    /// `get_sd_balance_interval` in jiffies.
+    pub fn interval(&self, c: &DomainConfig, busy: bool) -> u64 {
+        let mut ms = self.balance_interval;
+        if busy {
+            ms *= c.busy_factor;
+        }
+        let mut j = c.msecs_to_jiffies(ms);
+        if busy {
+            j = j.saturating_sub(1);
+        }
+        j.clamp(1, c.max_load_balance_interval)
+    }
+
+    /// `rebalance_domains`' test: is this domain due at `jiffies`?
+    pub fn due(&self, c: &DomainConfig, jiffies: u64, busy: bool) -> bool {
+        jiffies >= self.last_balance + self.interval(c, busy)
+    }
+}
+
+/// A CPU as `update_sg_lb_stats` sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuStat {
+    pub nr_running: u64,
+    /// The root queue's load (`cpu_load`).
+    pub load: u64,
+}
+
+/// `enum group_type`, the values this model reaches, in the kernel's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GroupType {
+    HasSpare,
+    FullyBusy,
+    Overloaded,
+}
+
+/// `group_classify` without utilization tracking (see the header).
+pub fn group_type(s: &CpuStat) -> GroupType {
+    match s.nr_running {
+        0 => GroupType::HasSpare,
+        1 => GroupType::FullyBusy,
+        _ => GroupType::Overloaded,
+    }
+}
+
+/// `find_busiest_group` + `calculate_imbalance` for a busy `this` CPU over the CPUs `cpus`
+/// marks: the busiest CPU and the load to move (`migrate_load`), or `None` when balanced.
+pub fn find_busiest(
+    c: &DomainConfig,
+    stats: &[CpuStat],
+    cpus: &[bool],
+    this: usize,
+) -> Option<(usize, u64)> {
+    let n = stats.len();
+    let mut busiest: Option<usize> = None;
+    let mut total_load = 0;
+    let mut total_cap = 0;
+    for k in 0..n {
+        let i = (this + k) % n;
+        if !cpus[i] {
+            continue;
+        }
+        total_load += stats[i].load;
+        total_cap += SCHED_CAPACITY_SCALE;
+        if i == this || stats[i].nr_running == 0 {
+            continue;
+        }
+        let better = busiest.is_none_or(|b| {
+            let (t, bt) = (group_type(&stats[i]), group_type(&stats[b]));
+            t > bt || (t == bt && stats[i].load > stats[b].load)
+        });
+        if better {
+            busiest = Some(i);
+        }
+    }
+    let b = busiest?;
+    let (local, busy) = (stats[this], stats[b]);
+    let (lt, bt) = (group_type(&local), group_type(&busy));
+    if lt > bt {
+        return None;
+    }
+    let avg = total_load * SCHED_CAPACITY_SCALE / total_cap.max(1);
+    if lt == GroupType::Overloaded
+        && (local.load >= busy.load
+            || local.load >= avg
+            || 100 * busy.load <= c.imbalance_pct * local.load)
+    {
+        return None;
+    }
+    // This CPU is busy: a busiest group that is not overloaded is left to an idle CPU.
+    if bt != GroupType::Overloaded {
+        return None;
+    }
+    if lt < GroupType::Overloaded && (local.load >= busy.load || local.load >= avg) {
+        return None;
+    }
+    let imbalance = (busy.load - avg).min(avg - local.load);
+    (imbalance > 0).then_some((b, imbalance))
+}
+
+/// A task of the busiest CPU as `can_migrate_task` and `detach_tasks` see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub task: TaskId,
+    /// `task_h_load`.
+    pub load: u64,
+    pub running: bool,
+    /// May run on the balancing CPU (`cpus_ptr`).
+    pub allowed: bool,
+    /// `task_hot`.
+    pub hot: bool,
+}
+
+/// What `detach_tasks` did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detached {
+    pub moved: Vec<TaskId>,
+    /// Tasks skipped, in the order they went to the list's head.
+    pub skipped: Vec<TaskId>,
+    /// LBF_ALL_PINNED: no candidate was allowed on the balancing CPU.
+    pub all_pinned: bool,
+}
+
+/// `detach_tasks` for `migrate_load` over `tasks` in list order, tail (least recently
+/// enqueued or picked) first.
+pub fn detach_tasks(
+    c: &DomainConfig,
+    tasks: &[Candidate],
+    imbalance: u64,
+    nr_balance_failed: u32,
+) -> Detached {
+    let mut d = Detached {
+        all_pinned: true,
+        ..Detached::default()
+    };
+    let mut imbalance = imbalance as i64;
+    let loop_max = SCHED_NR_MIGRATE.min(tasks.len());
+    for p in tasks.iter().take(loop_max) {
+        if !p.allowed {
+            d.skipped.push(p.task);
+            continue;
+        }
+        d.all_pinned = false;
+        if p.running || (p.hot && nr_balance_failed <= c.cache_nice_tries) {
+            d.skipped.push(p.task);
+            continue;
+        }
+        let load = p.load.max(1);
+        if load.checked_shr(nr_balance_failed).unwrap_or(0) as i64 > imbalance {
+            d.skipped.push(p.task);
+            continue;
+        }
+        imbalance -= load as i64;
+        d.moved.push(p.task);
+        if imbalance <= 0 {
+            break;
+        }
+    }
+    d
+}
+
+/// `load_balance` on busy CPU `this`: updates `sd` and returns the busiest CPU, what
+/// `detach_tasks` did there, and the imbalance it was asked for (`None` when balanced).
+/// `candidates(cpu)` lists that CPU's tasks, tail first.
+pub fn load_balance(
+    c: &DomainConfig,
+    sd: &mut SchedDomain,
+    stats: &[CpuStat],
+    this: usize,
+    mut candidates: impl FnMut(usize) -> Vec<Candidate>,
+) -> Option<(usize, Detached, u64)> {
+    let mut cpus = vec![true; stats.len()];
+    let mut all_pinned = false;
+    while let Some((busiest, imbalance)) = find_busiest(c, stats, &cpus, this) {
+        let mut d = Detached {
+            all_pinned: true,
+            ..Detached::default()
+        };
+        if stats[busiest].nr_running > 1 {
+            d = detach_tasks(c, &candidates(busiest), imbalance, sd.nr_balance_failed);
+        }
+        if d.moved.is_empty() && d.all_pinned {
+            // Drop the busiest CPU and redo while a CPU besides this one is left.
+            all_pinned = true;
+            cpus[busiest] = false;
+            if cpus.iter().enumerate().any(|(i, &on)| on && i != this) {
+                continue;
+            }
+            break;
+        }
+        if d.moved.is_empty() {
+            sd.nr_balance_failed += 1;
+        } else {
+            sd.nr_balance_failed = 0;
+        }
+        // No active balance for migrate_load: "we were unbalanced", reset the interval.
+        sd.balance_interval = c.min_interval;
+        return Some((busiest, d, imbalance));
+    }
+    // out_balanced / out_all_pinned, then the interval's tune-up.
+    sd.nr_balance_failed = 0;
+    if (all_pinned && sd.balance_interval < MAX_PINNED_INTERVAL)
+        || sd.balance_interval < c.max_interval
+    {
+        sd.balance_interval *= 2;
+    }
+    None
+}
+
+/// `task_h_load` with instantaneous weights: `weight·h_load/(load + 1)` at the task's queue,
+/// where a root queue's `h_load` is its load and a group queue's is its parent's `h_load` times
+/// its entity's weight over the parent's load plus one (`update_cfs_rq_h_load`). `path` lists
+/// `(queue load, group entity weight)` from the task's queue up to, not including, the root,
+/// then the root's load last with weight 0.
+pub fn task_h_load(weight: u64, path: &[(u64, u64)]) -> u64 {
+    let Some((&(root_load, _), groups)) = path.split_last() else {
+        return weight;
+    };
+    // Walk down: h_load(root) = root load; h_load(child) = h_load(parent)·w(gse)/(load(parent)+1).
+    let mut h_load = root_load as u128;
+    let mut parent_load = root_load as u128;
+    for &(load, gse_weight) in groups.iter().rev() {
+        h_load = h_load * gse_weight as u128 / (parent_load + 1);
+        parent_load = load as u128;
+    }
+    (weight as u128 * h_load / (parent_load + 1)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hog(t: u32, running: bool) -> Candidate {
+        Candidate {
+            task: TaskId(t),
+            load: 1023,
+            running,
+            allowed: true,
+            hot: false,
+        }
+    }
+
+    /// `sd_init`'s MC level on 2 CPUs at HZ 250: 2 ms, busy 32 ms = 8 jiffies − 1 = 7 (28 ms);
+    /// at max_interval 4 ms, 64 ms = 16 − 1 = 15 jiffies; idle 2 ms = 1 jiffy.
+    #[test]
+    fn balance_interval_by_hand() {
+        let c = DomainConfig::new(2, 250);
+        let mut sd = SchedDomain::new(&c);
+        assert_eq!(sd.interval(&c, true), 7);
+        assert_eq!(sd.interval(&c, false), 1);
+        sd.balance_interval = 4;
+        assert_eq!(sd.interval(&c, true), 15);
+        // HZ 1000, 16 CPUs: 16·16 = 256 ms = 256 jiffies − 1; clamp at 1000·16/10 = 1600.
+        let c = DomainConfig::new(16, 1000);
+        assert_eq!(SchedDomain::new(&c).interval(&c, true), 255);
+        assert!(!SchedDomain::new(&c).due(&c, 254, true));
+        assert!(SchedDomain::new(&c).due(&c, 255, true));
+    }
+
+    /// Three nice-0 hogs on 2 CPUs, from the lone hog's CPU: avg 1536, imbalance
+    /// min(2048 − 1536, 1536 − 1024) = 512. From the pair's CPU: its group is busier, balanced.
+    #[test]
+    fn three_hogs_imbalance_by_hand() {
+        let c = DomainConfig::new(2, 250);
+        let stats = [
+            CpuStat {
+                nr_running: 2,
+                load: 2048,
+            },
+            CpuStat {
+                nr_running: 1,
+                load: 1024,
+            },
+        ];
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 0), None);
+        // 3 hogs against 1: avg 2048, imbalance 1024.
+        let stats = [
+            CpuStat {
+                nr_running: 3,
+                load: 3072,
+            },
+            CpuStat {
+                nr_running: 1,
+                load: 1024,
+            },
+        ];
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 1024)));
+        // Two overloaded CPUs, 3 against 2: 100·3072 > 117·2048 = 239_616, avg 2560,
+        // imbalance min(512, 512).
+        let stats = [
+            CpuStat {
+                nr_running: 3,
+                load: 3072,
+            },
+            CpuStat {
+                nr_running: 2,
+                load: 2048,
+            },
+        ];
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        // 7 against 6 is within imbalance_pct (700 <= 702): balanced.
+        let stats = [
+            CpuStat {
+                nr_running: 7,
+                load: 7 * 1024,
+            },
+            CpuStat {
+                nr_running: 6,
+                load: 6 * 1024,
+            },
+        ];
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), None);
+    }
+
+    /// The sequence on the lone hog's CPU, the waiting hog (task 1) cache cold: attempt 1
+    /// fails (1023 > 512), attempt 2 moves it (1023 >> 1 = 511 <= 512); hot, it takes a third
+    /// (hotness overridden once nr_balance_failed 2 > cache_nice_tries 1; 1023 >> 2 = 255).
+    #[test]
+    fn migration_sequence_by_hand() {
+        let c = DomainConfig::new(2, 250);
+        let stats = [
+            CpuStat {
+                nr_running: 2,
+                load: 2048,
+            },
+            CpuStat {
+                nr_running: 1,
+                load: 1024,
+            },
+        ];
+        let mut sd = SchedDomain::new(&c);
+        let cold = || vec![hog(1, false), hog(0, true)];
+        let (b, d, imb) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        assert_eq!((b, imb), (0, 512));
+        assert!(d.moved.is_empty());
+        assert_eq!(d.skipped, [TaskId(1), TaskId(0)]);
+        assert_eq!(sd.nr_balance_failed, 1);
+        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        assert_eq!(d.moved, [TaskId(1)]);
+        assert_eq!(sd.nr_balance_failed, 0);
+
+        let hot = || {
+            let mut h = hog(1, false);
+            h.hot = true;
+            vec![h, hog(0, true)]
+        };
+        let mut sd = SchedDomain::new(&c);
+        for failed in 1..=2 {
+            let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| hot()).unwrap();
+            assert!(d.moved.is_empty());
+            assert_eq!(sd.nr_balance_failed, failed);
+        }
+        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| hot()).unwrap();
+        assert_eq!(d.moved, [TaskId(1)]);
+        assert_eq!(sd.balance_interval, c.min_interval);
+    }
+
+    /// Balanced attempts double the interval up to max_interval and reset the failures; a
+    /// pinned waiting task beside a running one fails (not all pinned); all pinned is balanced
+    /// and may grow to MAX_PINNED_INTERVAL.
+    #[test]
+    fn balanced_and_pinned_by_hand() {
+        let c = DomainConfig::new(2, 250);
+        let even = [CpuStat {
+            nr_running: 1,
+            load: 1024,
+        }; 2];
+        let mut sd = SchedDomain::new(&c);
+        sd.nr_balance_failed = 2;
+        assert!(load_balance(&c, &mut sd, &even, 0, |_| Vec::new()).is_none());
+        assert_eq!((sd.balance_interval, sd.nr_balance_failed), (4, 0));
+        assert!(load_balance(&c, &mut sd, &even, 0, |_| Vec::new()).is_none());
+        assert_eq!(sd.balance_interval, 4);
+
+        let stats = [
+            CpuStat {
+                nr_running: 1,
+                load: 1024,
+            },
+            CpuStat {
+                nr_running: 2,
+                load: 2048,
+            },
+        ];
+        let mut pinned = hog(2, false);
+        pinned.allowed = false;
+        let mut sd = SchedDomain::new(&c);
+        let (_, d, _) =
+            load_balance(&c, &mut sd, &stats, 0, |_| vec![pinned, hog(1, true)]).unwrap();
+        assert!(d.moved.is_empty() && !d.all_pinned);
+        assert_eq!(sd.nr_balance_failed, 1);
+        let mut running_pinned = hog(1, true);
+        running_pinned.allowed = false;
+        let mut sd = SchedDomain::new(&c);
+        sd.balance_interval = 4;
+        let r = load_balance(&c, &mut sd, &stats, 0, |_| vec![pinned, running_pinned]);
+        assert!(r.is_none());
+        assert_eq!(sd.balance_interval, 8);
+    }
+
+    /// task_h_load: a root task of 2 on a 2048 queue: 1024·2048/2049 = 1023. In a group whose
+    /// entity weighs 512 on a root of load 1536, the group queue holding 2048: h_load(group) =
+    /// 1536·512/1537 = 511, task 1024·511/2049 = 255.
+    #[test]
+    fn task_h_load_by_hand() {
+        assert_eq!(task_h_load(1024, &[(2048, 0)]), 1023);
+        assert_eq!(task_h_load(1024, &[(2048, 512), (1536, 0)]), 255);
+    }
+}
