@@ -45,7 +45,7 @@ pub use schedlab_engine::{
     TunableSpec, DESCRIPTION, VERSION,
 };
 pub use schedlab_policies::{find, validate, SimError, POLICIES};
-pub use schedlab_workloads::{PresetError, Report, Stop};
+pub use schedlab_workloads::{Headline, PresetError, Report, Stop};
 
 /// The most CPUs a scenario may have (validation names it; the page's CPU field offers it).
 pub const MAX_CPUS: u32 = schedlab_engine::scenario::limits::MAX_CPUS;
