@@ -45,7 +45,7 @@ pub use schedlab_engine::{
     TunableSpec, DESCRIPTION, VERSION,
 };
 pub use schedlab_policies::{find, validate, SimError, POLICIES};
-pub use schedlab_workloads::{Headline, PresetError, Report, Stop};
+pub use schedlab_workloads::{PresetError, Report, Stop};
 
 /// The most CPUs a scenario may have (validation names it; the page's CPU field offers it).
 pub const MAX_CPUS: u32 = schedlab_engine::scenario::limits::MAX_CPUS;
@@ -99,8 +99,8 @@ pub mod policies {
 /// comparison. A preset is run through [`Job`].
 pub mod workloads {
     pub use schedlab_workloads::{
-        default_policy, find, ParamSpec, Params, Preset, PresetBase, PresetInfo, Report, Stop,
-        DEFAULT_CPUS, DEFAULT_POLICY, DEFAULT_SEED, PRESETS,
+        default_policy, find, Headline, ParamSpec, Params, Preset, PresetBase, PresetInfo, Report,
+        Stop, DEFAULT_CPUS, DEFAULT_POLICY, DEFAULT_SEED, PRESETS,
     };
     pub use schedlab_workloads::{seeds, stats};
 
