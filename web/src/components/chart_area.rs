@@ -69,7 +69,9 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             <Inspector />
             <div class="chart-row">
                 <div class="chart-block">
-                    <LatencyHistogram data={data.clone()} />
+                    <LatencyHistogram data={data.clone()}
+                        selected={view.selected_task.clone().map(AttrValue::from)}
+                        onview={props.onview.clone()} />
                 </div>
                 <div class="chart-block">
                     <ShareChart data={data.clone()} />
