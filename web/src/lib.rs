@@ -41,6 +41,7 @@ use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
 use components::masthead::Masthead;
 use components::policy_panel::PolicyPanel;
+use components::presenter::{DiscussedSlider, HeadlineCards, Scenes};
 use components::report_panel::ReportPanel;
 use components::run_status::RunStatusLine;
 use components::scenario_panel::ScenarioPanel;
@@ -67,7 +68,12 @@ fn location_fragment() -> String {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::from_fragment(&location_fragment()));
+    let state = use_reducer(|| {
+        let mut s = AppState::from_fragment(&location_fragment());
+        // Large type is remembered on this device, whatever link opens the page.
+        s.view.large_type |= stored_large_type() == Some(true);
+        s
+    });
     let runner = use_runner(&state);
     let latest = use_memo((), |_| Rc::new(Cell::new(0u64)));
 
@@ -182,8 +188,12 @@ pub fn App() -> Html {
         });
     }
 
-    // Large type scales the root element, which every rem-sized style follows.
-    use_effect_with(state.large_type, |&large| {
+    // Large type scales the root element, which every rem-sized style follows (the charts'
+    // canvas text too: they read the root's font size), and is remembered on this device.
+    use_effect_with(state.view.large_type, |&large| {
+        if stored_large_type() != Some(large) {
+            store_large_type(large);
+        }
         if let Some(root) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
@@ -225,6 +235,30 @@ pub fn App() -> Html {
             }
         })
     };
+    if state.view.presenter {
+        return html! {
+            <ContextProvider<state::AppContext> context={state.clone()}>
+                <div class="app presenting">
+                    <ErrorBanner message={banner} ondismiss={on_dismiss} />
+                    <Masthead />
+                    <main class="presenter" data-testid="presenter">
+                        <div class="presenter-bar">
+                            <HeadlineCards shown={state.shown.clone()} />
+                            <DiscussedSlider />
+                        </div>
+                        <section class="results" aria-label="Results">
+                            <div class="results-bar">
+                                <RunStatusLine oncancel={on_cancel} />
+                                <Scenes />
+                            </div>
+                            <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
+                                view={state.view.clone()} onview={on_view} />
+                        </section>
+                    </main>
+                </div>
+            </ContextProvider<state::AppContext>>
+        };
+    }
     let compare = state.pinned.clone().zip(state.shown.clone());
     let featured = state
         .preset
@@ -260,6 +294,7 @@ pub fn App() -> Html {
                                 { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
                             </p>
                         }
+                        <HeadlineCards shown={state.shown.clone()} />
                         <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
                             view={state.view.clone()} onview={on_view} />
                         <ReportPanel />
@@ -270,6 +305,27 @@ pub fn App() -> Html {
                 </main>
             </div>
         </ContextProvider<state::AppContext>>
+    }
+}
+
+/// Where this device keeps the large-type setting.
+const LARGE_TYPE_KEY: &str = "schedlab.large-type";
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The large-type setting this device remembers, if any (storage may be off: then none).
+fn stored_large_type() -> Option<bool> {
+    let value = local_storage()?.get_item(LARGE_TYPE_KEY).ok().flatten()?;
+    Some(value == "1")
+}
+
+fn store_large_type(large: bool) {
+    if let Some(storage) = local_storage() {
+        storage
+            .set_item(LARGE_TYPE_KEY, if large { "1" } else { "0" })
+            .ok();
     }
 }
 

@@ -133,6 +133,17 @@ pub struct ReportView {
     pub text: String,
     /// Caveats, e.g. that the disk model is illustrative.
     pub notes: Vec<String>,
+    /// The preset's headline numbers (`Preset::headlines`) for this run, in its order.
+    #[serde(default)]
+    pub headlines: Vec<HeadlineValue>,
+}
+
+/// One headline number of a run: the preset's label, the metric's value and unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadlineValue {
+    pub label: String,
+    pub value: f64,
+    pub unit: String,
 }
 
 /// One contest run's columns (a mirror of `contest::ContestRun`, which is not deserializable).

@@ -4,7 +4,7 @@
 use schedlab::workloads::contest::{self, Config};
 use schedlab::{Benchmark, Detail, Job, Nanos, PresetError, PresetRef, RunResult, SimError};
 
-use crate::protocol::{to_json, ReportView, Request, Response, RunOutcome};
+use crate::protocol::{to_json, HeadlineValue, ReportView, Request, Response, RunOutcome};
 
 /// Handles one JSON request and returns the JSON reply. `clock` gives milliseconds (the
 /// worker's `performance.now()`), used only to report how long the run took.
@@ -129,10 +129,25 @@ fn sim_failed(id: u64, e: SimError) -> Response {
 fn run(job: &Job) -> Result<RunOutcome, SimError> {
     let ran = job.run(Detail::Full)?;
     let scenario = job.scenario();
-    let report = ran.report.map(|r| ReportView {
-        preset: r.preset.to_owned(),
-        text: r.text,
-        notes: r.notes,
+    let report = ran.report.map(|r| {
+        let declared = schedlab::workloads::find(r.preset).map_or(&[][..], |p| p.headlines);
+        let headlines = declared
+            .iter()
+            .filter_map(|h| {
+                let m = r.metrics.iter().find(|m| m.key == h.metric)?;
+                Some(HeadlineValue {
+                    label: h.label.to_owned(),
+                    value: m.value,
+                    unit: m.unit.to_owned(),
+                })
+            })
+            .collect();
+        ReportView {
+            preset: r.preset.to_owned(),
+            text: r.text,
+            notes: r.notes,
+            headlines,
+        }
     });
     Ok(RunOutcome {
         // Both bounded (view::TASK_LIMIT and the trace limits), so a run of a million tasks

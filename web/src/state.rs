@@ -45,6 +45,22 @@ pub const DEFAULT_ITERATIONS: i64 = 30;
 /// The tunable the default scenario puts up front.
 pub const FEATURED_TUNABLE: &str = "prio_bonus_ratio";
 
+/// Large type's text size over the normal one: style.css's `html.large-type` font-size.
+pub const LARGE_TYPE_SCALE: f64 = 1.3;
+/// Presenter mode's text size over the page's (style.css's `.presenter` font-size).
+pub const PRESENTER_SCALE: f64 = 1.25;
+
+/// How much larger than normal the view's text is: what the charts' canvas text follows.
+pub fn type_scale(view: &ViewState) -> f64 {
+    let large = if view.large_type {
+        LARGE_TYPE_SCALE
+    } else {
+        1.0
+    };
+    let presenter = if view.presenter { PRESENTER_SCALE } else { 1.0 };
+    large * presenter
+}
+
 /// Stats table columns, for sorting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatsColumn {
@@ -219,7 +235,12 @@ pub struct AppState {
     /// An error that is not a field problem: a bad link, a crashed worker, a failed run.
     pub notice: Option<String>,
     pub share_url: String,
-    pub large_type: bool,
+    /// The tunable last moved (policy or machine): presenter mode's one slider.
+    pub discussed: Option<String>,
+    /// Presenter mode's scenes: share links the teacher pasted, stepped through in order.
+    pub scenes: Vec<String>,
+    /// The scene on screen, an index into `scenes`, once one was opened.
+    pub scene: Option<usize>,
     pub sort: (StatsColumn, bool),
 }
 
@@ -237,6 +258,9 @@ pub enum Action {
 pub enum Edit {
     /// The address bar's fragment changed (a link pasted into an open page).
     OpenLink(String),
+    /// Opens the scene `delta` places from the one on screen (the first, when none is),
+    /// staying within the list.
+    StepScene(i64),
     SelectPreset(String),
     SetPresetParam(String, i64),
     /// Leave the preset: the scenario stays, the benchmark table and stop rule go.
@@ -285,7 +309,13 @@ pub enum ViewChange {
     /// Pins the run on screen as A for comparison, or unpins it.
     TogglePin,
     DismissNotice,
+    /// Large type on or off (kept in `view`, so links and reloads keep it).
     ToggleLargeType,
+    /// Presenter mode on or off.
+    TogglePresenter,
+    /// The scenes as pasted: share links, one a line, or a JSON list of them. Lines that are
+    /// not links are left out; the count kept is what the page shows.
+    SetScenes(String),
     Sort(StatsColumn),
 }
 
@@ -384,7 +414,13 @@ impl AppState {
             generated != scenario
         });
         self.draft = Rc::new(scenario);
+        // Large type and presenter mode are the room's, not the link's: a link (a scene) can
+        // turn them on, not off.
+        let large_type = self.view.large_type || view.large_type;
+        let presenter = self.view.presenter || view.presenter;
         self.view = view;
+        self.view.large_type = large_type;
+        self.view.presenter = presenter;
         self.raw.clear();
         self.revalidate();
     }
@@ -428,7 +464,9 @@ impl AppState {
             sweep_error: None,
             notice: None,
             share_url: String::new(),
-            large_type: false,
+            discussed: None,
+            scenes: Vec::new(),
+            scene: None,
             sort: (StatsColumn::Cpu, true),
         };
         s.revalidate();
@@ -660,6 +698,26 @@ impl AppState {
         })
     }
 
+    /// Presenter mode's one slider: the tunable last moved, if the draft still has it, else
+    /// the featured one if its policy has it, else the policy's first. Its spec and value.
+    pub fn discussed_tunable(&self) -> Option<(TunableSpec, i64)> {
+        let policy = schedlab::find(&self.draft.policy.id)?;
+        let of_policy = |key: &str| {
+            let spec = policy.tunables.iter().find(|t| t.key == key)?;
+            let value = self.draft.policy.tunables.get(key).copied();
+            Some((*spec, value.unwrap_or(spec.default)))
+        };
+        let of_machine = |key: &str| {
+            let knob = knobs::find(key)?;
+            Some((knob.spec, knobs::get(&self.draft, key)?))
+        };
+        self.discussed
+            .as_deref()
+            .and_then(|k| of_policy(k).or_else(|| of_machine(k)))
+            .or_else(|| of_policy(FEATURED_TUNABLE))
+            .or_else(|| policy.tunables.first().and_then(|t| of_policy(t.key)))
+    }
+
     /// The problem reported for a field path (exactly, or for a sub-field of it).
     pub fn problem_at(&self, path: &str) -> Option<String> {
         let messages: Vec<&str> = self
@@ -858,6 +916,33 @@ impl Reducible for AppState {
 impl AppState {
     fn edit(&mut self, edit: Edit) {
         match edit {
+            Edit::StepScene(delta) => {
+                let last = self.scenes.len().saturating_sub(1) as i64;
+                let next = match self.scene {
+                    None => 0,
+                    Some(i) => (i as i64).saturating_add(delta).clamp(0, last),
+                };
+                // Past either end the scene on screen stays (and does not run again).
+                if self.scene == Some(next as usize) {
+                    return;
+                }
+                let Some(fragment) = self.scenes.get(next as usize).cloned() else {
+                    return;
+                };
+                match schedlab::decode(&fragment) {
+                    Ok(link) => {
+                        self.scene = Some(next as usize);
+                        self.open(link);
+                    }
+                    Err(e) => {
+                        self.notice = Some(format!(
+                            "Scene {}: {}",
+                            next + 1,
+                            crate::components::error_banner::explain_link(&e)
+                        ))
+                    }
+                }
+            }
             Edit::OpenLink(fragment) => match schedlab::decode(&fragment) {
                 Ok(link) => self.open(link),
                 // What was on screen stays.
@@ -927,6 +1012,7 @@ impl AppState {
                 self.revalidate();
             }
             Edit::SetTunable(key, value) if knobs::find(&key).is_some() => {
+                self.discussed = Some(key.clone());
                 if let Err(p) = knobs::set(Rc::make_mut(&mut self.draft), &key, value) {
                     self.notice = Some(p.to_string());
                 }
@@ -946,6 +1032,7 @@ impl AppState {
                 self.revalidate();
             }
             Edit::SetTunable(key, value) => {
+                self.discussed = Some(key.clone());
                 let default = schedlab::find(&self.draft.policy.id)
                     .and_then(|p| p.tunables.iter().find(|t| t.key == key))
                     .map(|t| t.default);
@@ -1130,7 +1217,12 @@ impl AppState {
                 self.reinspect();
             }
             ViewChange::DismissNotice => self.notice = None,
-            ViewChange::ToggleLargeType => self.large_type = !self.large_type,
+            ViewChange::ToggleLargeType => self.view.large_type = !self.view.large_type,
+            ViewChange::TogglePresenter => self.view.presenter = !self.view.presenter,
+            ViewChange::SetScenes(text) => {
+                self.scenes = parse_scenes(&text);
+                self.scene = None;
+            }
             ViewChange::Sort(column) => {
                 self.sort = if self.sort.0 == column {
                     (column, !self.sort.1)
@@ -1269,3 +1361,28 @@ impl AppState {
 
 /// The context components use: the state and its dispatcher.
 pub type AppContext = UseReducerHandle<AppState>;
+
+/// Scenes as a teacher pastes them: a JSON list of share links, or one link a line. Each is
+/// kept as its fragment (`#s=...`, what `schedlab::decode` reads); text without `s=` is left
+/// out.
+pub fn parse_scenes(text: &str) -> Vec<String> {
+    let items: Vec<String> = match serde_json::from_str::<Vec<String>>(text.trim()) {
+        Ok(list) => list,
+        Err(_) => text.lines().map(str::to_owned).collect(),
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let item = item.trim();
+            let at = item
+                .find("#s=")
+                .or_else(|| item.starts_with("s=").then_some(0))?;
+            let fragment = &item[at..];
+            Some(if fragment.starts_with('#') {
+                fragment.to_owned()
+            } else {
+                format!("#{fragment}")
+            })
+        })
+        .collect()
+}

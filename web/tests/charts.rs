@@ -71,6 +71,8 @@ async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
         ChartProps {
             data: run_data(),
             label: None,
+            selected: None,
+            onview: None,
         },
     )
     .await

@@ -102,6 +102,8 @@ fn view_changes_run_nothing_and_keep_the_notice() {
         ViewChange::SelectTask(Some("hog".into())),
         ViewChange::TogglePin,
         ViewChange::ToggleLargeType,
+        ViewChange::TogglePresenter,
+        ViewChange::SetScenes("#s=1.x".into()),
         ViewChange::Sort(StatsColumn::Name),
     ] {
         let name = format!("{change:?}");
@@ -372,8 +374,8 @@ fn share_large_type_and_sorting() {
     assert_eq!(shared.share_url, "https://example.org/#s=1.x");
 
     let large = reduce(&state, ViewChange::ToggleLargeType);
-    assert!(large.large_type);
-    assert!(!reduce(&large, ViewChange::ToggleLargeType).large_type);
+    assert!(large.view.large_type);
+    assert!(!reduce(&large, ViewChange::ToggleLargeType).view.large_type);
 
     assert_eq!(state.sort, (StatsColumn::Cpu, true));
     let flipped = reduce(&state, ViewChange::Sort(StatsColumn::Cpu));
@@ -486,4 +488,119 @@ fn a_pinned_run_from_a_link_survives_edits_until_it_arrives_and_can_be_dropped()
     assert_eq!(failed.pin_pending, None);
     assert!(failed.notice.as_deref().unwrap().contains("pinned run (A)"));
     assert_eq!(failed.status, opened.status);
+}
+
+#[test]
+fn presenter_and_large_type_travel_in_the_link_and_survive_opening_one() {
+    let state = settle(open(plain()));
+    assert!(!state.view.presenter);
+    let presenting = reduce(
+        &reduce(&state, ViewChange::TogglePresenter),
+        ViewChange::ToggleLargeType,
+    );
+    assert!(presenting.view.presenter && presenting.view.large_type);
+    let link = presenting.link_state().unwrap();
+    assert!(link.view.presenter && link.view.large_type);
+    // A link opens in presenter mode.
+    let from_link = settle(Rc::new(AppState::from_link(link)));
+    assert!(from_link.view.presenter && from_link.view.large_type);
+    // A link without them (a scene) does not turn them off while presenting.
+    let mut other = plain();
+    other.seed = 9;
+    let opened = reduce(
+        &presenting,
+        Edit::OpenLink(schedlab::encode(&LinkState::new(other))),
+    );
+    assert_eq!(opened.draft.seed, 9);
+    assert!(opened.view.presenter && opened.view.large_type);
+    assert!(
+        !reduce(&presenting, ViewChange::TogglePresenter)
+            .view
+            .presenter
+    );
+}
+
+#[test]
+fn the_slider_under_discussion_is_the_last_tunable_moved() {
+    let state = AppState::default_scenario();
+    let state = Rc::new(state);
+    assert_eq!(state.discussed_tunable().unwrap().0.key, "prio_bonus_ratio");
+    let moved = reduce(&state, Edit::SetTunable("max_timeslice".into(), 150));
+    let (spec, value) = moved.discussed_tunable().unwrap();
+    assert_eq!((spec.key, value), ("max_timeslice", 150));
+    // A policy without the tunable moved or the featured one: its first.
+    let rr = reduce(&open(plain()), Edit::SelectPolicy("rr".into()));
+    assert_eq!(rr.discussed_tunable().unwrap().0.key, "quantum");
+}
+
+#[test]
+fn scenes_are_parsed_and_stepped_within_the_list() {
+    let mut a = plain();
+    a.seed = 11;
+    let mut b = plain();
+    b.seed = 12;
+    let (la, lb) = (
+        schedlab::encode(&LinkState::new(a)),
+        schedlab::encode(&LinkState::new(b)),
+    );
+    // One a line, as full URLs or fragments; other lines are left out.
+    let text = format!("https://example.org/{la}\nnot a link\n{lb}\n");
+    let state = reduce(&open(plain()), ViewChange::SetScenes(text));
+    assert_eq!(state.scenes, vec![la.clone(), lb.clone()]);
+    assert_eq!(state.scene, None);
+    // A JSON list works too.
+    let json = serde_json::to_string(&[&la, &lb]).unwrap();
+    assert_eq!(schedlab_web::state::parse_scenes(&json), vec![la, lb]);
+
+    let first = reduce(&state, Edit::StepScene(1));
+    assert_eq!((first.scene, first.draft.seed), (Some(0), 11));
+    assert!(first.generation > state.generation);
+    let second = reduce(&first, Edit::StepScene(1));
+    assert_eq!((second.scene, second.draft.seed), (Some(1), 12));
+    // Past the end: the last scene stays and does not run again.
+    let past = reduce(&second, Edit::StepScene(1));
+    assert_eq!((past.scene, past.generation), (Some(1), second.generation));
+    let back = reduce(&past, Edit::StepScene(-1));
+    assert_eq!((back.scene, back.draft.seed), (Some(0), 11));
+
+    // A broken scene is reported with its number; the page stays.
+    let broken = reduce(
+        &open(plain()),
+        ViewChange::SetScenes("#s=1.bm90IGRlZmxhdGU".into()),
+    );
+    let after = reduce(&broken, Edit::StepScene(1));
+    assert!(after.notice.as_deref().unwrap().starts_with("Scene 1: "));
+    assert_eq!(after.draft, broken.draft);
+}
+
+#[test]
+fn the_default_scenarios_headline_is_the_probes_mean_lateness_and_moves_with_the_bonus() {
+    let lateness = |ratio: i64| {
+        let state = Rc::new(AppState::default_scenario());
+        let state = settle(reduce(
+            &state,
+            Edit::SetTunable("prio_bonus_ratio".into(), ratio),
+        ));
+        let shown = state.shown.clone().unwrap();
+        let report = shown.outcome.report.clone().unwrap();
+        let card = report.headlines.first().cloned().unwrap();
+        assert_eq!(
+            (card.label.as_str(), card.unit.as_str()),
+            ("probe: mean lateness", "ms")
+        );
+        card.value
+    };
+    let (none, some) = (lateness(0), lateness(25));
+    assert!(none > some, "lateness at 0: {none} ms, at 25: {some} ms");
+}
+
+#[test]
+fn type_scale_follows_large_type_and_presenter_mode() {
+    use schedlab_web::state::{type_scale, LARGE_TYPE_SCALE, PRESENTER_SCALE};
+    let mut view = ViewState::default();
+    assert_eq!(type_scale(&view), 1.0);
+    view.large_type = true;
+    assert_eq!(type_scale(&view), LARGE_TYPE_SCALE);
+    view.presenter = true;
+    assert_eq!(type_scale(&view), LARGE_TYPE_SCALE * PRESENTER_SCALE);
 }

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed};
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 /// Users per chat room (FACT, §2.1).
 pub const USERS_PER_ROOM: u64 = 20;
@@ -103,6 +103,7 @@ pub const CHAT: Preset = Preset {
     report: chat_report,
     stop: Stop::Natural,
     metrics: &["messages_per_s", "deliveries_per_s", "elapsed_s"],
+    headlines: &[Headline { metric: "messages_per_s", label: "chat: messages per second" }],
 };
 
 fn chat_generate(p: &Params, base: &PresetBase) -> Scenario {
@@ -308,6 +309,7 @@ pub const HACKBENCH: Preset = Preset {
     report: hack_report,
     stop: Stop::Natural,
     metrics: &["time_s"],
+    headlines: &[Headline { metric: "time_s", label: "hackbench: time" }],
 };
 
 const GO: &str = "go";

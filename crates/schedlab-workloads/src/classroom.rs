@@ -13,7 +13,7 @@ use schedlab_engine::{Nanos, RunOutput, Scenario};
 
 use crate::build::*;
 use crate::stats::fmt_ns;
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 pub const METRICS: &[&str] = &[
     "makespan_ms",
@@ -21,6 +21,18 @@ pub const METRICS: &[&str] = &[
     "mean_response_ms",
     "context_switches",
     "worst_wakeup_p99_ms",
+];
+
+/// What a textbook lesson compares: the averages of turnaround and response.
+const CLASSROOM_HEADLINES: &[Headline] = &[
+    Headline {
+        metric: "mean_turnaround_ms",
+        label: "average turnaround",
+    },
+    Headline {
+        metric: "mean_response_ms",
+        label: "average response",
+    },
 ];
 
 pub const THREE_HOGS: Preset = Preset {
@@ -42,6 +54,7 @@ pub const THREE_HOGS: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const HOG_AND_EDITOR: Preset = Preset {
@@ -70,6 +83,7 @@ pub const HOG_AND_EDITOR: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const NICE_EXTREMES: Preset = Preset {
@@ -90,6 +104,7 @@ pub const NICE_EXTREMES: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const FORK_BOMB: Preset = Preset {
@@ -120,6 +135,7 @@ pub const FORK_BOMB: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const PIPE_PING_PONG: Preset = Preset {
@@ -150,6 +166,7 @@ pub const PIPE_PING_PONG: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 /// A textbook job: it needs `burst` of CPU in all and, with `io`, stops for I/O after every
@@ -348,6 +365,7 @@ pub const OSTEP_EQUAL: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const OSTEP_CONVOY: Preset = Preset {
@@ -367,6 +385,7 @@ pub const OSTEP_CONVOY: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const OSTEP_LATE: Preset = Preset {
@@ -386,6 +405,7 @@ pub const OSTEP_LATE: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const OSTEP_RESPONSE: Preset = Preset {
@@ -405,6 +425,7 @@ pub const OSTEP_RESPONSE: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 pub const OSTEP_IO: Preset = Preset {
@@ -426,6 +447,7 @@ pub const OSTEP_IO: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: METRICS,
+    headlines: CLASSROOM_HEADLINES,
 };
 
 fn report(_p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {

@@ -46,7 +46,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed};
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 /// The loads of contest v0.61, in the order the seeds print them.
 pub const LOADS: &[&str] = &[
@@ -175,6 +175,7 @@ pub const PRESET: Preset = Preset {
     report,
     stop: Stop::TaskExits(MAKE),
     metrics: &["time_s", "cpu_pct", "loads", "lcpu_pct", "cpu_plus_lcpu_pct"],
+    headlines: &[Headline { metric: "time_s", label: "make: time" }, Headline { metric: "cpu_pct", label: "make: CPU" }],
 };
 
 /// What one load's work mark is worth: Loads = marks × num / den.

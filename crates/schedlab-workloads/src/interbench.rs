@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed, isqrt, Summary};
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 pub const BENCHES: &[&str] = &["audio", "video", "x", "gaming"];
 pub const LOADS: &[&str] = &["none", "burn", "write", "read", "compile", "memload"];
@@ -73,6 +73,7 @@ pub const PRESET: Preset = Preset {
     report,
     stop: Stop::Natural,
     metrics: &["latency_mean_ms", "latency_sd_ms", "latency_sd_interbench_ms", "latency_max_ms", "desired_cpu_pct", "deadlines_met_pct"],
+    headlines: &[Headline { metric: "latency_mean_ms", label: "interbench: mean latency" }, Headline { metric: "deadlines_met_pct", label: "interbench: deadlines met" }],
 };
 
 /// The benchmarked task's period and per-frame CPU (X: frame i runs i ms).

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{fmt_ns, Log2Histogram, Summary};
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 const MARK_RT: &str = "rt";
 /// Iterations per "chunk" for the slowest-stretch metric (Mike printed every 1000, seed 002).
@@ -48,6 +48,7 @@ pub const PRESET: Preset = Preset {
     report,
     stop: Stop::TaskExits("irman"),
     metrics: &["rt_max_ms", "rt_min_ms", "rt_avg_ms", "rt_sd_ms", "iterations_done", "slowest_1000_s"],
+    headlines: &[Headline { metric: "rt_avg_ms", label: "irman: mean response" }],
 };
 
 fn generate(p: &Params, base: &PresetBase) -> Scenario {

@@ -229,6 +229,15 @@ pub struct Metric {
     pub value: f64,
 }
 
+/// A number a preset puts up front: one of its metrics under a label that says whose it is
+/// (the page's headline cards in presenter mode). The unit is the metric's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Headline {
+    /// A key of the preset's `metrics`.
+    pub metric: &'static str,
+    pub label: &'static str,
+}
+
 /// A preset's results: the benchmark's metrics, its own text output, and details for JSON.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
@@ -263,6 +272,8 @@ pub struct Preset {
     pub stop: Stop,
     /// The metrics its report produces (keys), for `schedlab sweep --metric`.
     pub metrics: &'static [&'static str],
+    /// The few of them that tell its story at a glance, in order (may be empty).
+    pub headlines: &'static [Headline],
 }
 
 impl std::fmt::Debug for Preset {

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{fixed, Histogram, Summary};
-use crate::{Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
 
 pub const PROBE_LOADS: &[&str] = &["none", "hogs", "compile"];
 const DISK: &str = "sda";
@@ -121,6 +121,7 @@ pub const SLEEP_HISTOGRAM: Preset = Preset {
     report: report_b,
     stop: Stop::TaskExits("probe"),
     metrics: &["overshoot_mean_ms", "overshoot_sd_ms", "overshoot_p99_ms", "overshoot_max_ms"],
+    headlines: &[Headline { metric: "overshoot_mean_ms", label: "probe: mean oversleep" }],
 };
 
 pub const SLEEP_WORK: Preset = Preset {
@@ -133,6 +134,7 @@ pub const SLEEP_WORK: Preset = Preset {
     report: report_a,
     stop: Stop::TaskExits("probe"),
     metrics: &["response_mean_ms", "response_sd_ms", "response_max_ms"],
+    headlines: &[Headline { metric: "response_mean_ms", label: "probe: mean lateness" }],
 };
 
 fn add_load(s: &mut Scenario, p: &Params) {

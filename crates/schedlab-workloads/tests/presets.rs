@@ -82,6 +82,26 @@ fn every_preset_validates_and_runs_under_every_policy() {
 }
 
 #[test]
+fn every_headline_names_one_of_the_presets_metrics() {
+    for preset in PRESETS {
+        for h in preset.headlines {
+            assert!(
+                preset.metrics.contains(&h.metric),
+                "{}: headline {:?} is not one of its metrics",
+                preset.id,
+                h.metric
+            );
+            assert!(!h.label.is_empty(), "{}: unlabelled headline", preset.id);
+        }
+    }
+    // The default scenario's story: the probe's mean lateness is up front.
+    let sleep_work = find("sleep-work").expect("sleep-work");
+    assert_eq!(sleep_work.headlines[0].metric, "response_mean_ms");
+    let (_, report, _) = run("sleep-work", &[], "linux-2.5-o1", 2, 1);
+    assert!(report.metric(sleep_work.headlines[0].metric).is_some());
+}
+
+#[test]
 fn every_contest_load_runs_under_every_policy() {
     for policy in POLICIES {
         for load in contest::LOADS {

@@ -99,8 +99,8 @@ pub mod policies {
 /// comparison. A preset is run through [`Job`].
 pub mod workloads {
     pub use schedlab_workloads::{
-        default_policy, find, ParamSpec, Params, Preset, PresetBase, PresetInfo, Report, Stop,
-        DEFAULT_CPUS, DEFAULT_POLICY, DEFAULT_SEED, PRESETS,
+        default_policy, find, Headline, ParamSpec, Params, Preset, PresetBase, PresetInfo, Report,
+        Stop, DEFAULT_CPUS, DEFAULT_POLICY, DEFAULT_SEED, PRESETS,
     };
     pub use schedlab_workloads::{seeds, stats};
 

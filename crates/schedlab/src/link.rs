@@ -93,6 +93,13 @@ pub struct ViewState {
     /// scenario on screen (B). `None`: no compare view.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinned: Option<PinnedView>,
+    /// Presenter mode: the editing column hidden, one large Gantt chart, the slider under
+    /// discussion and the preset's headline numbers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub presenter: bool,
+    /// Large type (for a projector): the page's text, the charts' text included, scaled up.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub large_type: bool,
 }
 
 /// The pinned run of a compare view, kept short by describing it against B's scenario.

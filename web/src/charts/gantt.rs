@@ -23,8 +23,12 @@ use super::{
 };
 use crate::state::ViewChange;
 
-/// Lane height in CSS pixels: fixed, so a new run never changes the row pitch.
+/// Lane height in CSS pixels at normal type: fixed, so a new run never changes the row pitch.
 const LANE_H: f64 = 26.0;
+/// Lane height in presenter mode, readable from the back of a room.
+const PRESENTER_LANE_H: f64 = 60.0;
+/// The canvas text's size at normal type.
+const FONT_PX: f64 = 13.0;
 /// The time axis above the lanes.
 const AXIS_H: f64 = 24.0;
 /// The lane-label column.
@@ -43,14 +47,39 @@ struct Layout {
     width: f64,
     lanes: usize,
     dpr: f64,
+    lane_h: f64,
+    axis_h: f64,
+    label_w: f64,
+    font_px: f64,
 }
 
 impl Layout {
+    /// The geometry for text `type_scale` times its normal size (large type, presenter mode;
+    /// lane labels longer than the column are squeezed into it),
+    /// the lanes at least [`PRESENTER_LANE_H`] tall when `presenter`.
+    fn new(width: f64, lanes: usize, dpr: f64, type_scale: f64, presenter: bool) -> Layout {
+        let lane_h = (LANE_H * type_scale).round();
+        Layout {
+            width,
+            lanes,
+            dpr,
+            lane_h: if presenter {
+                lane_h.max(PRESENTER_LANE_H)
+            } else {
+                lane_h
+            },
+            axis_h: (AXIS_H * type_scale).round(),
+            // The label column stays: the machine chart under it shares its margins.
+            label_w: LABEL_W,
+            font_px: (FONT_PX * type_scale).round(),
+        }
+    }
+
     fn plot_w(self) -> f64 {
-        (self.width - LABEL_W - PAD_R).max(1.0)
+        (self.width - self.label_w - PAD_R).max(1.0)
     }
     fn height(self) -> f64 {
-        AXIS_H + self.lanes as f64 * LANE_H + 2.0
+        self.axis_h + self.lanes as f64 * self.lane_h + 2.0
     }
     /// LOD and hit-testing work in device pixels: finer on high-DPI screens.
     fn device_w(self) -> u32 {
@@ -87,50 +116,50 @@ fn draw(
     let scale = 1.0 / l.dpr;
 
     // Grid and axis labels.
-    ctx.set_font("13px system-ui, sans-serif");
+    ctx.set_font(&format!("{}px system-ui, sans-serif", l.font_px));
     ctx.set_text_baseline("middle");
     ctx.set_text_align("center");
     ctx.set_line_width(1.0);
     let max_ticks = (plot_w / 90.0).max(2.0) as u32;
     for tick in time_ticks(window, max_ticks) {
-        let x = LABEL_W + window.x(tick.time, plot_w);
+        let x = l.label_w + window.x(tick.time, plot_w);
         ctx.set_stroke_style_str(&css(palette::RULE));
         ctx.begin_path();
-        ctx.move_to(x.round() + 0.5, AXIS_H - 4.0);
+        ctx.move_to(x.round() + 0.5, l.axis_h - 4.0);
         ctx.line_to(x.round() + 0.5, l.height());
         ctx.stroke();
         ctx.set_fill_style_str(&css(palette::MUTED));
-        let _ = ctx.fill_text(&tick.label, x, AXIS_H / 2.0);
+        let _ = ctx.fill_text(&tick.label, x, l.axis_h / 2.0);
     }
 
     // Lanes.
     ctx.set_text_align("left");
     for lane in 0..l.lanes {
-        let top = AXIS_H + lane as f64 * LANE_H;
+        let top = l.axis_h + lane as f64 * l.lane_h;
         if mode == LaneMode::Tasks && selected == Some(lane as u32) {
             ctx.set_fill_style_str(&css_alpha(palette::INK, 0.08));
-            ctx.fill_rect(0.0, top, l.width, LANE_H);
+            ctx.fill_rect(0.0, top, l.width, l.lane_h);
         }
         ctx.set_stroke_style_str(&css(palette::RULE));
         ctx.begin_path();
-        ctx.move_to(0.0, top + LANE_H - 0.5);
-        ctx.line_to(l.width, top + LANE_H - 0.5);
+        ctx.move_to(0.0, top + l.lane_h - 0.5);
+        ctx.line_to(l.width, top + l.lane_h - 0.5);
         ctx.stroke();
         ctx.set_fill_style_str(&css(palette::INK));
         let label = data.lane_label(mode, lane);
-        let _ = ctx.fill_text_with_max_width(&label, 8.0, top + LANE_H / 2.0, LABEL_W - 14.0);
+        let _ = ctx.fill_text_with_max_width(&label, 8.0, top + l.lane_h / 2.0, l.label_w - 14.0);
         let Some(spans) = data.lanes(mode).get(lane) else {
             continue;
         };
         let rects = lod(spans, window, dw);
         match mode {
-            LaneMode::Cpus => draw_cpu_lane(&ctx, data, &rects, top, scale, selected),
-            LaneMode::Tasks => draw_task_lane(&ctx, data, lane, &rects, top, scale),
+            LaneMode::Cpus => draw_cpu_lane(&ctx, l, data, &rects, top, scale, selected),
+            LaneMode::Tasks => draw_task_lane(&ctx, l, data, lane, &rects, top, scale),
         }
     }
 
     if let Some(t) = cursor.filter(|&t| window.start <= t && t <= window.end) {
-        let x = (LABEL_W + window.x(t, plot_w)).round();
+        let x = (l.label_w + window.x(t, plot_w)).round();
         // Dark on a light halo: it reads over every task colour and on a projector.
         for (colour, width) in [(palette::PAPER, 4.0), (palette::INK, 2.0)] {
             ctx.set_stroke_style_str(&css(colour));
@@ -146,6 +175,7 @@ fn draw(
 
 fn draw_cpu_lane(
     ctx: &CanvasRenderingContext2d,
+    l: Layout,
     data: &RunData,
     rects: &[schedlab::view::Rect],
     top: f64,
@@ -166,7 +196,7 @@ fn draw_cpu_lane(
         }
         // At least one device pixel wide, so a short run never vanishes.
         let w = ((r.x1 - r.x0) * scale).max(scale);
-        ctx.fill_rect(LABEL_W + r.x0 * scale, top + 3.0, w, LANE_H - 7.0);
+        ctx.fill_rect(l.label_w + r.x0 * scale, top + 3.0, w, l.lane_h - 7.0);
     }
 }
 
@@ -174,6 +204,7 @@ fn draw_cpu_lane(
 /// blocked a thicker dark line.
 fn draw_task_lane(
     ctx: &CanvasRenderingContext2d,
+    l: Layout,
     data: &RunData,
     task: usize,
     rects: &[schedlab::view::Rect],
@@ -185,15 +216,15 @@ fn draw_task_lane(
     let light = css_alpha(colour, 0.28);
     let sleep = css(palette::SLEEP);
     let blocked = css(palette::BLOCKED);
-    let mid = top + (LANE_H - 4.0) / 2.0;
+    let mid = top + (l.lane_h - 4.0) / 2.0;
     let mut last = u32::MAX;
     for r in rects {
         let Some(state) = SpanState::from_code(r.key) else {
             continue;
         };
         let (fill, y, h) = match state {
-            SpanState::Running => (&solid, top + 3.0, LANE_H - 7.0),
-            SpanState::Waiting => (&light, top + 3.0, LANE_H - 7.0),
+            SpanState::Running => (&solid, top + 3.0, l.lane_h - 7.0),
+            SpanState::Waiting => (&light, top + 3.0, l.lane_h - 7.0),
             SpanState::Sleeping => (&sleep, mid - 1.0, 2.0),
             _ => (&blocked, mid - 2.0, 4.0),
         };
@@ -202,7 +233,7 @@ fn draw_task_lane(
             last = r.key;
         }
         let w = ((r.x1 - r.x0) * scale).max(scale);
-        ctx.fill_rect(LABEL_W + r.x0 * scale, y, w, h);
+        ctx.fill_rect(l.label_w + r.x0 * scale, y, w, h);
     }
 }
 
@@ -215,14 +246,14 @@ fn hover_lines(
     x: f64,
     y: f64,
 ) -> Option<Vec<String>> {
-    if y < AXIS_H || x < LABEL_W {
+    if y < l.axis_h || x < l.label_w {
         return None;
     }
-    let lane = ((y - AXIS_H) / LANE_H) as usize;
+    let lane = ((y - l.axis_h) / l.lane_h) as usize;
     if lane >= l.lanes {
         return None;
     }
-    let hit = data.hit(mode, lane, window, l.device_w(), (x - LABEL_W) * l.dpr)?;
+    let hit = data.hit(mode, lane, window, l.device_w(), (x - l.label_w) * l.dpr)?;
     let mut lines = vec![data.task_name(hit.task)];
     let state = match hit.cpu {
         Some(cpu) => format!("{} on cpu{cpu}", hit.state.name()),
@@ -276,6 +307,13 @@ pub struct GanttProps {
     /// Where the chart's changes of the view go; without it the chart only draws.
     #[prop_or_default]
     pub onview: Option<Callback<ViewChange>>,
+    /// The page's type size over its normal one (large type, presenter mode): the canvas's
+    /// text and lanes follow it. Below 1 counts as 1.
+    #[prop_or(1.0)]
+    pub type_scale: f64,
+    /// Presenter mode: lanes at least 60 px tall.
+    #[prop_or_default]
+    pub presenter: bool,
 }
 
 impl GanttProps {
@@ -289,6 +327,8 @@ impl GanttProps {
             cursor: None,
             selected: None,
             onview: None,
+            type_scale: 1.0,
+            presenter: false,
         }
     }
 }
@@ -303,6 +343,8 @@ impl PartialEq for GanttProps {
             && self.cursor == other.cursor
             && self.selected == other.selected
             && self.onview == other.onview
+            && self.type_scale == other.type_scale
+            && self.presenter == other.presenter
     }
 }
 
@@ -329,11 +371,13 @@ pub fn GanttChart(props: &GanttProps) -> Html {
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let drag = use_mut_ref(|| None::<Drag>);
     let dpr = device_pixel_ratio();
-    let layout = Layout {
-        width: width as f64,
-        lanes: lane_count(&data, mode),
+    let layout = Layout::new(
+        width as f64,
+        lane_count(&data, mode),
         dpr,
-    };
+        props.type_scale.max(1.0),
+        props.presenter,
+    );
     let cursor = props.cursor;
     let selected = props
         .selected
@@ -380,7 +424,7 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         Callback::from(move |e: WheelEvent| {
             e.prevent_default();
             let (x, _) = offset(&e);
-            let at = win.time_at(x - LABEL_W, layout.plot_w());
+            let at = win.time_at(x - layout.label_w, layout.plot_w());
             let factor = if e.delta_y() > 0.0 { 1.25 } else { 0.8 };
             set_window(win.zoom(factor, at, limit));
         })
@@ -433,13 +477,13 @@ pub fn GanttChart(props: &GanttProps) -> Html {
             let Some(d) = pressed.filter(|d| !d.moved && e.button() == 0) else {
                 return;
             };
-            if x >= LABEL_W {
-                let t = win.time_at(x - LABEL_W, layout.plot_w());
+            if x >= layout.label_w {
+                let t = win.time_at(x - layout.label_w, layout.plot_w());
                 // Whole microseconds: what the inspector's "time (ms)" field shows.
                 let t = (t + 500) / 1_000 * 1_000;
                 emit(ViewChange::SetCursor(Some(t.min(limit))));
-            } else if mode == LaneMode::Tasks && y >= AXIS_H && d.x < LABEL_W {
-                let lane = ((y - AXIS_H) / LANE_H) as usize;
+            } else if mode == LaneMode::Tasks && y >= layout.axis_h && d.x < layout.label_w {
+                let lane = ((y - layout.axis_h) / layout.lane_h) as usize;
                 if let Some(t) = data.tasks.get(lane).filter(|_| lane < layout.lanes) {
                     emit(ViewChange::SelectTask(Some(t.name.clone())));
                 }

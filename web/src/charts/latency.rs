@@ -202,7 +202,9 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     let picked = use_state_eq(|| None::<String>);
     // The y axis's top, in percent, while pinned.
     let pinned = use_state_eq(|| None::<u32>);
-    let task = shown_task(&data, picked.as_deref());
+    // The task in focus, when the page has one, else this chart's own pick.
+    let focus = props.selected.as_deref().or(picked.as_deref());
+    let task = shown_task(&data, focus);
     let map = use_mut_ref(BarMap::default);
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
@@ -239,6 +241,7 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     let onchange = {
         let picked = picked.clone();
         let data = data.clone();
+        let onview = props.onview.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let name = select
@@ -247,7 +250,10 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
                 .ok()
                 .and_then(|id| data.tasks.get(id))
                 .map(|t| t.name.clone());
-            picked.set(name);
+            match &onview {
+                Some(onview) => onview.emit(crate::state::ViewChange::SelectTask(name)),
+                None => picked.set(name),
+            }
         })
     };
     let on_pin = {

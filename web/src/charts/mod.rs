@@ -101,11 +101,21 @@ pub struct ChartProps {
     /// title and suffixed to its canvas's `data-testid` (`gantt-a`), so the hooks stay unique.
     #[prop_or_default]
     pub label: Option<AttrValue>,
+    /// The task in focus (the view's selected task), by name, for the charts that pick a task.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    /// Where a chart's pick of a task goes (the view's selected task); without it the pick is
+    /// the chart's own.
+    #[prop_or_default]
+    pub onview: Option<Callback<crate::state::ViewChange>>,
 }
 
 impl PartialEq for ChartProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data) && self.label == other.label
+        Rc::ptr_eq(&self.data, &other.data)
+            && self.label == other.label
+            && self.selected == other.selected
+            && self.onview == other.onview
     }
 }
 

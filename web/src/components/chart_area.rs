@@ -44,7 +44,8 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
         html! {
             <GanttChart {data} {label} lanes={view.lanes} zoom={view.zoom} cursor={view.cursor_ns}
                 selected={view.selected_task.clone().map(AttrValue::from)}
-                onview={props.onview.clone()} />
+                onview={props.onview.clone()}
+                type_scale={crate::state::type_scale(view)} presenter={view.presenter} />
         }
     };
     let observed = schedlab::find(&shown.scenario.policy.id).and_then(|p| p.metric);
@@ -68,7 +69,9 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             <Inspector />
             <div class="chart-row">
                 <div class="chart-block">
-                    <LatencyHistogram data={data.clone()} />
+                    <LatencyHistogram data={data.clone()}
+                        selected={view.selected_task.clone().map(AttrValue::from)}
+                        onview={props.onview.clone()} />
                 </div>
                 <div class="chart-block">
                     <ShareChart data={data.clone()} />

@@ -19,12 +19,16 @@ fn skip_to_charts(e: MouseEvent) {
     }
 }
 
-/// A skip link to the charts, the page title, the engine version it runs, and the large-type
-/// switch for projectors.
+/// A skip link to the charts, the page title, the engine version it runs, and the presenter
+/// and large-type switches for projectors.
 #[component]
 pub fn Masthead() -> Html {
     let state = use_context::<AppContext>();
-    let large = state.as_ref().is_some_and(|s| s.large_type);
+    let large = state.as_ref().is_some_and(|s| s.view.large_type);
+    let presenting = state.as_ref().is_some_and(|s| s.view.presenter);
+    let on_present = state.clone().map(|state| {
+        Callback::from(move |_| state.dispatch(Action::from(ViewChange::TogglePresenter)))
+    });
     let onclick = state.map(|state| {
         Callback::from(move |_| state.dispatch(Action::from(ViewChange::ToggleLargeType)))
     });
@@ -39,8 +43,14 @@ pub fn Masthead() -> Html {
                 { "engine " }
                 <span data-testid="engine-version">{ schedlab::VERSION }</span>
             </p>
+            if let Some(onclick) = on_present {
+                <button type="button" class="presenter-toggle" aria-pressed={presenting.to_string()} {onclick}
+                    data-testid="presenter-toggle" title="One large chart, the slider under discussion and the headline numbers">
+                    { if presenting { "Leave presenter mode" } else { "Presenter mode" } }
+                </button>
+            }
             if let Some(onclick) = onclick {
-                <button type="button" class="large-type-toggle" aria-pressed={large.to_string()} {onclick}
+                <button type="button" class="large-type-toggle" data-testid="large-type-toggle" aria-pressed={large.to_string()} {onclick}
                     title="Bigger text for a projector">
                     { if large { "Normal type" } else { "Large type" } }
                 </button>

@@ -10,6 +10,7 @@ pub mod field;
 pub mod inspector;
 pub mod masthead;
 pub mod policy_panel;
+pub mod presenter;
 pub mod report_panel;
 pub mod run_status;
 pub mod scenario_panel;

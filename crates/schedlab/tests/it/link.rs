@@ -19,8 +19,7 @@ fn design_state() -> LinkState {
             }),
             selected_task: Some("editor".into()),
             cursor_ns: None,
-            preset: None,
-            pinned: None,
+            ..ViewState::default()
         },
     }
 }
@@ -66,6 +65,14 @@ fn round_trips_the_corpus_and_view_states() {
         ..ViewState::default()
     };
     states.push(cursor);
+    let mut presenter = design_state();
+    presenter.view = ViewState {
+        presenter: true,
+        large_type: true,
+        selected_task: Some("probe".into()),
+        ..ViewState::default()
+    };
+    states.push(presenter);
     assert!(states.len() >= 8);
     for s in states {
         let link = encode(&s);
@@ -237,4 +244,24 @@ fn view_fields_unknown_to_this_build_are_ignored() {
         .replace("SCEN", DESIGN_EXAMPLE);
     let state = decode(&link_of_json(&json)).unwrap();
     assert_eq!(state.view.lanes, LaneMode::Tasks);
+}
+
+#[test]
+fn presenter_and_large_type_travel_and_old_links_open_without_them() {
+    let mut s = design_state();
+    s.view.presenter = true;
+    s.view.large_type = true;
+    let back = decode(&encode(&s)).unwrap();
+    assert!(back.view.presenter && back.view.large_type);
+    // A view written before these fields existed opens with both off.
+    let json = r#"{"scenario": SCEN, "view": {"lanes": "task"}}"#.replace("SCEN", DESIGN_EXAMPLE);
+    let old = decode(&link_of_json(&json)).unwrap();
+    assert!(!old.view.presenter && !old.view.large_type);
+    // Off is the default and is not written.
+    let plain = design_state();
+    assert_eq!(encode(&plain), {
+        let mut off = plain.clone();
+        off.view.presenter = false;
+        encode(&off)
+    });
 }

@@ -1,0 +1,136 @@
+// Presenter mode, headline cards, scenes and the task in focus, through data-testid hooks.
+import { join } from "node:path";
+import { test, expect, artifacts } from "./fixtures.js";
+
+const HASH = /([0-9a-f]{16})$/;
+
+/** Waits until run-status says a run is done (and, with `not`, a different one) and returns its hash. */
+async function doneHash(page, { not } = {}) {
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 30_000 });
+  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
+  return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/** Sets a range input the way dragging does: value, then an input event. */
+async function slide(page, key, value) {
+  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, value);
+}
+
+const lateness = (page) =>
+  page.locator('[data-testid="headline-card"][data-label="probe: mean lateness"] [data-testid="headline-value"]');
+
+test("presenter mode: on and off, and restored from a link", async ({ app: { page }, context }) => {
+  await doneHash(page);
+  const toggle = page.getByTestId("presenter-toggle");
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  const normal = await page.getByTestId("gantt").boundingBox();
+  await expect(page.getByRole("complementary", { name: "Scenario" })).toBeVisible();
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("presenter")).toBeVisible();
+  // No editing column: one slider, the one under discussion, and the headline card.
+  await expect(page.getByRole("complementary", { name: "Scenario" })).toHaveCount(0);
+  await expect(page.locator('input[type="range"]')).toHaveCount(1);
+  await expect(page.getByTestId("presenter-slider").getByTestId("tunable-prio_bonus_ratio")).toBeVisible();
+  await expect(lateness(page)).toHaveAttribute("data-value", /^\d+(\.\d+)? ms$/);
+  // One large Gantt: its one CPU lane at least 60 px under the axis (26 px before).
+  await expect.poll(async () => (await page.getByTestId("gantt").boundingBox()).height).toBeGreaterThanOrEqual(60 + 24);
+  expect(normal.height).toBeLessThan(60 + 24);
+
+  // The address bar's link opens in presenter mode.
+  await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5_000 }).toMatch(/^#s=1\./);
+  await page.waitForTimeout(400);
+  const url = page.url();
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId("presenter")).toBeVisible({ timeout: 20_000 });
+  await expect(other.getByTestId("presenter-toggle")).toHaveAttribute("aria-pressed", "true");
+  await other.close();
+
+  await toggle.click();
+  await expect(page.getByTestId("presenter")).toHaveCount(0);
+  await expect(page.getByRole("complementary", { name: "Scenario" })).toBeVisible();
+});
+
+test("the probe's mean lateness card changes when prio_bonus_ratio goes 0 → 25 under linux-2.5-o1", async ({ app: { page } }) => {
+  test.setTimeout(90_000);
+  let hash = await doneHash(page);
+  await page.getByTestId("presenter-toggle").click();
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await slide(page, "prio_bonus_ratio", 0);
+  hash = await doneHash(page, { not: hash });
+  const card = lateness(page);
+  await expect(card).toHaveAttribute("data-value", /ms$/);
+  const at0 = await card.getAttribute("data-value");
+  // The number settles on its value (the move between runs is short).
+  await expect(card).toHaveText(at0);
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-ratio0.png") });
+
+  await slide(page, "prio_bonus_ratio", 25);
+  hash = await doneHash(page, { not: hash });
+  await expect(card).not.toHaveAttribute("data-value", at0);
+  const at25 = await card.getAttribute("data-value");
+  expect(parseFloat(at25)).toBeLessThan(parseFloat(at0));
+  await expect(card).toHaveText(at25);
+  const change = page.locator('[data-testid="headline-card"][data-label="probe: mean lateness"] [data-testid="headline-change"]');
+  await expect(change).toContainText(`from ${at0}`);
+  await expect(change).toContainText("−");
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-ratio25.png") });
+});
+
+test("scenes are stepped with the keyboard in presenter mode", async ({ app: { page } }) => {
+  test.setTimeout(90_000);
+  let hash = await doneHash(page);
+  // Two scenes: the page's own link at two values of prio_bonus_ratio.
+  await slide(page, "prio_bonus_ratio", 0);
+  hash = await doneHash(page, { not: hash });
+  await page.waitForTimeout(400);
+  const scene0 = page.url();
+  await slide(page, "prio_bonus_ratio", 25);
+  hash = await doneHash(page, { not: hash });
+  await page.waitForTimeout(400);
+  const scene25 = page.url();
+  expect(scene0).not.toEqual(scene25);
+
+  await page.getByTestId("presenter-toggle").click();
+  const position = page.getByTestId("scene-position");
+  await position.click();
+  await page.getByTestId("scenes-input").fill(`${scene0}\n${scene25}`);
+  await page.getByTestId("scenes-input").blur();
+  await expect(position).toContainText("2 scenes");
+  // What a clicker sends: PageDown, then the arrows.
+  await page.locator("body").press("PageDown");
+  await expect(position).toContainText("Scene 1 of 2");
+  await expect(page.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^0\b/);
+  hash = await doneHash(page);
+  await page.locator("body").press("ArrowRight");
+  await expect(position).toContainText("Scene 2 of 2");
+  await expect(page.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^25\b/);
+  await page.locator("body").press("PageUp");
+  await expect(position).toContainText("Scene 1 of 2");
+  await expect(page.getByTestId("tunable-prio_bonus_ratio-value")).toHaveText(/^0\b/);
+  // Still presenting.
+  await expect(page.getByTestId("presenter")).toBeVisible();
+});
+
+test("the task in focus is highlighted across charts and kept through a re-run", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  let hash = await doneHash(page);
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+  await expect(page.getByTestId("latency-histogram")).toHaveAttribute("aria-label", /probe/);
+  await slide(page, "prio_bonus_ratio", 5);
+  hash = await doneHash(page, { not: hash });
+  // Kept by name through the re-run, in the Gantt and in the histogram (no jump to the busiest task).
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+  await expect(gantt.locator('.chart-legend [data-task="probe"]')).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("latency-histogram")).toHaveAttribute("aria-label", /probe/);
+  // And in presenter mode.
+  await page.getByTestId("presenter-toggle").click();
+  await expect(page.getByRole("region", { name: "Gantt chart", exact: true })).toHaveAttribute("data-selected-task", "probe");
+});
