@@ -9,6 +9,7 @@ pub mod export_bar;
 pub mod field;
 pub mod inspector;
 pub mod masthead;
+pub mod playback;
 pub mod policy_panel;
 pub mod report_panel;
 pub mod run_status;
