@@ -84,3 +84,59 @@ test("playback: arrow keys on the focused Gantt scrub from decision to decision"
   expect(await cursorMs(page)).toBe(2990);
   await expect(page.getByTestId("inspector-sentence")).toContainText("hog3 runs");
 });
+
+test("quiz: a round hides the answer until one is committed, marks it, reveals step by step, and the seed travels in the link", async ({ app: { page }, context }) => {
+  await doneHash(page);
+  await page.getByTestId("quiz-seed").fill("3");
+  await page.getByTestId("quiz-start").click();
+  const round = page.getByTestId("quiz-round");
+  await expect(round).toHaveAttribute("data-seed", "3");
+  await expect(page.getByTestId("quiz-question")).toContainText("Which job finishes first?");
+  // Hidden until committed.
+  await expect(page.getByTestId("quiz-hidden")).toBeVisible();
+  await expect(page.getByTestId("quiz-verdict")).toHaveCount(0);
+  await expect(page.getByTestId("quiz-reveal")).toHaveCount(0);
+
+  // Not a job: explained, nothing revealed.
+  await page.getByTestId("quiz-answer").fill("Z");
+  await page.getByTestId("quiz-commit").click();
+  await expect(page.getByTestId("quiz-problem")).toContainText('"Z" is not one of the jobs');
+  await expect(page.getByTestId("quiz-verdict")).toHaveCount(0);
+
+  // A guess, committed: marked, then revealed one step at a time; the last step names the job.
+  await page.getByTestId("quiz-answer").fill("A");
+  await page.getByTestId("quiz-commit").click();
+  const verdict = page.getByTestId("quiz-verdict");
+  await expect(verdict).toBeVisible();
+  await expect(page.getByTestId("quiz-hidden")).toHaveCount(0);
+  const steps = page.getByTestId("quiz-reveal").locator("li");
+  await expect(steps).toHaveCount(1);
+  let n = 1;
+  while (await page.getByTestId("quiz-reveal-next").count()) {
+    await page.getByTestId("quiz-reveal-next").click();
+    n += 1;
+    await expect(steps).toHaveCount(n);
+  }
+  const first = (await steps.last().textContent()).match(/^(\w+) finishes first$/)[1];
+  await expect(verdict).toHaveAttribute("data-correct", String(first === "A"));
+
+  // The seed is in the link: the same quiz opens elsewhere, and the right answer is marked right.
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId("quiz-round")).toHaveAttribute("data-seed", "3", { timeout: 20_000 });
+  await other.getByTestId("quiz-answer").fill(first.toLowerCase());
+  await other.getByTestId("quiz-commit").click();
+  await expect(other.getByTestId("quiz-verdict")).toHaveAttribute("data-correct", "true");
+  await expect(other.getByTestId("quiz-verdict")).toHaveText("Right.");
+
+  // The next question asks for a time; the wrong one is marked wrong.
+  while (await other.getByTestId("quiz-reveal-next").count()) await other.getByTestId("quiz-reveal-next").click();
+  await other.getByTestId("quiz-next").click();
+  await expect(other.getByTestId("quiz-question")).toContainText("finish (ms)?");
+  await expect(other.getByTestId("quiz-verdict")).toHaveCount(0);
+  await other.getByTestId("quiz-answer").fill("100000");
+  await other.getByTestId("quiz-commit").click();
+  await expect(other.getByTestId("quiz-verdict")).toHaveAttribute("data-correct", "false");
+});

@@ -266,6 +266,7 @@ pub fn App() -> Html {
                         <ContestTable />
                         <SweepPanel />
                         <StatsTable />
+                        <components::quiz::QuizPanel />
                     </section>
                 </main>
             </div>

@@ -93,6 +93,9 @@ pub struct ViewState {
     /// scenario on screen (B). `None`: no compare view.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinned: Option<PinnedView>,
+    /// The predict-then-reveal quiz open beside the run: its seed ([`crate::quiz::Quiz::new`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quiz: Option<u64>,
 }
 
 /// The pinned run of a compare view, kept short by describing it against B's scenario.

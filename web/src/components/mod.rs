@@ -11,6 +11,7 @@ pub mod inspector;
 pub mod masthead;
 pub mod playback;
 pub mod policy_panel;
+pub mod quiz;
 pub mod report_panel;
 pub mod run_status;
 pub mod scenario_panel;
