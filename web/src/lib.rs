@@ -301,6 +301,7 @@ pub fn App() -> Html {
                         <ContestTable />
                         <SweepPanel />
                         <StatsTable />
+                        <components::quiz::QuizPanel />
                     </section>
                 </main>
             </div>

@@ -308,6 +308,8 @@ pub enum ViewChange {
     SelectTask(Option<String>),
     /// Pins the run on screen as A for comparison, or unpins it.
     TogglePin,
+    /// Opens the quiz of a seed beside the run, or closes it.
+    SetQuiz(Option<u64>),
     DismissNotice,
     /// Large type on or off (kept in `view`, so links and reloads keep it).
     ToggleLargeType,
@@ -1242,6 +1244,7 @@ impl AppState {
                     }
                 });
             }
+            ViewChange::SetQuiz(seed) => self.view.quiz = seed,
             ViewChange::SelectTask(task) => {
                 // Picking the selected task again clears the selection.
                 self.view.selected_task =

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use schedlab_engine::machine::{Dir, Place, Request};
-use schedlab_engine::{CpuId, Engine, Nanos, Scenario};
+use schedlab_engine::{CpuId, Engine, Nanos, Scenario, TaskId};
 
 /// Every CPU's run queues at [`RunQueues::at_ns`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +76,10 @@ pub struct CpuQueues {
     pub cpu: u16,
     /// The task on the CPU; `None` when idle.
     pub running: Option<TaskRef>,
+    /// The task on the CPU just before the instant (the last event earlier), when one ran:
+    /// with `running` it says whether the CPU changed hands here ([`crate::explain`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<TaskRef>,
     /// Whom the policy's `pick_next` would choose now (a pure query); `None` for nobody.
     pub next: Option<TaskRef>,
     /// The queues the policy reports for this CPU, in the order it considers them.
@@ -109,8 +113,13 @@ pub struct EntryView {
 }
 
 impl RunQueues {
-    /// The run queues and disk queues of `engine`, a run of `scenario`, where it stands now.
-    pub fn from_engine(engine: &Engine, scenario: &Scenario) -> RunQueues {
+    /// The run queues and disk queues of `engine`, a run of `scenario`, where it stands now;
+    /// `before` is who ran on each CPU just before (empty when unknown).
+    pub fn from_engine(
+        engine: &Engine,
+        scenario: &Scenario,
+        before: &[Option<TaskId>],
+    ) -> RunQueues {
         let tasks = engine.tasks();
         let task = |id: u32| TaskRef {
             id,
@@ -128,6 +137,7 @@ impl RunQueues {
                 CpuQueues {
                     cpu: cpu.0,
                     running: running.map(|t| task(t.0)),
+                    before: before.get(c).copied().flatten().map(|t| task(t.0)),
                     next: engine.peek_next(cpu).map(|t| task(t.0)),
                     queues: inspection
                         .queues

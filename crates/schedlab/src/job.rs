@@ -179,7 +179,8 @@ impl Job {
         Ok(RunResult::new(&self.scenario, &ran.output))
     }
 
-    /// The run queues at `at` of the run [`Job::run`] makes, in one pass: at `at`, or where
+    /// The run queues at `at` of the run [`Job::run`] makes, with who ran on each CPU just
+    /// before (a second pass to the nanosecond before): at `at`, or where
     /// the run ended if it ended earlier (every task exited, the duration, or the benchmark's
     /// stop; [`RunQueues::at_ns`] says which instant).
     pub fn inspect(&self, at: Nanos) -> Result<RunQueues, SimError> {
@@ -187,11 +188,21 @@ impl Job {
             detail: Detail::Summary,
             ..RunOptions::default()
         };
-        let mut engine = schedlab_policies::registry::engine(&self.scenario, opts)?;
-        if !workloads::advance(&mut engine, self.stop(), Some(at))? {
-            engine.run_until(at)?;
-        }
-        Ok(RunQueues::from_engine(&engine, &self.scenario))
+        let engine = |until: Nanos| -> Result<_, SimError> {
+            let mut engine = schedlab_policies::registry::engine(&self.scenario, opts)?;
+            if !workloads::advance(&mut engine, self.stop(), Some(until))? {
+                engine.run_until(until)?;
+            }
+            Ok(engine)
+        };
+        let here = engine(at)?;
+        // Who ran just before the instant the inspection stands at: a second pass to the
+        // nanosecond before it, so the instant itself is reached exactly as a run reaches it.
+        let before = match here.now().0.checked_sub(1) {
+            Some(earlier) => engine(Nanos(earlier))?.running().to_vec(),
+            None => Vec::new(),
+        };
+        Ok(RunQueues::from_engine(&here, &self.scenario, &before))
     }
 }
 

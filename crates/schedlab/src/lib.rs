@@ -25,11 +25,14 @@
 
 pub mod compare;
 pub mod docs;
+pub mod explain;
 pub mod inspect;
 pub mod job;
 pub mod link;
 pub mod machine;
 pub mod perfetto;
+pub mod playback;
+pub mod quiz;
 pub mod result;
 pub mod sweep;
 pub mod text;

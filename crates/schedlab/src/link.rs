@@ -100,6 +100,9 @@ pub struct ViewState {
     /// Large type (for a projector): the page's text, the charts' text included, scaled up.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub large_type: bool,
+    /// The predict-then-reveal quiz open beside the run: its seed ([`crate::quiz::Quiz::new`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quiz: Option<u64>,
 }
 
 /// The pinned run of a compare view, kept short by describing it against B's scenario.

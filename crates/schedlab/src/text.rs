@@ -186,7 +186,7 @@ pub fn inspection(
     engine: &schedlab_engine::Engine,
     scenario: &schedlab_engine::Scenario,
 ) -> String {
-    run_queues(&RunQueues::from_engine(engine, scenario))
+    run_queues(&RunQueues::from_engine(engine, scenario, &[]))
 }
 
 /// [`RunQueues`] as text: the rendering of [`inspection`].
@@ -201,6 +201,7 @@ pub fn run_queues(q: &RunQueues) -> String {
                 .map_or("nothing (idle)", |t| t.name.as_str()),
             cpu.next.as_ref().map_or("nothing", |t| t.name.as_str()),
         ));
+        out.push_str(&format!("  in words: {}\n", crate::explain::cpu(cpu)));
         for queue in &cpu.queues {
             out.push_str(&format!("  {}:\n", queue.name));
             if queue.entries.is_empty() {

@@ -543,6 +543,22 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         LaneMode::Tasks => "task",
     };
 
+    // Arrow keys on the focused chart step the cursor from decision to decision.
+    let onkeydown = {
+        let data = data.clone();
+        let onview = props.onview.clone();
+        let cursor = props.cursor;
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(onview) = &onview else { return };
+            let decisions = data.decisions();
+            let key = e.key();
+            if let Some(t) = schedlab::playback::scrub(&decisions, cursor, &key, e.shift_key()) {
+                e.prevent_default();
+                onview.emit(ViewChange::SetCursor(Some(t)));
+            }
+        })
+    };
+
     html! {
         <section class="chart chart-gantt" style={FRAME_STYLE}
             aria-label={match &label { Some(l) => format!("Gantt chart {l}"), None => "Gantt chart".to_owned() }}
@@ -568,8 +584,8 @@ pub fn GanttChart(props: &GanttProps) -> Html {
                 </span>
             </div>
             <div ref={frame.clone()} style={format!("max-height:{SCROLL_H}px;overflow-y:auto;overflow-x:hidden")}>
-                <canvas ref={canvas} data-testid={testid} style={canvas_style}
-                    {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} />
+                <canvas ref={canvas} data-testid={testid} style={canvas_style} tabindex="0"
+                    {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} />
             </div>
             { legend(&data, mode, hidden_tasks, props.selected.as_deref(), on_select) }
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }

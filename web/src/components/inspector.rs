@@ -5,11 +5,13 @@ use schedlab::Nanos;
 use yew::prelude::*;
 
 use crate::charts::palette::{css, task};
+use crate::components::playback::Playback;
 use crate::state::{Action, AppContext, ViewChange};
 
 /// The run queues at the time cursor, as the policy sees them: per CPU who runs, whom
-/// `pick_next` would choose, each queue in the policy's order and its facts. A click on the
-/// timeline or the "time (ms)" field sets the cursor. While a newer inspection is computed the
+/// `pick_next` would choose, the decision in a sentence, each queue in the policy's order and
+/// its facts. A click on the timeline, the "time (ms)" field or the playback bar (stepping
+/// decision by decision) sets the cursor. While a newer inspection is computed the
 /// last one stays (dimmed), so the panel keeps its size.
 #[component]
 pub fn Inspector() -> Html {
@@ -100,6 +102,9 @@ pub fn Inspector() -> Html {
                 <button type="button" onclick={clear} disabled={cursor.is_none()}>{ "Clear" }</button>
                 <span class="inspector-status" role="status" aria-live="polite">{ status }</span>
             </div>
+            if let Some(data) = data.clone() {
+                <Playback {data} {cursor} />
+            }
             <span id="inspector-time-problem" class="field-problem">
                 { bad_time.as_ref().map(|(_, why)| why.clone()).unwrap_or_default() }
             </span>
@@ -197,6 +202,9 @@ fn cpu_view(cpu: &CpuQueues, data: Option<&RunData>) -> Html {
                 { task_or(cpu.running.as_ref(), "nothing (idle)", data) }
                 { " · pick_next would choose " }
                 { task_or(cpu.next.as_ref(), "nothing", data) }
+            </p>
+            <p class="inspector-sentence" data-testid="inspector-sentence">
+                { schedlab::explain::cpu(cpu) }
             </p>
             { for cpu.queues.iter().map(|q| queue_view(q, data)) }
             if !cpu.facts.is_empty() {

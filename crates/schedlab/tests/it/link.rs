@@ -73,6 +73,12 @@ fn round_trips_the_corpus_and_view_states() {
         ..ViewState::default()
     };
     states.push(presenter);
+    let mut quiz = design_state();
+    quiz.view = ViewState {
+        quiz: Some(u64::MAX),
+        ..ViewState::default()
+    };
+    states.push(quiz);
     assert!(states.len() >= 8);
     for s in states {
         let link = encode(&s);

@@ -1,0 +1,142 @@
+// Playback: stepping the run decision by decision with the inspector following, playing it at
+// a speed, and arrow-key scrubbing on the focused Gantt chart.
+import { test, expect } from "./fixtures.js";
+
+const HASH = /([0-9a-f]{16})$/;
+
+/** Waits until run-status says a run is done and returns its trace hash. */
+async function doneHash(page, { not } = {}) {
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 20_000 });
+  await expect(status).toHaveText(/^Done/);
+  return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/** Three 1 s hogs under round robin (quantum 10 ms): a decision every 10 ms. */
+async function threeHogsUnderRr(page) {
+  const before = await doneHash(page);
+  await page.getByTestId("policy-select").selectOption("rr");
+  await page.getByTestId("preset-select").selectOption("three-hogs");
+  await doneHash(page, { not: before });
+}
+
+/** The cursor in ms once the inspector has caught up with it. */
+async function cursorMs(page) {
+  await expect(page.getByTestId("inspector")).toHaveAttribute("aria-busy", "false", { timeout: 20_000 });
+  return Number(await page.getByTestId("inspector-time").inputValue());
+}
+
+test("playback: steps move the cursor decision by decision and the inspector follows", async ({ app: { page } }) => {
+  await threeHogsUnderRr(page);
+  const sentence = page.getByTestId("inspector-sentence");
+
+  await page.getByTestId("playback-forward").click();
+  expect(await cursorMs(page)).toBe(0);
+  await expect(sentence).toHaveText("hog1 runs; hog2 is next in waiting (head first) (runnable)");
+
+  await page.getByTestId("playback-forward").click();
+  expect(await cursorMs(page)).toBe(10);
+  await expect(sentence).toHaveText(
+    "hog1 left cpu0 still runnable and went to waiting (head first), 2nd of 2; hog2 runs; hog3 is next in waiting (head first) (runnable)",
+  );
+  await expect(page.getByTestId("playback-count")).toHaveText(/^decision 2 of \d+$/);
+
+  await page.getByTestId("playback-forward").click();
+  expect(await cursorMs(page)).toBe(20);
+  await page.getByTestId("playback-back").click();
+  expect(await cursorMs(page)).toBe(10);
+
+  // Play: the cursor moves on by itself, one decision at a time, until paused.
+  await page.getByTestId("playback-speed").selectOption("25");
+  const play = page.getByTestId("playback-play");
+  await play.click();
+  await expect(play).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(() => page.getByTestId("inspector-time").inputValue().then(Number), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(40);
+  await play.click();
+  await expect(play).toHaveAttribute("aria-pressed", "false");
+  const paused = await cursorMs(page);
+  expect(paused % 10).toBe(0);
+  await page.waitForTimeout(300);
+  expect(await cursorMs(page)).toBe(paused);
+});
+
+test("playback: arrow keys on the focused Gantt scrub from decision to decision", async ({ app: { page } }) => {
+  await threeHogsUnderRr(page);
+  const gantt = page.getByTestId("gantt");
+  await gantt.focus();
+  await expect(gantt).toBeFocused();
+
+  await page.keyboard.press("Home");
+  expect(await cursorMs(page)).toBe(0);
+  await page.keyboard.press("ArrowRight");
+  expect(await cursorMs(page)).toBe(10);
+  await page.keyboard.press("Shift+ArrowRight");
+  expect(await cursorMs(page)).toBe(110);
+  await page.keyboard.press("ArrowLeft");
+  expect(await cursorMs(page)).toBe(100);
+  await page.keyboard.press("Shift+ArrowLeft");
+  expect(await cursorMs(page)).toBe(0);
+  // The last decision: hog3's last quantum starts 10 ms before the run ends at 3 s (hog1 and
+  // hog2 have exited by then, each exit being a decision too).
+  await page.keyboard.press("End");
+  expect(await cursorMs(page)).toBe(2990);
+  await expect(page.getByTestId("inspector-sentence")).toContainText("hog3 runs");
+});
+
+test("quiz: a round hides the answer until one is committed, marks it, reveals step by step, and the seed travels in the link", async ({ app: { page }, context }) => {
+  await doneHash(page);
+  await page.getByTestId("quiz-seed").fill("3");
+  await page.getByTestId("quiz-start").click();
+  const round = page.getByTestId("quiz-round");
+  await expect(round).toHaveAttribute("data-seed", "3");
+  await expect(page.getByTestId("quiz-question")).toContainText("Which job finishes first?");
+  // Hidden until committed.
+  await expect(page.getByTestId("quiz-hidden")).toBeVisible();
+  await expect(page.getByTestId("quiz-verdict")).toHaveCount(0);
+  await expect(page.getByTestId("quiz-reveal")).toHaveCount(0);
+
+  // Not a job: explained, nothing revealed.
+  await page.getByTestId("quiz-answer").fill("Z");
+  await page.getByTestId("quiz-commit").click();
+  await expect(page.getByTestId("quiz-problem")).toContainText('"Z" is not one of the jobs');
+  await expect(page.getByTestId("quiz-verdict")).toHaveCount(0);
+
+  // A guess, committed: marked, then revealed one step at a time; the last step names the job.
+  await page.getByTestId("quiz-answer").fill("A");
+  await page.getByTestId("quiz-commit").click();
+  const verdict = page.getByTestId("quiz-verdict");
+  await expect(verdict).toBeVisible();
+  await expect(page.getByTestId("quiz-hidden")).toHaveCount(0);
+  const steps = page.getByTestId("quiz-reveal").locator("li");
+  await expect(steps).toHaveCount(1);
+  let n = 1;
+  while (await page.getByTestId("quiz-reveal-next").count()) {
+    await page.getByTestId("quiz-reveal-next").click();
+    n += 1;
+    await expect(steps).toHaveCount(n);
+  }
+  const first = (await steps.last().textContent()).match(/^(\w+) finishes first$/)[1];
+  await expect(verdict).toHaveAttribute("data-correct", String(first === "A"));
+
+  // The seed is in the link: the same quiz opens elsewhere, and the right answer is marked right.
+  await page.getByTestId("share-button").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId("quiz-round")).toHaveAttribute("data-seed", "3", { timeout: 20_000 });
+  await other.getByTestId("quiz-answer").fill(first.toLowerCase());
+  await other.getByTestId("quiz-commit").click();
+  await expect(other.getByTestId("quiz-verdict")).toHaveAttribute("data-correct", "true");
+  await expect(other.getByTestId("quiz-verdict")).toHaveText("Right.");
+
+  // The next question asks for a time; the wrong one is marked wrong.
+  while (await other.getByTestId("quiz-reveal-next").count()) await other.getByTestId("quiz-reveal-next").click();
+  await other.getByTestId("quiz-next").click();
+  await expect(other.getByTestId("quiz-question")).toContainText("finish (ms)?");
+  await expect(other.getByTestId("quiz-verdict")).toHaveCount(0);
+  await other.getByTestId("quiz-answer").fill("100000");
+  await other.getByTestId("quiz-commit").click();
+  await expect(other.getByTestId("quiz-verdict")).toHaveAttribute("data-correct", "false");
+});
