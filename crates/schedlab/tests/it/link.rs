@@ -21,6 +21,7 @@ fn design_state() -> LinkState {
             cursor_ns: None,
             preset: None,
             pinned: None,
+            embed: None,
         },
     }
 }
@@ -66,6 +67,11 @@ fn round_trips_the_corpus_and_view_states() {
         ..ViewState::default()
     };
     states.push(cursor);
+    for embed in schedlab::link::Embed::ALL {
+        let mut embedded = design_state();
+        embedded.view.embed = Some(embed);
+        states.push(embedded);
+    }
     assert!(states.len() >= 8);
     for s in states {
         let link = encode(&s);
@@ -237,4 +243,22 @@ fn view_fields_unknown_to_this_build_are_ignored() {
         .replace("SCEN", DESIGN_EXAMPLE);
     let state = decode(&link_of_json(&json)).unwrap();
     assert_eq!(state.view.lanes, LaneMode::Tasks);
+}
+
+#[test]
+fn embed_modes_are_written_by_name_and_unknown_ones_are_refused() {
+    use schedlab::link::Embed;
+    for e in Embed::ALL {
+        assert_eq!(Embed::from_name(e.name()), Some(e));
+        let json = serde_json::to_string(&e).unwrap();
+        assert_eq!(json, format!("\"{}\"", e.name()));
+    }
+    assert_eq!(Embed::from_name("slides"), None);
+    // A view without the field (every link written before it) is the whole page.
+    let view: ViewState = serde_json::from_str(r#"{"lanes":"task"}"#).unwrap();
+    assert_eq!(view.embed, None);
+    let view: ViewState = serde_json::from_str(r#"{"embed":"sweep"}"#).unwrap();
+    assert_eq!(view.embed, Some(Embed::Sweep));
+    let err = serde_json::from_str::<ViewState>(r#"{"embed":"slides"}"#).unwrap_err();
+    assert!(err.to_string().contains("gantt"), "{err}");
 }
