@@ -565,7 +565,7 @@ test("a link restores the view: zoom window, task lanes, the selected task and t
   await expect(page.getByTestId("compare-toggle")).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByTestId("gantt-a")).toBeVisible();
   // Both timelines in the link's view.
-  for (const name of ["Gantt chart", "Gantt chart A"]) {
+  for (const name of ["Gantt chart B", "Gantt chart A"]) {
     const chart = page.getByRole("region", { name, exact: true });
     await expect(chart).toHaveAttribute("data-lanes", "task");
     await expect(chart.getByRole("button", { name: "Tasks", exact: true })).toHaveAttribute("aria-pressed", "true");
@@ -582,7 +582,7 @@ test("a link restores the view: zoom window, task lanes, the selected task and t
   await page.screenshot({ path: join(artifacts, "explorer-view-link.png"), fullPage: true });
 
   // Changed here, the view travels on: CPU lanes, another task, the whole run; A stays pinned.
-  const chart = page.getByRole("region", { name: "Gantt chart", exact: true });
+  const chart = page.getByRole("region", { name: "Gantt chart B", exact: true });
   await chart.getByRole("button", { name: "CPUs", exact: true }).click();
   await chart.locator('.chart-legend [data-task="batch"]').click();
   await chart.getByRole("button", { name: "Reset", exact: true }).click();
@@ -594,7 +594,7 @@ test("a link restores the view: zoom window, task lanes, the selected task and t
   await other.goto(shared);
   await expect(other.getByTestId("compare-hash-a")).toHaveText(hashA, { timeout: 20_000 });
   await expect(other.getByTestId("compare-hash-b")).toHaveText(hashB);
-  const otherChart = other.getByRole("region", { name: "Gantt chart", exact: true });
+  const otherChart = other.getByRole("region", { name: "Gantt chart B", exact: true });
   await expect(otherChart).toHaveAttribute("data-lanes", "cpu");
   await expect(otherChart).toHaveAttribute("data-selected-task", "batch");
   const full = await chart.getAttribute("data-zoom");

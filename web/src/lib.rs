@@ -37,6 +37,7 @@ use components::chart_area::ChartArea;
 use components::compare_panel::ComparePanel;
 use components::compare_toggle::CompareToggle;
 use components::contest_table::ContestTable;
+use components::embed_view::{query_embed, EmbedView};
 use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
 use components::masthead::Masthead;
@@ -265,6 +266,17 @@ pub fn App() -> Html {
         .as_ref()
         .is_some_and(|p| p.id == state::DEFAULT_PRESET)
         && state.draft.policy.id == schedlab::workloads::DEFAULT_POLICY;
+    // An embedded page (an iframe in slides) shows one chart and a link to the whole page.
+    if let Some(embed) = state.view.embed.or_else(query_embed) {
+        return html! {
+            <ContextProvider<state::AppContext> context={state.clone()}>
+                <div class="app app-embed">
+                    <ErrorBanner message={banner} ondismiss={on_dismiss} />
+                    <EmbedView {embed} onview={on_view} />
+                </div>
+            </ContextProvider<state::AppContext>>
+        };
+    }
     html! {
         <ContextProvider<state::AppContext> context={state.clone()}>
             <div class="app">
@@ -285,10 +297,6 @@ pub fn App() -> Html {
                                 enabled={state.shown.is_some()} onshare={on_share} />
                             <ExportBar />
                         </div>
-                        if let Some((a, b)) = compare {
-                            <ComparePanel {a} {b}
-                                selected={state.view.selected_task.clone().map(AttrValue::from)} />
-                        }
                         if featured {
                             <p class="callout">
                                 { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
@@ -297,6 +305,11 @@ pub fn App() -> Html {
                         <HeadlineCards shown={state.shown.clone()} />
                         <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
                             view={state.view.clone()} onview={on_view} />
+                        // Under the charts: the two timelines stay at the top, on one axis.
+                        if let Some((a, b)) = compare {
+                            <ComparePanel {a} {b}
+                                selected={state.view.selected_task.clone().map(AttrValue::from)} />
+                        }
                         <ReportPanel />
                         <ContestTable />
                         <SweepPanel />

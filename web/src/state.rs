@@ -227,6 +227,9 @@ pub struct AppState {
     /// A's run, asked for because a link named a pinned run; `pinned` once it arrives.
     pub pin_pending: Option<PendingPin>,
     pub contest: ContestProgress,
+    /// A's contest table when A was pinned while its rows were on screen (or still coming in):
+    /// the contest table then compares B's rows with these, load by load.
+    pub pinned_contest: ContestProgress,
     pub inspector: Inspector,
     /// The sweep on screen, if one was run.
     pub sweep: Option<Rc<SweepRun>>,
@@ -390,6 +393,7 @@ impl AppState {
         let a = link.pinned_scenario();
         let LinkState { scenario, mut view } = link;
         self.pinned = None;
+        self.pinned_contest = ContestProgress::default();
         self.pin_pending = view.pinned.take().zip(a).map(|(pinned, a)| {
             self.generation += 1;
             PendingPin {
@@ -461,6 +465,7 @@ impl AppState {
             pinned: None,
             pin_pending: None,
             contest: ContestProgress::default(),
+            pinned_contest: ContestProgress::default(),
             inspector: Inspector::default(),
             sweep: None,
             sweep_error: None,
@@ -1254,8 +1259,16 @@ impl AppState {
                 if self.pinned.is_some() || self.pin_pending.is_some() {
                     self.pinned = None;
                     self.pin_pending = None;
+                    self.pinned_contest = ContestProgress::default();
                 } else {
                     self.pinned = self.shown.clone();
+                    // The contest rows of the run pinned, and those of it still to come.
+                    let same = self.shown.as_ref().is_some_and(|s| s.id == self.contest.id);
+                    self.pinned_contest = if same && self.is_contest() {
+                        self.contest.clone()
+                    } else {
+                        ContestProgress::default()
+                    };
                 }
             }
         }
@@ -1335,9 +1348,17 @@ impl AppState {
                     run.results[i] = Some(metric);
                 }
             }
-            Response::ContestRow { id, row } if id == self.contest.id => {
-                self.contest.rows.retain(|r| r.load != row.load);
-                self.contest.rows.push(row);
+            Response::ContestRow { id, row }
+                if id == self.contest.id || id == self.pinned_contest.id =>
+            {
+                if self.pinned.is_some() && id == self.pinned_contest.id {
+                    self.pinned_contest.rows.retain(|r| r.load != row.load);
+                    self.pinned_contest.rows.push(row.clone());
+                }
+                if id == self.contest.id {
+                    self.contest.rows.retain(|r| r.load != row.load);
+                    self.contest.rows.push(row);
+                }
             }
             Response::Failed { id, message, .. } if id == self.generation => {
                 // A contest row failing after the run itself finished keeps the run's status.

@@ -604,3 +604,43 @@ fn type_scale_follows_large_type_and_presenter_mode() {
     view.presenter = true;
     assert_eq!(type_scale(&view), LARGE_TYPE_SCALE * PRESENTER_SCALE);
 }
+
+#[test]
+fn pinning_a_contest_run_keeps_its_rows_and_those_still_to_come() {
+    use schedlab_web::protocol::ContestCells;
+    let s = reduce(&open(plain()), Edit::SelectPreset("contest".into()));
+    assert!(s.is_contest());
+    let run = s.requests().remove(0);
+    let s = reduce(&s, WorkerEvent::Reply(sim::respond(run, &clock)));
+    let row = |load: &str, id: u64| {
+        WorkerEvent::Reply(Response::ContestRow {
+            id,
+            row: ContestCells {
+                load: load.into(),
+                time_ns: 1_000_000_000,
+                ..ContestCells::default()
+            },
+        })
+    };
+    let a_generation = s.generation;
+    let s = reduce(&s, row("noload", a_generation));
+    let pinned = reduce(&s, ViewChange::TogglePin);
+    assert_eq!(pinned.pinned_contest.rows.len(), 1);
+    // A row of A's generation arriving after the pin belongs to A (and is still on screen).
+    let pinned = reduce(&pinned, row("cacherun", a_generation));
+    assert_eq!(pinned.pinned_contest.rows.len(), 2);
+    assert_eq!(pinned.contest.rows.len(), 2);
+    // B's rows are B's only.
+    let b = reduce(&pinned, Edit::SetSeed("5".into()));
+    let b = reduce(&b, row("noload", b.generation));
+    assert_eq!(b.pinned_contest.rows.len(), 2);
+    assert_eq!(b.contest.rows.len(), 1);
+    // Late rows of A's generation still go to A, not to B's table.
+    let b = reduce(&b, row("io_load", a_generation));
+    assert_eq!(b.pinned_contest.rows.len(), 3);
+    assert_eq!(b.contest.rows.len(), 1);
+    // Unpinning forgets A's rows.
+    let off = reduce(&b, ViewChange::TogglePin);
+    assert!(off.pinned_contest.rows.is_empty());
+    assert_eq!(off.contest.rows.len(), 1);
+}

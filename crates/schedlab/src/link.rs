@@ -103,6 +103,41 @@ pub struct ViewState {
     /// The predict-then-reveal quiz open beside the run: its seed ([`crate::quiz::Quiz::new`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quiz: Option<u64>,
+    /// A compact view for an iframe in slides: the page shows only this chart (and a link to
+    /// open the whole page), no editing column. `None`: the whole page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embed: Option<Embed>,
+}
+
+/// What an embedded page shows (`view.embed`, or `?embed=` in the page's address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Embed {
+    /// The Gantt chart in the link's view (lanes, zoom, cursor, selected task).
+    Gantt,
+    /// The sweep panel: its chart and the form that runs it.
+    Sweep,
+    /// A card: the policy and its settings, the run's summary figures and the benchmark's
+    /// report.
+    Card,
+}
+
+impl Embed {
+    pub const ALL: [Embed; 3] = [Embed::Gantt, Embed::Sweep, Embed::Card];
+
+    /// The name a link or an address uses (`gantt`, `sweep`, `card`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Embed::Gantt => "gantt",
+            Embed::Sweep => "sweep",
+            Embed::Card => "card",
+        }
+    }
+
+    /// The mode called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Embed> {
+        Embed::ALL.into_iter().find(|e| e.name() == name)
+    }
 }
 
 /// The pinned run of a compare view, kept short by describing it against B's scenario.

@@ -13,6 +13,8 @@ use std::rc::Rc;
 
 use schedlab::link::TimeWindow;
 use schedlab::view::{format_ns, lod, time_ticks, LaneMode, RunData, SpanState, Window};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
@@ -153,7 +155,10 @@ fn draw(
         };
         let rects = lod(spans, window, dw);
         match mode {
-            LaneMode::Cpus => draw_cpu_lane(&ctx, l, data, &rects, top, scale, selected),
+            LaneMode::Cpus => {
+                draw_cpu_lane(&ctx, l, data, &rects, top, scale, selected);
+                draw_names(&ctx, l, data, &rects, top, scale);
+            }
             LaneMode::Tasks => draw_task_lane(&ctx, l, data, lane, &rects, top, scale),
         }
     }
@@ -198,6 +203,52 @@ fn draw_cpu_lane(
         let w = ((r.x1 - r.x0) * scale).max(scale);
         ctx.fill_rect(l.label_w + r.x0 * scale, top + 3.0, w, l.lane_h - 7.0);
     }
+}
+
+/// Writes each task's name inside its bars where the name fits (CPU lanes: a bar is a task).
+/// Neighbouring rects of the same task, which the level of detail splits per pixel column, count
+/// as one bar.
+fn draw_names(
+    ctx: &CanvasRenderingContext2d,
+    l: Layout,
+    data: &RunData,
+    rects: &[schedlab::view::Rect],
+    top: f64,
+    scale: f64,
+) {
+    let font_px = (l.font_px - 1.0).max(1.0);
+    ctx.set_font(&format!("{font_px}px system-ui, sans-serif"));
+    let mut i = 0;
+    while i < rects.len() {
+        let key = rects[i].key;
+        let x0 = rects[i].x0;
+        let mut x1 = rects[i].x1;
+        let mut j = i + 1;
+        while j < rects.len() && rects[j].key == key && rects[j].x0 - x1 < 0.5 {
+            x1 = rects[j].x1;
+            j += 1;
+        }
+        i = j;
+        let w = (x1 - x0) * scale;
+        if w < 24.0 {
+            continue;
+        }
+        let name = data.task_name(key);
+        // system-ui averages under 0.58 em a character; the max width clips the rare wider one.
+        let text_w = name.chars().count() as f64 * font_px * 0.58;
+        if text_w + 8.0 > w {
+            continue;
+        }
+        let c = palette::task(data.tasks.get(key as usize).map_or(key, |t| t.colour));
+        ctx.set_fill_style_str(&css(palette::on(c)));
+        let _ = ctx.fill_text_with_max_width(
+            &name,
+            l.label_w + x0 * scale + 4.0,
+            top + (l.lane_h - 4.0) / 2.0 + 0.5,
+            w - 8.0,
+        );
+    }
+    ctx.set_font(&format!("{}px system-ui, sans-serif", l.font_px));
 }
 
 /// Task lanes: running solid, runnable-waiting a light tint, sleeping a thin grey line,
@@ -277,6 +328,9 @@ fn hover_lines(
     Some(lines)
 }
 
+/// The tooltip shown: where (viewport pixels) and its lines.
+type Hover = Option<((f64, f64), Vec<String>)>;
+
 /// A pan in progress: where the drag started and the window then.
 #[derive(Clone, Copy)]
 struct Drag {
@@ -289,10 +343,18 @@ struct Drag {
 #[derive(Properties, Clone)]
 pub struct GanttProps {
     pub data: Rc<RunData>,
-    /// Names a second copy (the pinned run's is "A"): shown in its title and suffixed to its
-    /// canvas's `data-testid` (`gantt-a`).
+    /// Names a copy: the pinned run's is "A", shown in its title and suffixed to its canvas's
+    /// `data-testid` (`gantt-a`); the live run is "B" in compare mode, its hooks unchanged.
     #[prop_or_default]
     pub label: Option<AttrValue>,
+    /// A line beside the title saying what this run is (compare mode: its policy and tunables).
+    #[prop_or_default]
+    pub caption: Option<AttrValue>,
+    /// The length of the time axis (ns) when it is shared with another run's chart (compare
+    /// mode: the longer of A and B), so the same instant sits at the same x in both; `None`:
+    /// this run's own length.
+    #[prop_or_default]
+    pub span: Option<u64>,
     #[prop_or_default]
     pub lanes: LaneMode,
     /// The time window; `None` (or a window past this run) shows the whole run.
@@ -322,6 +384,8 @@ impl GanttProps {
         GanttProps {
             data,
             label: None,
+            caption: None,
+            span: None,
             lanes: LaneMode::default(),
             zoom: None,
             cursor: None,
@@ -338,6 +402,8 @@ impl PartialEq for GanttProps {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.data, &other.data)
             && self.label == other.label
+            && self.caption == other.caption
+            && self.span == other.span
             && self.lanes == other.lanes
             && self.zoom == other.zoom
             && self.cursor == other.cursor
@@ -352,23 +418,25 @@ impl PartialEq for GanttProps {
 pub fn GanttChart(props: &GanttProps) -> Html {
     let data = props.data.clone();
     let label = props.label.clone();
+    // The live run keeps the plain hooks (`gantt`) even when labelled B in compare mode.
     let testid = match &label {
-        Some(l) => format!("gantt-{}", l.to_lowercase()),
-        None => "gantt".to_owned(),
+        Some(l) if l.as_str() != "B" => format!("gantt-{}", l.to_lowercase()),
+        _ => "gantt".to_owned(),
     };
     let key = run_key(&data);
     let frame = use_node_ref();
     let canvas = use_node_ref();
     let width = use_element_width(frame.clone());
     let mode = props.lanes;
-    let limit = data.shown_until_ns.max(1);
+    let limit = props.span.unwrap_or(data.shown_until_ns).max(1);
     // A drag in progress pans a window of its own, handed to the view on release.
     let panning = use_state_eq(|| None::<(usize, Window)>);
     let win = match *panning {
         Some((k, w)) if k == key => w,
         _ => Window::shown(props.zoom, limit),
     };
-    let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
+    let hover = use_state_eq(|| -> Hover { None });
+    use_dismiss_tooltip(hover.clone(), canvas.clone());
     let drag = use_mut_ref(|| None::<Drag>);
     let dpr = device_pixel_ratio();
     let layout = Layout::new(
@@ -527,6 +595,21 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         Callback::from(move |name: String| emit(ViewChange::SelectTask(Some(name))))
     };
 
+    let name = match &label {
+        Some(l) => format!("Gantt chart {l}"),
+        None => "Gantt chart".to_owned(),
+    };
+    let text_id = format!("{testid}-text");
+    let canvas_label =
+        format!(
+        "{name}: {} {} lane{}, {} to {}; the segments shown are listed in the table that follows",
+        layout.lanes,
+        if mode == LaneMode::Cpus { "CPU" } else { "task" },
+        if layout.lanes == 1 { "" } else { "s" },
+        format_ns(win.start),
+        format_ns(win.end)
+    );
+    let text = text_alternative(&data, mode, win, layout.lanes, &text_id, &name);
     let css_h = layout.height() as u32;
     let canvas_style = format!(
         "display:block;width:100%;height:{css_h}px;cursor:{};touch-action:none",
@@ -543,12 +626,18 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         LaneMode::Tasks => "task",
     };
 
-    // Arrow keys on the focused chart step the cursor from decision to decision.
+    // Escape dismisses a tapped tooltip; arrow keys on the focused chart step the cursor from
+    // decision to decision.
     let onkeydown = {
         let data = data.clone();
         let onview = props.onview.clone();
         let cursor = props.cursor;
+        let hover = hover.clone();
         Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                hover.set(None);
+                return;
+            }
             let Some(onview) = &onview else { return };
             let decisions = data.decisions();
             let key = e.key();
@@ -561,7 +650,7 @@ pub fn GanttChart(props: &GanttProps) -> Html {
 
     html! {
         <section class="chart chart-gantt" style={FRAME_STYLE}
-            aria-label={match &label { Some(l) => format!("Gantt chart {l}"), None => "Gantt chart".to_owned() }}
+            aria-label={name.clone()}
             data-lanes={lanes_attr}
             data-zoom={format!("{}-{}", win.start, win.end)}
             data-selected-task={props.selected.clone()}>
@@ -570,6 +659,9 @@ pub fn GanttChart(props: &GanttProps) -> Html {
                     if let Some(l) = &label { <span class="run-label">{ l.clone() }</span>{ " " } }
                     { "Timeline" }
                 </strong>
+                if let Some(c) = &props.caption {
+                    <span class="gantt-caption" data-testid={format!("{testid}-caption")}>{ c.clone() }</span>
+                }
                 <span role="group" aria-label="Lanes">
                     <button type="button" data-lanes="cpu" aria-pressed={pressed(LaneMode::Cpus)} onclick={set_mode(LaneMode::Cpus)}>{ "CPUs" }</button>
                     <button type="button" data-lanes="task" aria-pressed={pressed(LaneMode::Tasks)} onclick={set_mode(LaneMode::Tasks)}>{ "Tasks" }</button>
@@ -585,12 +677,234 @@ pub fn GanttChart(props: &GanttProps) -> Html {
             </div>
             <div ref={frame.clone()} style={format!("max-height:{SCROLL_H}px;overflow-y:auto;overflow-x:hidden")}>
                 <canvas ref={canvas} data-testid={testid} style={canvas_style} tabindex="0"
+                    role="img" aria-label={canvas_label} aria-describedby={text_id}
                     {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} />
             </div>
+            { text }
             { legend(&data, mode, hidden_tasks, props.selected.as_deref(), on_select) }
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
     }
+}
+
+/// The chart as a standalone SVG document `width` CSS pixels wide, drawn from the same data and
+/// level of detail as the canvas: the time axis, a label and the bars of each lane, the names
+/// that fit.
+pub fn svg(data: &RunData, mode: LaneMode, window: Window, width: u32) -> String {
+    use std::fmt::Write;
+    let l = Layout::new(
+        f64::from(width.max(200)),
+        lane_count(data, mode),
+        1.0,
+        1.0,
+        false,
+    );
+    let (w, h) = (l.width, l.height());
+    let plot_w = l.plot_w();
+    let esc = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif" font-size="13">"#
+    );
+    let _ = write!(
+        out,
+        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
+        css(palette::PAPER)
+    );
+    let max_ticks = (plot_w / 90.0).max(2.0) as u32;
+    for tick in time_ticks(window, max_ticks) {
+        let x = LABEL_W + window.x(tick.time, plot_w);
+        let _ = write!(
+            out,
+            r#"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{h}" stroke="{}"/><text x="{x:.1}" y="{}" text-anchor="middle" dominant-baseline="middle" fill="{}">{}</text>"#,
+            AXIS_H - 4.0,
+            css(palette::RULE),
+            AXIS_H / 2.0,
+            css(palette::MUTED),
+            esc(&tick.label)
+        );
+    }
+    for lane in 0..l.lanes {
+        let top = AXIS_H + lane as f64 * LANE_H;
+        let _ = write!(
+            out,
+            r#"<line x1="0" y1="{y}" x2="{w}" y2="{y}" stroke="{}"/><text x="8" y="{}" dominant-baseline="middle" fill="{}">{}</text>"#,
+            css(palette::RULE),
+            top + LANE_H / 2.0,
+            css(palette::INK),
+            esc(&data.lane_label(mode, lane)),
+            y = top + LANE_H - 0.5
+        );
+        let Some(spans) = data.lanes(mode).get(lane) else {
+            continue;
+        };
+        for r in lod(spans, window, l.device_w()) {
+            let (fill, y, bh) = match mode {
+                LaneMode::Cpus => {
+                    let c =
+                        palette::task(data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour));
+                    (css(c), top + 3.0, LANE_H - 7.0)
+                }
+                LaneMode::Tasks => {
+                    let c = palette::task(data.tasks.get(lane).map_or(lane as u32, |t| t.colour));
+                    let mid = top + (LANE_H - 4.0) / 2.0;
+                    match SpanState::from_code(r.key) {
+                        Some(SpanState::Running) => (css(c), top + 3.0, LANE_H - 7.0),
+                        Some(SpanState::Waiting) => (css_alpha(c, 0.28), top + 3.0, LANE_H - 7.0),
+                        Some(SpanState::Sleeping) => (css(palette::SLEEP), mid - 1.0, 2.0),
+                        Some(_) => (css(palette::BLOCKED), mid - 2.0, 4.0),
+                        None => continue,
+                    }
+                }
+            };
+            let _ = write!(
+                out,
+                r#"<rect x="{:.2}" y="{y}" width="{:.2}" height="{bh}" fill="{fill}"/>"#,
+                LABEL_W + r.x0,
+                (r.x1 - r.x0).max(1.0)
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Rows at most in the text alternative: a screen reader's table, not a dump of the trace.
+pub const TEXT_ROWS: usize = 60;
+
+/// The text alternative of the chart: a visually hidden table of the segments in the window,
+/// lane by lane, at most [`TEXT_ROWS`] rows, with a last row counting the rest.
+fn text_alternative(
+    data: &RunData,
+    mode: LaneMode,
+    window: Window,
+    lanes: usize,
+    id: &str,
+    name: &str,
+) -> Html {
+    let mut rows = Vec::new();
+    let mut more = 0usize;
+    for lane in 0..lanes {
+        let Some(spans) = data.lanes(mode).get(lane) else {
+            continue;
+        };
+        let first = spans.end.partition_point(|&e| e <= window.start);
+        let last = spans.start.partition_point(|&s| s < window.end).max(first);
+        let room = TEXT_ROWS.saturating_sub(rows.len());
+        more += (last - first).saturating_sub(room);
+        for i in first..last.min(first + room) {
+            let (what, state) = match mode {
+                LaneMode::Cpus => (data.task_name(spans.key[i]), "running".to_owned()),
+                LaneMode::Tasks => (
+                    data.lane_label(mode, lane),
+                    SpanState::from_code(spans.key[i])
+                        .map_or("", |s| s.name())
+                        .to_owned(),
+                ),
+            };
+            rows.push(html! {
+                <tr>
+                    <td>{ data.lane_label(mode, lane) }</td>
+                    <td>{ what }</td>
+                    <td>{ state }</td>
+                    <td>{ format_ns(spans.start[i]) }</td>
+                    <td>{ format_ns(spans.end[i]) }</td>
+                </tr>
+            });
+        }
+    }
+    html! {
+        <table class="visually-hidden" id={id.to_owned()} data-testid={id.to_owned()}>
+            <caption>{ format!("{name}, segments from {} to {}", format_ns(window.start), format_ns(window.end)) }</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "Lane" }</th>
+                    <th scope="col">{ "Task" }</th>
+                    <th scope="col">{ "State" }</th>
+                    <th scope="col">{ "From" }</th>
+                    <th scope="col">{ "To" }</th>
+                </tr>
+            </thead>
+            <tbody>
+                { for rows }
+                if more > 0 {
+                    <tr data-more={more.to_string()}><td colspan="5">{ format!("and {more} more segments; zoom in to list them") }</td></tr>
+                }
+            </tbody>
+        </table>
+    }
+}
+
+/// A tooltip a tap left open goes when the page scrolls, a press lands outside the chart or
+/// Escape is pressed: on a phone there is no pointer leaving the chart to close it.
+#[hook]
+fn use_dismiss_tooltip(hover: UseStateHandle<Hover>, canvas: NodeRef) {
+    let open = hover.is_some();
+    use_effect_with(open, move |&open| {
+        let window = web_sys::window();
+        let mut listeners = Vec::new();
+        if open {
+            let close = {
+                let hover = hover.clone();
+                move || hover.set(None)
+            };
+            let on_scroll = {
+                let close = close.clone();
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| close())
+            };
+            let on_press = {
+                let close = close.clone();
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                    let inside = canvas
+                        .get()
+                        .zip(e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok()))
+                        .is_some_and(|(c, t)| c.contains(Some(&t)));
+                    if !inside {
+                        close();
+                    }
+                })
+            };
+            let on_key = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                if e.dyn_ref::<web_sys::KeyboardEvent>()
+                    .is_some_and(|k| k.key() == "Escape")
+                {
+                    close();
+                }
+            });
+            listeners.push(("scroll", on_scroll));
+            listeners.push(("pointerdown", on_press));
+            listeners.push(("keydown", on_key));
+            if let Some(w) = &window {
+                for (kind, l) in &listeners {
+                    // Capture: a scroll inside any scroll box counts too.
+                    w.add_event_listener_with_callback_and_bool(
+                        kind,
+                        l.as_ref().unchecked_ref(),
+                        true,
+                    )
+                    .ok();
+                }
+            }
+        }
+        move || {
+            if let Some(w) = window {
+                for (kind, l) in &listeners {
+                    w.remove_event_listener_with_callback_and_bool(
+                        kind,
+                        l.as_ref().unchecked_ref(),
+                        true,
+                    )
+                    .ok();
+                }
+            }
+        }
+    });
 }
 
 /// Applies a drag: `Some((window at drag start, shift in ns))` while the left button is held.

@@ -43,3 +43,13 @@ pub fn css(c: RGBColor) -> String {
 pub fn css_alpha(c: RGBColor, alpha: f64) -> String {
     format!("rgba({},{},{},{alpha})", c.0, c.1, c.2)
 }
+
+/// Text colour that reads on a bar of colour `c`: ink on light colours, paper on dark ones.
+pub fn on(c: RGBColor) -> RGBColor {
+    let luma = 299 * u32::from(c.0) + 587 * u32::from(c.1) + 114 * u32::from(c.2);
+    if luma > 150_000 {
+        INK
+    } else {
+        PAPER
+    }
+}

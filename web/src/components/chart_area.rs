@@ -40,9 +40,22 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
     };
     let data = shown.data.clone();
     let view = &props.view;
-    let gantt = |data, label: Option<AttrValue>| {
+    // Compare mode: both timelines on one axis, over the longer of the two runs, each captioned
+    // with its policy and what differs.
+    let span = props
+        .pinned
+        .as_ref()
+        .map(|a| a.data.shown_until_ns.max(data.shown_until_ns));
+    let (caption_a, caption_b) = match &props.pinned {
+        Some(a) => {
+            let (ca, cb) = captions(&a.scenario, &shown.scenario);
+            (Some(AttrValue::from(ca)), Some(AttrValue::from(cb)))
+        }
+        None => (None, None),
+    };
+    let gantt = |data, label: Option<AttrValue>, caption: Option<AttrValue>| {
         html! {
-            <GanttChart {data} {label} lanes={view.lanes} zoom={view.zoom} cursor={view.cursor_ns}
+            <GanttChart {data} {label} {caption} {span} lanes={view.lanes} zoom={view.zoom} cursor={view.cursor_ns}
                 selected={view.selected_task.clone().map(AttrValue::from)}
                 onview={props.onview.clone()}
                 type_scale={crate::state::type_scale(view)} presenter={view.presenter} />
@@ -54,11 +67,11 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
         <section class="charts" aria-label="Charts">
             if let Some(a) = &props.pinned {
                 <div class="chart-block gantt-block compare-gantt">
-                    { gantt(a.data.clone(), Some(AttrValue::from("A"))) }
+                    { gantt(a.data.clone(), Some(AttrValue::from("A")), caption_a.clone()) }
                 </div>
             }
-            <div class="chart-block gantt-block">
-                { gantt(data.clone(), None) }
+            <div class={classes!("chart-block", "gantt-block", props.pinned.is_some().then_some("compare-gantt"))}>
+                { gantt(data.clone(), props.pinned.is_some().then(|| AttrValue::from("B")), caption_b) }
             </div>
             if machine {
                 <div class="chart-block machine-block">
@@ -84,4 +97,19 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             }
         </section>
     }
+}
+
+/// What each compared run is, for its timeline's title: the policy, then each setting that
+/// differs between the two runs with this run's value (`prio_bonus_ratio 0`).
+fn captions(a: &schedlab::Scenario, b: &schedlab::Scenario) -> (String, String) {
+    let mut ca = a.policy.id.clone();
+    let mut cb = b.policy.id.clone();
+    for d in schedlab::compare::differences(a, b) {
+        if d.what == "policy" || (d.a.is_empty() && d.b.is_empty()) {
+            continue;
+        }
+        ca.push_str(&format!(" · {} {}", d.what, d.a));
+        cb.push_str(&format!(" · {} {}", d.what, d.b));
+    }
+    (ca, cb)
 }

@@ -4,7 +4,89 @@ use schedlab::workloads::seeds::published::{contest_column, Figure};
 use schedlab::workloads::stats::{div_round, fixed};
 use yew::prelude::*;
 
+use crate::protocol::ContestCells;
 use crate::state::AppContext;
+
+/// One load's Time (ms) and Ratio (×100, against the same rows' noload) in `rows`, if done.
+fn time_and_ratio(kernel: &str, rows: &[ContestCells], load: &str) -> Option<(u64, Option<u64>)> {
+    let noload = rows
+        .iter()
+        .find(|r| r.load == "noload")
+        .map(|r| Row::from_runs(kernel, &[ContestRun::from(r)]).time_ms);
+    let cells = rows.iter().find(|r| r.load == load)?;
+    let mut row = Row::from_runs(kernel, &[ContestRun::from(cells)]);
+    if let Some(ms) = noload {
+        row.set_ratio(ms);
+    }
+    Some((row.time_ms, row.ratio_x100))
+}
+
+/// A/B mode with both runs' contest rows: Time and Ratio of A, of B and the change, per load.
+fn compare_table(kernel_a: &str, a: &[ContestCells], kernel_b: &str, b: &[ContestCells]) -> Html {
+    let secs = |ms: u64| fixed(div_round(u128::from(ms), 100) as i64, 1);
+    let delta = |x: Option<u64>, y: Option<u64>, f: &dyn Fn(i64) -> String| -> String {
+        match (x, y) {
+            (Some(x), Some(y)) => {
+                let d = y as i64 - x as i64;
+                format!(
+                    "{}{}",
+                    if d > 0 {
+                        "+"
+                    } else if d < 0 {
+                        "−"
+                    } else {
+                        "±"
+                    },
+                    f(d.abs())
+                )
+            }
+            _ => "…".into(),
+        }
+    };
+    let time_d = |d: i64| fixed(div_round(d as u128, 100) as i64, 1);
+    let ratio_d = |d: i64| fixed(d, 2);
+    html! {
+        <>
+            <h3 class="seed-heading">{ "Compared: A (pinned) and B (on screen)" }</h3>
+            <div class="table-scroll">
+                <table class="contest-table" data-testid="contest-compare">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Load" }</th>
+                            <th scope="col" class="num" title={format!("A: {kernel_a}")}><span class="run-label">{ "A" }</span>{ " Time" }</th>
+                            <th scope="col" class="num" title={format!("B: {kernel_b}")}><span class="run-label">{ "B" }</span>{ " Time" }</th>
+                            <th scope="col" class="num">{ "Δ Time" }</th>
+                            <th scope="col" class="num"><span class="run-label">{ "A" }</span>{ " Ratio" }</th>
+                            <th scope="col" class="num"><span class="run-label">{ "B" }</span>{ " Ratio" }</th>
+                            <th scope="col" class="num">{ "Δ Ratio" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for LOADS.iter().map(|load| {
+                            let x = time_and_ratio(kernel_a, a, load);
+                            let y = time_and_ratio(kernel_b, b, load);
+                            let (ta, tb) = (x.map(|v| v.0), y.map(|v| v.0));
+                            let (ra, rb) = (x.and_then(|v| v.1), y.and_then(|v| v.1));
+                            let ratio = |r: Option<u64>| r.map_or_else(|| "…".into(), |r| fixed(r as i64, 2));
+                            html! {
+                                <tr data-load={*load}>
+                                    <th scope="row">{ *load }</th>
+                                    <td class="num" data-col="a-time">{ ta.map_or_else(|| "…".into(), secs) }</td>
+                                    <td class="num" data-col="b-time">{ tb.map_or_else(|| "…".into(), secs) }</td>
+                                    <td class="num delta" data-col="delta-time">{ delta(ta, tb, &time_d) }</td>
+                                    <td class="num" data-col="a-ratio">{ ratio(ra) }</td>
+                                    <td class="num" data-col="b-ratio">{ ratio(rb) }</td>
+                                    <td class="num delta" data-col="delta-ratio">{ delta(ra, rb, &ratio_d) }</td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <p class="muted">{ format!("A: {kernel_a}. B: {kernel_b}. Δ is B − A; Time in seconds.") }</p>
+        </>
+    }
+}
 
 /// Contest's table for the current policy and tunables, in the seeds' columns (Kernel [runs]
 /// Time CPU% Loads LCPU% Ratio), filled in load by load as the worker finishes them. When the
@@ -105,6 +187,9 @@ pub fn ContestTable() -> Html {
                     </tbody>
                 </table>
             </div>
+            if let Some(a) = state.pinned.as_ref().filter(|_| !state.pinned_contest.rows.is_empty()) {
+                { compare_table(&label(&a.scenario.policy), &state.pinned_contest.rows, &kernel, rows) }
+            }
             if let Some(col) = &seed {
                 <h3 class="seed-heading">{ "Beside the seed" }</h3>
                 <div class="table-scroll">

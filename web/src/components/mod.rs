@@ -4,6 +4,7 @@ pub mod chart_area;
 pub mod compare_panel;
 pub mod compare_toggle;
 pub mod contest_table;
+pub mod embed_view;
 pub mod error_banner;
 pub mod export_bar;
 pub mod field;

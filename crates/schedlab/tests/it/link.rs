@@ -79,6 +79,11 @@ fn round_trips_the_corpus_and_view_states() {
         ..ViewState::default()
     };
     states.push(quiz);
+    for embed in schedlab::link::Embed::ALL {
+        let mut embedded = design_state();
+        embedded.view.embed = Some(embed);
+        states.push(embedded);
+    }
     assert!(states.len() >= 8);
     for s in states {
         let link = encode(&s);
@@ -270,4 +275,22 @@ fn presenter_and_large_type_travel_and_old_links_open_without_them() {
         off.view.presenter = false;
         encode(&off)
     });
+}
+
+#[test]
+fn embed_modes_are_written_by_name_and_unknown_ones_are_refused() {
+    use schedlab::link::Embed;
+    for e in Embed::ALL {
+        assert_eq!(Embed::from_name(e.name()), Some(e));
+        let json = serde_json::to_string(&e).unwrap();
+        assert_eq!(json, format!("\"{}\"", e.name()));
+    }
+    assert_eq!(Embed::from_name("slides"), None);
+    // A view without the field (every link written before it) is the whole page.
+    let view: ViewState = serde_json::from_str(r#"{"lanes":"task"}"#).unwrap();
+    assert_eq!(view.embed, None);
+    let view: ViewState = serde_json::from_str(r#"{"embed":"sweep"}"#).unwrap();
+    assert_eq!(view.embed, Some(Embed::Sweep));
+    let err = serde_json::from_str::<ViewState>(r#"{"embed":"slides"}"#).unwrap_err();
+    assert!(err.to_string().contains("gantt"), "{err}");
 }
