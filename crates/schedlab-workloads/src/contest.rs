@@ -23,7 +23,7 @@
 //! | process_load | pipe ring of 4×CPUs tasks, 2 tokens, one hop = `hop_us` CPU | hops / 10000 |
 //! | io_load / io_other | dd: 1 MB writes into the page cache of an endless file (same / second disk), throttled by the dirty limits; the disks take writes at `disk_write_mb_s` | MB / 100 |
 //! | read_load | streams a RAM-size file in 128 KB reads with readahead; the LRU makes every pass miss | passes |
-//! | ctar_load / xtar_load | per file 1 ms CPU and a 12 KB read of a random file of the tree (ctar), or a 12 KB write plus a 4 KB metadata write (xtar), through the page cache | passes over the tree |
+//! | ctar_load / xtar_load | per file 0.2 ms CPU and a 12 KB read of a random file of the tree (ctar), or a 12 KB read of the archive, the file's 12 KB written where the last one ended and a 4 KB metadata write to a random inode block (xtar), through the page cache | passes over the tree |
 //! | list_load | per directory 0.3 ms CPU and, half the time, a seeking 4 KB metadata read (not kept by the file-data cache) | passes |
 //! | mem_load | a memory hog (§7.3): touches its 1.1 × RAM of anonymous memory in 1 MB steps, round and round, so each step faults in what the last pass swapped out; `swappiness` decides whether the compile's cache goes first | MB / 15 (fitted) |
 //! | dbench_load | 16×CPUs clients: 0.2 ms CPU then a 4–64 KB read or write at a random place of a shared file, 7 writes in 10, through the page cache | client loops / (100 × clients) |
@@ -146,7 +146,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("disk_write_mb_s", "Disk write bandwidth", "MB/s", DISK_WRITE_MB_S_DEFAULT, 1, 10_000, DISK_WRITE_HELP),
     ParamSpec::int("ring_per_cpu", "Ring tasks per CPU", "", 4, 1, 64, "process_load ring size per CPU: 4×num_cpus (FACT, §1.3)."),
     ParamSpec::int("ring_tokens", "Ring tokens", "", 2, 1, 64, "Records injected into the ring (FACT, §1.3: 2 injections)."),
-    ParamSpec::int("hop_us", "Ring hop CPU", "us", 30, 1, 100_000, "CPU to copy one 8 KB record between pipe ends. ASSUMPTION, §1.6 (60 us models 16 KB records)."),
+    ParamSpec::int("hop_us", "Ring hop CPU", "us", 260, 1, 100_000, "CPU of one hop of an 8 KB record round the ring (the copy in and out of the pipe, the wake-up and the switch). Fitted to S0 process_load, 2.5.52-mm1 [7]: LCPU 50 % over 49.0 + 3 s with Loads 10 (100 000 hops): 0.50 × 52.0 s / 100 000 = 0.26 ms per hop. ASSUMPTION, §1.6."),
     ParamSpec::int("io_chunk_kb", "io_load chunk", "KB", 1024, 4, 65_536, "Bytes io_load writes per request. ASSUMPTION, §1.6."),
     ParamSpec::int("write_us_per_mb", "Write CPU per MB", "us", 15_300, 0, 1_000_000, "CPU a write() spends per MB copied into the page cache (every writer: dd, tar, dbench, the compile's objects). Fitted to S0 io_load, 2.5.52-mm1 [7]: LCPU 19 % over 80.5 + 3 s with Loads 10 (1000 MB in 80.5 s): 0.19 × 83.5 s / 1037 MB = 15.3 ms per MB. ASSUMPTION, §1.6."),
     ParamSpec::int("ram_mb", "RAM", "MB", 256, 1, 65_536, "Size of the file read_load streams (the size of RAM). ASSUMPTION (the seeds' machines had 128 MB to 1 GB)."),
@@ -154,7 +154,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::int("read_cpu_us", "read_load CPU per request", "us", 60, 0, 1_000_000, "CPU per read besides the copy (0.25 ms per 128 KB, §7.2). Fitted to S0 read_load, 2.5.52-mm1 [7]: LCPU 6 % with Loads 5 (5 × 256 MB) in 49.9 s: 0.06 × 52.9 s / 10 240 reads = 0.31 ms per read, less the copy. ASSUMPTION, §1.6."),
     ParamSpec::int("tar_files", "Files in the tree", "", 15_000, 1, 1_000_000, "Kernel-tree size for ctar/xtar. ASSUMPTION, §1.6."),
     ParamSpec::int("tar_file_kb", "Mean file size", "KB", 12, 1, 65_536, "ASSUMPTION, §1.6."),
-    ParamSpec::int("tar_cpu_us", "tar CPU per file", "us", 1000, 0, 1_000_000, "ASSUMPTION, §1.6 (observed LCPU 5-10 %)."),
+    ParamSpec::int("tar_cpu_us", "tar CPU per file", "us", 200, 0, 1_000_000, "tar's own CPU per file besides the copies. Fitted to S0 xtar_load, 2.5.52-mm1 [7]: LCPU 8 % over 77.4 + 3 s with Loads 1 (one pass of 15 000 files): 0.08 × 80.4 s / 15 000 = 0.43 ms per file, less the copy of its 12 KB + 4 KB writes (0.24 ms at write_us_per_mb). ASSUMPTION, §1.6."),
     ParamSpec::int("list_dirs", "Directories", "", 1000, 1, 1_000_000, "Directories list_load walks per pass. ASSUMPTION (a 2.5 tree has about a thousand)."),
     ParamSpec::int("list_cpu_us", "list CPU per directory", "us", 300, 0, 1_000_000, "ASSUMPTION, §1.6."),
     ParamSpec::int("list_read_pct", "list reads", "%", 50, 0, 100, "Chance a directory needs a 4 KB disk read that the page cache does not keep (dentry and inode blocks of a whole-filesystem walk; the model caches file data only). ASSUMPTION, §1.6."),
@@ -396,6 +396,7 @@ fn machine(p: &Params, policy: &str, load: &str, cpus: u32) -> MachineSpec {
     }
     if load == "xtar_load" {
         m.files.push(file(META, DISK, tree / 16, false));
+        m.files.push(file(ARCHIVE, DISK, tree, false));
     }
     let _ = cpus;
     m
@@ -405,6 +406,8 @@ const IO_FILE: &str = "dd_out";
 const READ_FILE: &str = "ram_file";
 const TREE: &str = "tree";
 const META: &str = "inodes";
+/// The archive xtar extracts: the tree as one tar file, read in order.
+const ARCHIVE: &str = "tree.tar";
 const DBENCH_FILE: &str = "clients";
 /// dbench's files per client. ASSUMPTION (dbench's client loadfile touches tens of MB).
 const DBENCH_MB_PER_CLIENT: u64 = 8;
@@ -499,13 +502,16 @@ fn add_load(s: &mut Scenario, p: &Params, load: &str, cpus: u32) {
             s.tasks.push(task(load, 0, t0, vec![forever(body)]));
         }
         "ctar_load" | "xtar_load" => {
-            // A tree's files are scattered: each file is a random place of the tree.
+            // ctar reads the tree's files at random places of it; an extraction reads the archive in order and writes the new files one after another
+            // (the block allocator places a new file where the last one ended); only the inode
+            // and directory blocks are scattered.
             let bytes = p.u("tar_file_kb") * 1024;
             let mut body = vec![run(us(p.u("tar_cpu_us")))];
             if load == "ctar_load" {
                 body.push(file_read(TREE, bytes, true));
             } else {
-                body.push(file_write(TREE, bytes, true));
+                body.push(file_read(ARCHIVE, bytes, false));
+                body.push(file_write(TREE, bytes, false));
                 body.push(file_write(META, XTAR_META_BYTES, true));
             }
             body.push(mark(MARK_WORK));

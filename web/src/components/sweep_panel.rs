@@ -1,3 +1,4 @@
+use schedlab::engine::machine::knobs;
 use schedlab::TunableSpec;
 use yew::prelude::*;
 
@@ -17,11 +18,17 @@ pub fn SweepPanel() -> Html {
     // What the user typed; None until then (the form follows the policy's first tunable).
     let typed = use_state_eq(|| None::<SweepForm>);
     let info = schedlab::find(&state.draft.policy.id);
-    // The tunable the seeds argued about goes first when the policy has it, as in the sliders.
+    // The tunable the seeds argued about goes first when the policy has it, as in the sliders;
+    // the scenario's machine knobs follow when it has a machine (each point sets the knob on it).
     let mut specs: Vec<&'static TunableSpec> = info
         .map(|p| p.tunables.iter().collect())
         .unwrap_or_default();
     specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    specs.extend(
+        knobs::knobs()
+            .filter(|k| knobs::get(&state.draft, k.spec.key).is_some())
+            .filter_map(|k| knobs::spec(k.spec.key)),
+    );
     let metrics = state.sweep_metrics();
     let first_metric = metrics.first().copied().unwrap_or("");
     let form = match &*typed {
@@ -157,7 +164,9 @@ pub fn SweepPanel() -> Html {
                 </div>
             </form>
         },
-        _ => html! { <p class="muted">{ "This policy has no tunables to sweep." }</p> },
+        _ => {
+            html! { <p class="muted">{ "Neither this policy nor the scenario's machine has tunables to sweep." }</p> }
+        }
     };
     let range_hint = spec.map(|s| {
         format!(
@@ -236,15 +245,19 @@ fn progress(run: &SweepRun) -> String {
 /// The plot and the table of a sweep, with what it ran.
 fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html {
     let key = run.spec.key;
-    // The slider's value, when the sweep's policy is the current one.
-    let marker = (state.draft.policy.id == run.sweep.policy.id).then(|| {
-        state
-            .draft
-            .policy
-            .tunables
-            .get(key)
-            .copied()
-            .unwrap_or(run.spec.default)
+    // The slider's value: a machine knob's on the scenario, a policy tunable's when the sweep's
+    // policy is the current one.
+    let knob = knobs::find(key).map(|_| knobs::get(&state.draft, key));
+    let marker = knob.unwrap_or_else(|| {
+        (state.draft.policy.id == run.sweep.policy.id).then(|| {
+            state
+                .draft
+                .policy
+                .tunables
+                .get(key)
+                .copied()
+                .unwrap_or(run.spec.default)
+        })
     });
     let target = match &run.sweep.target {
         schedlab::sweep::Target::Preset { preset, cpus } => format!(
