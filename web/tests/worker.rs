@@ -75,7 +75,7 @@ fn the_worker_answers_an_inspection_in_json() {
     // The same text the CLI prints for this instant.
     assert_eq!(
         schedlab::text::run_queues(queues),
-        "at 9.000 ms\ncpu0: running hog3, pick_next would choose hog3\n  waiting (head first):\n    hog1             runnable\n    hog2             runnable\n  quantum 4 ms\n"
+        "at 9.000 ms\ncpu0: running hog3, pick_next would choose hog3\n  in words: hog3 runs; hog1 is next in waiting (head first) (runnable)\n  waiting (head first):\n    hog1             runnable\n    hog2             runnable\n  quantum 4 ms\n"
     );
 }
 
