@@ -98,10 +98,15 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
     text.push('\n');
     text.push_str(&schedlab::text::summary(&result));
     if let (Some(benchmark), Some(report)) = (job.benchmark(), &ran.report) {
+        let changed = benchmark.params().non_defaults();
+        let params = if changed.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", changed.join(" "))
+        };
         text.push_str(&format!(
-            "\n{} ({}):\n{}",
+            "\n{}{params}:\n{}",
             benchmark.preset().name,
-            benchmark.params().non_defaults().join(" "),
             report.text
         ));
         for n in &report.notes {
