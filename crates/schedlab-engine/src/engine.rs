@@ -2140,9 +2140,16 @@ impl Engine {
             .exec
             .iter()
             .zip(&self.info)
-            .map(|(x, info)| TaskStats {
-                cpu: info.cpu_time,
-                ..x.stats.clone()
+            .map(|(x, info)| {
+                let mut stats = x.stats.clone();
+                // A task still in a run queue when the run ends has waited until the end.
+                if info.state == TaskState::Runnable {
+                    stats.wait += end.saturating_sub(x.runnable_since);
+                }
+                TaskStats {
+                    cpu: info.cpu_time,
+                    ..stats
+                }
             })
             .collect();
         let metrics = Metrics::compute(

@@ -102,6 +102,27 @@ fn turnaround_is_absent_for_a_task_that_never_exits() {
 }
 
 #[test]
+fn a_task_still_waiting_when_the_run_ends_has_waited_until_the_end() {
+    // OSTEP's convoy cut at 5 s under FIFO: A runs throughout, B and C wait all 5 s (and never
+    // ran, so no response time); the wait is counted up to the end, not left at 0.
+    let j = result_json(
+        r#"{"version":1,"cpus":1,"duration":"5s","policy":{"id":"fifo"},
+            "tasks":[{"name":"A","program":[{"run":"100s"}]},
+                     {"name":"B","program":[{"run":"10s"}]},
+                     {"name":"C","arrival":"1s","program":[{"run":"10s"}]}]}"#,
+    );
+    let waits: Vec<u64> = (0..3)
+        .map(|i| j["tasks"][i]["wait_ns"].as_u64().unwrap())
+        .collect();
+    assert_eq!(waits, [0, 5_000_000_000, 4_000_000_000]);
+    assert!(
+        j["tasks"][1].get("response_ns").is_none(),
+        "{}",
+        j["tasks"][1]
+    );
+}
+
+#[test]
 fn the_result_parses_back_into_its_type() {
     let s = Scenario::from_json(DESIGN_EXAMPLE).unwrap();
     let r = schedlab::run_result(&s, RunOptions::default()).unwrap();
