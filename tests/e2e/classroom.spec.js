@@ -1,18 +1,7 @@
 // The classroom: textbook exercises edited as a table of jobs, OSTEP ch. 7's worked examples
 // with the book's averages, the page's accessibility (axe-core) and offline use.
 import { join } from "node:path";
-import { test, expect, artifacts, root } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-/** Waits until run-status says a run is done and returns its trace hash. */
-async function doneHash(page, { not } = {}) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 20_000 });
-  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 20_000 });
-  await expect(status).toHaveText(/^Done/);
-  return (await status.textContent()).trim().match(HASH)[1];
-}
+import { test, expect, artifacts, root, doneHash } from "./fixtures.js";
 
 /** Opens a preset under a policy and waits for its run. */
 async function lesson(page, preset, policy) {

@@ -4,26 +4,7 @@
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
-import { test, expect, artifacts } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-/** Waits until run-status says a run is done and returns its trace hash. */
-async function doneHash(page, { not } = {}) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 20_000 });
-  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 20_000 });
-  await expect(status).toHaveText(/^Done/);
-  return (await status.textContent()).trim().match(HASH)[1];
-}
-
-/** Sets a range input the way dragging does: value, then an input event. */
-async function slide(page, key, value) {
-  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
-    input.value = String(v);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  }, value);
-}
+import { test, expect, artifacts, doneHash, slide } from "./fixtures.js";
 
 /** A share link's fragment, as the page's codec makes them. */
 function fragment(state) {

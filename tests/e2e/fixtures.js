@@ -104,3 +104,26 @@ export const test = base.extend({
 });
 
 export { expect };
+
+/** The trace hash at the end of the run status ("Done ... · trace hash 0123456789abcdef"). */
+export const HASH = /([0-9a-f]{16})$/;
+
+/**
+ * Waits until run-status says a run is done and returns its trace hash; with `not`, until the
+ * hash is another than that one.
+ */
+export async function doneHash(page, { not } = {}) {
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 30_000 });
+  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
+  await expect(status).toHaveText(/^Done/);
+  return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/** Sets a tunable's range input the way dragging does: value, then an input event. */
+export async function slide(page, key, value) {
+  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, value);
+}

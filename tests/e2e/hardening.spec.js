@@ -3,9 +3,7 @@
 // worker failures (a budget exceeded, a simulator that cannot load) told in sentences, the work kept.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, artifacts, cli } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
+import { test, expect, artifacts, cli, HASH } from "./fixtures.js";
 
 /** The page link (`#s=...`) that holds `scenario`, made by the CLI. */
 function link(name, scenario) {

@@ -1,23 +1,6 @@
 // The machine knobs in the page: the Machine sliders of a scenario with a machine (contest),
 // through the data-testid hooks only.
-import { test, expect, cli } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-async function doneHash(page, { not } = {}) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 30_000 });
-  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
-  await expect(status).toHaveText(/^Done/);
-  return (await status.textContent()).trim().match(HASH)[1];
-}
-
-async function slide(page, key, value) {
-  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
-    input.value = String(v);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  }, value);
-}
+import { test, expect, cli, doneHash, slide } from "./fixtures.js";
 
 test("machine knobs: contest shows the era's machine as sliders; a knob changes the run and travels in the link", async ({
   app: { page },

@@ -1,23 +1,15 @@
 // The machine under a run (contest's page cache, writeback and disk) on the page: the machine
 // chart on the Gantt chart's time axis, and the inspector's disk queue in elevator order.
 import { join } from "node:path";
-import { test, expect, artifacts } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-async function done(page) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 30_000 });
-  await expect(status).toHaveText(/^Done/);
-}
+import { test, expect, artifacts, doneHash } from "./fixtures.js";
 
 test("machine chart: contest shows dirty data, and the inspector lists the disk queue in dispatch order", async ({ app: { page, consoleErrors } }) => {
-  await done(page);
+  await doneHash(page);
   // The default scenario has no machine: no chart.
   await expect(page.getByTestId("machine-chart")).toHaveCount(0);
 
   await page.getByTestId("preset-select").selectOption("contest");
-  await done(page);
+  await doneHash(page);
   const chart = page.getByTestId("machine-chart");
   await expect(chart).toBeVisible();
   const section = page.getByTestId("machine-chart-section");
@@ -51,9 +43,9 @@ test("machine chart: contest shows dirty data, and the inspector lists the disk 
 test("machine chart: readable at 1024x768 under io_load, with a busy disk queue", async ({ app: { page } }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.getByTestId("preset-select").selectOption("contest");
-  await done(page);
+  await doneHash(page);
   await page.locator("#param-load").selectOption({ label: "io_load" });
-  await done(page);
+  await doneHash(page);
   const section = page.getByTestId("machine-chart-section");
   await expect(section).toBeVisible();
   // dd writes its huge file: dirty data reaches the background limit at least.

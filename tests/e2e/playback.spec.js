@@ -1,17 +1,6 @@
 // Playback: stepping the run decision by decision with the inspector following, playing it at
 // a speed, and arrow-key scrubbing on the focused Gantt chart.
-import { test, expect } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-/** Waits until run-status says a run is done and returns its trace hash. */
-async function doneHash(page, { not } = {}) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 20_000 });
-  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 20_000 });
-  await expect(status).toHaveText(/^Done/);
-  return (await status.textContent()).trim().match(HASH)[1];
-}
+import { test, expect, doneHash } from "./fixtures.js";
 
 /** Three 1 s hogs under round robin (quantum 10 ms): a decision every 10 ms. */
 async function threeHogsUnderRr(page) {

@@ -1,24 +1,6 @@
 // Presenter mode, headline cards, scenes and the task in focus, through data-testid hooks.
 import { join } from "node:path";
-import { test, expect, artifacts } from "./fixtures.js";
-
-const HASH = /([0-9a-f]{16})$/;
-
-/** Waits until run-status says a run is done (and, with `not`, a different one) and returns its hash. */
-async function doneHash(page, { not } = {}) {
-  const status = page.getByTestId("run-status");
-  await expect(status).toHaveText(HASH, { timeout: 30_000 });
-  if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
-  return (await status.textContent()).trim().match(HASH)[1];
-}
-
-/** Sets a range input the way dragging does: value, then an input event. */
-async function slide(page, key, value) {
-  await page.getByTestId(`tunable-${key}`).evaluate((input, v) => {
-    input.value = String(v);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  }, value);
-}
+import { test, expect, artifacts, doneHash, slide } from "./fixtures.js";
 
 const lateness = (page) =>
   page.locator('[data-testid="headline-card"][data-label="probe: mean lateness"] [data-testid="headline-value"]');

@@ -114,25 +114,6 @@ pub fn draw<DB: DrawingBackend>(
             font(12.0).color(&palette::INK),
         ))?;
     }
-    // On a narrow chart every other decade is named (each still has its tick).
-    let decade_px = chart.backend_coord(&(4.0, 0.0)).0 - chart.backend_coord(&(1.0, 0.0)).0;
-    let crowded = f64::from(decade_px) < 48.0 * scale;
-    for (k, (edge, label)) in DECADES.into_iter().enumerate() {
-        let (x, y) = chart.backend_coord(&(f64::from(edge), 0.0));
-        root.draw(&PathElement::new(
-            vec![(x, y), (x, y + px(5.0) as i32)],
-            palette::MUTED.stroke_width(px(1.0)),
-        ))?;
-        if crowded && k % 2 == 1 {
-            continue;
-        }
-        let width = (label.chars().count() as f64 * 3.5 * scale) as i32;
-        root.draw(&Text::new(
-            label,
-            (x - width, y + px(7.0) as i32),
-            font(12.0).color(&palette::INK),
-        ))?;
-    }
     if bins.is_empty() {
         root.draw(&Text::new(
             "no wake-ups",
