@@ -118,6 +118,21 @@ fn workers(tag: &str, child: &Child) -> Vec<u32> {
     }
 }
 
+/// The files of the measurement run by process `pid` (its FIFOs and reports, in
+/// `schedlab-measure-<pid>-<start>` under TMPDIR) that are still there.
+fn run_dirs_left(pid: u32) -> Vec<PathBuf> {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("measure-runs");
+    let prefix = format!("schedlab-measure-{pid}-");
+    std::fs::read_dir(tmp)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn signal(pid: u32, sig: rustix::process::Signal) {
     let pid = rustix::process::Pid::from_raw(pid as i32).unwrap();
     rustix::process::kill_process(pid, sig).unwrap();
@@ -214,6 +229,65 @@ fn ctrl_c_kills_every_process() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
     assert_none_left(&tag);
+}
+
+#[test]
+fn sigterm_kills_every_process_and_removes_its_files() {
+    let path = file("long-term.json", LONG);
+    let tag = tag();
+    let child = spawn(&tag, &["measure", &path]);
+    let pid = child.id();
+    let pids = workers(&tag, &child);
+    assert!(pids.len() >= 3, "{pids:?}");
+    signal(pid, rustix::process::Signal::TERM);
+    let out = wait_output(child, Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert_none_left(&tag);
+    assert_eq!(run_dirs_left(pid), Vec::<PathBuf>::new());
+}
+
+/// Ping-pong over two pipes on one CPU for half a second: every message is a wake-up that the
+/// receiver measures from the sender's timestamp. Bounds are loose (a busy machine may delay
+/// any of it): some round trips happen, latencies are ordered, no task had more CPU than the
+/// run lasted, and the measurement's processes and files are gone at the end.
+#[test]
+fn pipe_ping_pong_is_measured_and_leaves_nothing_behind() {
+    let path = file(
+        "pingpong.json",
+        r#"{"version":1,"cpus":1,"duration":"500ms","policy":{"id":"eevdf"},
+          "tasks":[{"name":"ping","program":[{"repeat":"forever","body":[{"run":"100us"},{"send":"ping"},{"recv":"pong"}]}]},
+                   {"name":"pong","program":[{"repeat":"forever","body":[{"recv":"ping"},{"run":"100us"},{"send":"pong"}]}]}]}"#,
+    );
+    let tag = tag();
+    let child = spawn(&tag, &["measure", &path, "--json"]);
+    let pid = child.id();
+    let out = wait_output(child, Duration::from_secs(30));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_none_left(&tag);
+    assert_eq!(run_dirs_left(pid), Vec::<PathBuf>::new());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tasks = v["measured"]["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 2);
+    for t in tasks {
+        let cpu = t["cpu_ns"].as_u64().unwrap();
+        assert!(cpu <= 600_000_000, "{t}");
+        let l = &t["wakeup_latency_ns"];
+        let (p50, p99, max) = (
+            l["p50"].as_u64().unwrap(),
+            l["p99"].as_u64().unwrap(),
+            l["max"].as_u64().unwrap(),
+        );
+        assert!(p50 <= p99 && p99 <= max, "{t}");
+    }
+    // pong receives every ping: at least a few dozen in half a second even on a busy machine
+    // (the model has 2500 round trips).
+    let pong = &tasks[1];
+    assert!(pong["wakeups"].as_u64().unwrap() >= 20, "{pong}");
+    let rows = v["comparison"].as_array().unwrap();
+    assert!(rows
+        .iter()
+        .any(|r| r["task"] == "pong" && r["metric"] == "cpu"));
 }
 
 #[test]
