@@ -1,6 +1,6 @@
 //! One measured task: a process that executes its program for real.
 //!
-//! `run` spins on the thread's CPU clock, `sleep` is `clock_nanosleep` to an absolute time,
+//! `run` spins until the thread has had its CPU time (see `Task::spin`), `sleep` is `clock_nanosleep` to an absolute time,
 //! `send`/`recv` write and read 8-byte messages (the sender's timestamp) on the channel's FIFO,
 //! `fork` starts another task process, `wait` reaps forked ones, `nice` is `setpriority`,
 //! `yield` is `sched_yield`. Every blocking step ends at the run's deadline, so a task process
@@ -333,14 +333,30 @@ impl Task<'_> {
     }
 
     /// Burns `n` ns of this thread's CPU time.
+    /// Spins until the thread has had `n` ns of CPU. Reading the thread's CPU clock enters the
+    /// kernel, whose `task_sched_runtime` (kernel/sched/core.c) runs the class's `update_curr`
+    /// for the running task: polled in a loop, it would let the fair class notice a used-up
+    /// request within microseconds, where a plain CPU hog's is noticed at the next tick. So the
+    /// loop watches CLOCK_MONOTONIC (read in the vDSO, without entering the kernel) for as long
+    /// as the CPU time still missing, which the thread cannot have used up sooner, and reads
+    /// its CPU clock only then: once per burst, and once more per preemption that delayed it.
     fn spin(&mut self, n: u64) -> Flow {
         let start = thread_cpu_ns();
         loop {
-            if thread_cpu_ns().saturating_sub(start) >= n {
+            let used = thread_cpu_ns().saturating_sub(start);
+            if used >= n {
                 return Flow::Next;
             }
-            if self.past_deadline() {
-                return Flow::Deadline;
+            let until = mono_ns().saturating_add(n - used);
+            loop {
+                let now = mono_ns();
+                if now >= self.clock.deadline_ns {
+                    return Flow::Deadline;
+                }
+                if now >= until {
+                    break;
+                }
+                std::hint::spin_loop();
             }
         }
     }
