@@ -142,14 +142,118 @@ fn noise_sentence(o: &Output) -> String {
     )
 }
 
+/// How long a task ran each time it got the CPU, on average: CPU time over switches.
+fn stint(cpu_ns: u64, switches: u64) -> String {
+    report::duration(cpu_ns / switches.max(1))
+}
+
+/// Switches in the model and the kernel, and what makes them differ. A run of a hog lasts until
+/// the tick that finds its request used up (HZ ticks, no HRTICK on either side), so the
+/// lightest task's average stint shows whether the kernel switched at the tick as the model does.
+fn switches_sentence(o: &Output) -> String {
+    let sim_sw: u64 = o.simulated.tasks.iter().map(|t| t.switches).sum();
+    let real_sw: u64 = o.measured.tasks.iter().map(|t| t.switches).sum();
+    let mut e = format!("Switches: {sim_sw} in the model, {real_sw} in the kernel. ");
+    let hz = o
+        .scenario
+        .policy
+        .tunables
+        .get("hz")
+        .map_or(String::new(), |h| format!(" (HZ {h})"));
+    let lightest = o
+        .simulated
+        .tasks
+        .iter()
+        .filter(|t| t.switches > 0)
+        .min_by_key(|t| t.share_ppm)
+        .and_then(|t| Some((t, real(o, &t.name)?)));
+    if let Some((st, rt)) = lightest {
+        e.push_str(&format!(
+            "{} ran {} times for {} on average in the model, {} times for {} for real. ",
+            st.name,
+            st.switches,
+            stint(st.cpu_ns, st.switches),
+            rt.switches,
+            stint(rt.cpu_ns, rt.switches),
+        ));
+    }
+    let others = o.measured.summary.other_cpu_ns.unwrap_or(0);
+    // Switches per second of the tasks' CPU time, so that CPU lost to others does not count.
+    let sim_cpu: u64 = o.simulated.tasks.iter().map(|t| t.cpu_ns).sum();
+    let real_cpu: u64 = o.measured.tasks.iter().map(|t| t.cpu_ns).sum();
+    let (sim_rate, real_rate) = (
+        sim_sw as u128 * real_cpu.max(1) as u128,
+        real_sw as u128 * sim_cpu.max(1) as u128,
+    );
+    if real_rate * 10 > sim_rate * 13 {
+        e.push_str(&format!(
+            "Both end a used-up request at the tick{hz} or when a task blocks or wakes; the \
+             kernel also switches each time another process wakes on these CPUs (they used {} \
+             of CPU there meanwhile), a preemption of the task running here that the model, \
+             which runs only the scenario's tasks, never makes.",
+            report::duration(others)
+        ));
+    } else if real_rate * 10 < sim_rate * 7 {
+        e.push_str(
+            "For the CPU time they had, the kernel's tasks switched less than the model's: a \
+             task that the kernel's EEVDF picks again when its request ends stays on without a \
+             switch, and the model's rules for that pick are those of the version it models.",
+        );
+    } else {
+        e.push_str(&format!(
+            "For the CPU time they had, both switch about as often: a used-up request ends at \
+             the tick{hz}, neither side using HRTICK (and a measured CPU burst does not enter \
+             the kernel, whose `update_curr` would notice the end of the request at once), and \
+             a task also leaves the CPU when it blocks or another wakes."
+        ));
+    }
+    e
+}
+
+/// The same scenario simulated for [`LONG_RUN_S`] s: the model's shares once the phase of its
+/// balancing against its ticks has gone round many times.
+const LONG_RUN_S: u64 = 60;
+
+fn long_run_shares(o: &Output) -> Option<String> {
+    let mut s = o.scenario.clone();
+    s.duration = schedlab::Nanos(LONG_RUN_S * 1_000_000_000);
+    let r = schedlab::run_result(
+        &s,
+        schedlab::RunOptions {
+            detail: schedlab::Detail::Summary,
+            ..Default::default()
+        },
+    )
+    .ok()?;
+    Some(
+        r.tasks
+            .iter()
+            .map(|t| pct(t.share_ppm))
+            .collect::<Vec<_>>()
+            .join(" / "),
+    )
+}
+
+/// The phase sentence of the two-CPU cases: why the model's 5 s split is uneven and what that
+/// says about comparing a single hog's figure.
+fn phase_sentence(o: &Output) -> String {
+    let long = long_run_shares(o).map_or(String::new(), |l| {
+        format!(" Simulated for {LONG_RUN_S} s, the same scenario splits {l}.")
+    });
+    format!(
+        "Which task comes out ahead in 5 s is not a rule of the balancer but the phase of its \
+         attempts (every 7 or 15 jiffies on a busy CPU as `balance_interval` is reset or doubled) against the alternation of the two \
+         tasks that share a CPU: the model ticks both CPUs at the same instants and starts \
+         every task at 0, so its run is one fixed cycle, set by those starts, in which one \
+         task is left alone a little more often than the others.{long} In the kernel interrupts and other processes' \
+         wake-ups shift that phase, so which task gains is chance, and a single task's figure \
+         can differ from the model's by the model's own spread plus the kernel's. "
+    )
+}
+
 fn explain_nice(o: &Output) -> String {
     let gap = share_gap(o);
     let (s, m) = shares(o);
-    let switches = |f: &dyn Fn(&str) -> Option<u64>| -> u64 {
-        o.simulated.tasks.iter().filter_map(|t| f(&t.name)).sum()
-    };
-    let sim_sw = switches(&|n| sim(o, n).map(|t| t.switches));
-    let real_sw = switches(&|n| real(o, n).map(|t| t.switches));
     let mut e = format!(
         "Shares: {s} simulated, {m} measured, {gap:.2} percentage points apart at most. Both \
          divide the CPU by the same weights and count CPU time exactly (the kernel's \
@@ -170,18 +274,7 @@ fn explain_nice(o: &Output) -> String {
     } else {
         e.push(' ');
     }
-    let hz = o
-        .scenario
-        .policy
-        .tunables
-        .get("hz")
-        .map_or(String::new(), |h| format!(" (HZ {h})"));
-    e.push_str(&format!(
-        "Switches: {sim_sw} in the model, {real_sw} in the kernel. The model notices a used-up \
-         request only at a tick{hz} or an event on the CPU, as the kernel does without HRTICK; \
-         the kernel's count also has every switch to and from the other processes that shared \
-         the CPU."
-    ));
+    e.push_str(&switches_sentence(o));
     e
 }
 
@@ -203,6 +296,8 @@ fn explain_three(o: &Output) -> String {
              test stops counting, so a hog moves every second or third attempt and the lone \
              hog's role passes around. "
         ));
+        e.push_str(&phase_sentence(o));
+        e.push_str(&rank_sentence(o));
     } else {
         e.push_str(&format!(
             "The model leaves one hog alone on a CPU ({sim_mig} migrations in all): its \
@@ -234,14 +329,48 @@ fn explain_three(o: &Output) -> String {
             "The kernel migrated the hogs {moved} times ({ends}) and gave each about a third: \
              its load balancer moves tasks between the two CPUs where the model's does not. "
         ),
-        (true, true) => format!("So does the kernel, migrating them {moved} times ({ends}). "),
+        (true, true) => match real_mig {
+            Some(n) if n < sim_mig => format!(
+                "The kernel migrated them {moved} times ({ends}), less often than the model: \
+                 its loads are PELT averages, a little under the weights, so at the second \
+                 attempt `load >> 1` against half a hog's load is a near tie that rounding can \
+                 lose, and the hog moves at the third. "
+            ),
+            _ => format!("So does the kernel, migrating them {moved} times ({ends}). "),
+        },
         (false, _) => format!(
             "The kernel migrated the hogs {moved} times ({ends}) without evening out their \
              shares. "
         ),
     });
     e.push_str(&noise_sentence(o));
+    e.push(' ');
+    e.push_str(&switches_sentence(o));
     e
+}
+
+/// Identical tasks matched by rank instead of by name: which of them the balancer favours is
+/// chance (see [`phase_sentence`]), how much it favours one is the model's to predict.
+fn rank_sentence(o: &Output) -> String {
+    let mut sim: Vec<u64> = o.simulated.tasks.iter().map(|t| t.share_ppm).collect();
+    let mut real: Vec<u64> = o.measured.tasks.iter().map(|t| t.share_ppm).collect();
+    if sim.len() != real.len() || sim.is_empty() {
+        return String::new();
+    }
+    sim.sort_unstable();
+    real.sort_unstable();
+    let worst = sim
+        .iter()
+        .zip(&real)
+        .map(|(&s, &r)| (r as f64 - s as f64) / s.max(1) as f64 * 100.0)
+        .fold(0.0_f64, |a, x| if x.abs() > a.abs() { x } else { a });
+    let list = |v: &[u64]| v.iter().map(|&n| pct(n)).collect::<Vec<_>>().join(" / ");
+    format!(
+        "Matched by rank instead of by name (the hogs are identical), the model's shares {} \
+         and the kernel's {} differ by {worst:+.1} % at most. ",
+        list(&sim),
+        list(&real)
+    )
 }
 
 fn explain_sleeper(o: &Output) -> String {
@@ -284,6 +413,43 @@ fn explain_sleeper(o: &Output) -> String {
             l(rs.wakeup_latency_ns.p50)
         ));
     }
+    let (sp99, rp99) = (ss.wakeup_latency_ns.p99, rs.wakeup_latency_ns.p99);
+    let tick = o
+        .scenario
+        .policy
+        .tunables
+        .get("hz")
+        .copied()
+        .filter(|&h| h > 0)
+        .map_or(String::new(), |h| {
+            format!(" (a tick is {} at HZ {h})", l(1_000_000_000 / h as u64))
+        });
+    if rp99 >= 1_000_000 {
+        e.push_str(&format!(
+            " p99: {} in the model, {} for real: the slowest wake-ups waited for the tick that \
+             ends the hog's protected request{tick}, in the kernel as in the model.",
+            l(sp99),
+            l(rp99)
+        ));
+    } else if sp99 >= 1_000_000 {
+        e.push_str(&format!(
+            " p99: {} in the model, {} for real. In the model a wake-up that finds the hog's \
+             request protected by RUN_TO_PARITY waits for the hog's next tick{tick}, and more \
+             than 1 % of them do; the kernel let the sleeper in within microseconds even at its \
+             99th percentile, so at (nearly) every wake-up it preempted the hog or found its \
+             request ended, where the model's rule for that wake-up makes it wait.",
+            l(sp99),
+            l(rp99)
+        ));
+    } else {
+        e.push_str(&format!(
+            " p99: {} in the model, {} for real, both well under a tick{tick}.",
+            l(sp99),
+            l(rp99)
+        ));
+    }
+    e.push(' ');
+    e.push_str(&switches_sentence(o));
     e
 }
 
@@ -331,12 +497,27 @@ fn explain_pingpong(o: &Output) -> String {
         e.push_str("Ping blocked in every receive, as in the model. ");
     }
     e.push_str(&noise_sentence(o));
+    let (sw, rw) = (sp.wait_ns, rp.wait_ns);
+    e.push_str(&format!(
+        " Run-queue wait of ping: {} in the model, {} for real, {} a round trip: the woken \
+         task waits runnable while its waker finishes its `write` and goes on to block in \
+         `poll`/`read`, system calls that the model does not charge. ",
+        report::duration(sw),
+        report::duration(rw),
+        report::duration(rw / rounds),
+    ));
+    e.push_str(&switches_sentence(o));
     e.push_str(&format!(
         " Latency runs from the sender's timestamp to the receiver's return from `read`: p50 {} \
-         in the model, {} for real (the pipe write, the wake-up, the sender's way to blocking, \
-         the switch, none of which the model charges), with a tail from the other processes.",
+         and p99 {} in the model, p50 {} and p99 {} for real. In the model sends and receives cost \
+         nothing, so the sender blocks the instant it sends and the receiver runs at once; \
+         the kernel's p50 is the pipe write, the wake-up, the sender's way to blocking and the \
+         switch, none of which the model charges, and its p99 adds the other processes that \
+         ran in between.",
         report::duration(sp.wakeup_latency_ns.p50),
-        report::duration(rp.wakeup_latency_ns.p50)
+        report::duration(sp.wakeup_latency_ns.p99),
+        report::duration(rp.wakeup_latency_ns.p50),
+        report::duration(rp.wakeup_latency_ns.p99)
     ));
     e
 }
@@ -363,8 +544,9 @@ fn explain_groups(o: &Output) -> String {
         " The cgroups sit beside the other processes' groups (autogroups, other cgroups) at \
          the top level, so what the others take comes out of both groups in proportion to \
          their weights: the absolute CPU times shrink, the shares among the measured tasks \
-         keep their ratio.",
+         keep their ratio. ",
     );
+    e.push_str(&switches_sentence(o));
     e
 }
 
@@ -396,8 +578,12 @@ fn explain_pinned(o: &Output) -> String {
     });
     if sim_mig == 0 {
         e.push_str(KERNEL_PULL);
+    } else {
+        e.push_str(&phase_sentence(o));
     }
     e.push_str(&noise_sentence(o));
+    e.push(' ');
+    e.push_str(&switches_sentence(o));
     e
 }
 
@@ -715,6 +901,20 @@ mod tests {
         // Ping-pong: 90 % of the CPU in half the round trips is 360 us a round trip.
         assert!(d.contains("For real each round trip took 360.0 us"), "{d}");
         assert!(d.contains("Ping blocked in 12499 of its 12500 receives"), "{d}");
+        assert!(d.contains("Run-queue wait of ping: 100.0 us in the model"), "{d}");
+        // The made-up tasks switched as often as the model's for 90 % of its CPU time.
+        assert!(d.contains("For the CPU time they had, both switch about as often"), "{d}");
+        assert!(
+            d.contains("hog-n19 ran 13 times for 4.000 ms on average in the model, 13 times for"),
+            "{d}"
+        );
+        // Two-CPU cases: the long run and the rank match; the sleeper's p99 of 5 us.
+        assert!(d.contains("Simulated for 60 s, the same scenario splits "), "{d}");
+        assert!(
+            d.contains("Matched by rank instead of by name (the hogs are identical)"),
+            "{d}"
+        );
+        assert!(d.contains("p99: 4.000 ms in the model, 5.0 us for real."), "{d}");
         // The groups' shares, 25 % and 37.5 % twice by hand, within a tick of the 5 s.
         assert!(d.contains("| two-groups | light-hog | 1.252 s |"), "{d}");
         assert!(d.contains("| two-groups | heavy-hog-2 | 1.872 s |"), "{d}");
