@@ -43,6 +43,22 @@
 //! waiting hog is still cache hot, which the attempt after overrides. So a hog moves every
 //! second or third attempt, and the lone one's role passes around.
 //!
+//! Against v6.18 (where these are `sched_balance_rq`, `sched_balance_find_src_rq` and
+//! `sched_balance_domains`, renamed in v6.10): the same for equal hogs on one domain. Later
+//! additions to `can_migrate_task` not modelled: a delayed-dequeue task (v6.12) moves only for
+//! `migrate_load`, which is what runs here; and 873199d27bb2 (v6.14, "Prioritize migrating
+//! eligible tasks in sched_balance_rq()") skips a task that is not EEVDF-eligible while
+//! `nr_balance_failed` is 0, which needs each candidate's eligibility from the policy. For hogs
+//! of one weight it changes nothing: at `nr_balance_failed` 0 a whole hog (load 1023) never fits
+//! the half hog the lone CPU asks for (512), so that attempt fails either way and the skipped
+//! task goes to the list's head either way. Checked line by line against the v6.18-era
+//! `can_migrate_task`; the rest against the changes since v6.6 that touch these functions,
+//! UNVERIFIED against the v6.18 text itself. What the model does differ in for that case is
+//! outside this file: the queues' loads are weights, not PELT averages (in the kernel
+//! `load >> 1` against the imbalance at the second attempt is a near tie that rounding can
+//! lose), and the policies tick every CPU at the same instants, so the phase of the attempts
+//! against the pair's alternation is one fixed cycle over a 5 s run (60 s even it out).
+//!
 //! Simplified: no PELT, so a CPU's load is its root queue's `load.weight` and a task's load
 //! its weight scaled down its group path (`task_h_load` with instantaneous weights), and
 //! utilization counts as saturated whenever a task is runnable (a CPU whose one task sleeps
