@@ -188,9 +188,9 @@ fn switches_sentence(o: &Output) -> String {
     if real_rate * 10 > sim_rate * 13 {
         e.push_str(&format!(
             "Both end a used-up request at the tick{hz} or when a task blocks or wakes; the \
-             kernel also switches each time another process wakes on these CPUs (they used {} \
-             of CPU there meanwhile), a preemption of the task running here that the model, \
-             which runs only the scenario's tasks, never makes.",
+             kernel's tasks are also switched out whenever other processes run on these CPUs \
+             (they used {} of CPU there meanwhile), which cuts their runs short, and the model \
+             runs only the scenario's tasks.",
             report::duration(others)
         ));
     } else if real_rate * 10 < sim_rate * 7 {
