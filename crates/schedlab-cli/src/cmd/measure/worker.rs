@@ -221,6 +221,36 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
     Ok(())
 }
 
+/// Spins until `cpu` (the thread's CPU clock) has advanced `n` ns, or `mono` (CLOCK_MONOTONIC)
+/// reaches `deadline` (false). Reading the thread's CPU clock enters the kernel, whose
+/// `task_sched_runtime` (kernel/sched/core.c) runs the class's `update_curr` for the running
+/// task: polled in a loop, it would let the fair class notice a used-up request within
+/// microseconds, where a plain CPU hog's is noticed at the next tick. So the loop watches
+/// CLOCK_MONOTONIC (read in the vDSO, without entering the kernel) for as long as the CPU time
+/// still missing, which the thread cannot have used up sooner, and reads its CPU clock only
+/// then: once per burst, and once more per preemption that delayed it.
+fn burn(n: u64, deadline: u64, mut cpu: impl FnMut() -> u64, mut mono: impl FnMut() -> u64) -> bool {
+    let start = cpu();
+    let mut used = 0;
+    loop {
+        if used >= n {
+            return true;
+        }
+        let until = mono().saturating_add(n - used);
+        loop {
+            let now = mono();
+            if now >= deadline {
+                return false;
+            }
+            if now >= until {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        used = cpu().saturating_sub(start);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
     Next,
@@ -332,32 +362,12 @@ impl Task<'_> {
         self.latencies.push(mono_ns().saturating_sub(due));
     }
 
-    /// Burns `n` ns of this thread's CPU time.
-    /// Spins until the thread has had `n` ns of CPU. Reading the thread's CPU clock enters the
-    /// kernel, whose `task_sched_runtime` (kernel/sched/core.c) runs the class's `update_curr`
-    /// for the running task: polled in a loop, it would let the fair class notice a used-up
-    /// request within microseconds, where a plain CPU hog's is noticed at the next tick. So the
-    /// loop watches CLOCK_MONOTONIC (read in the vDSO, without entering the kernel) for as long
-    /// as the CPU time still missing, which the thread cannot have used up sooner, and reads
-    /// its CPU clock only then: once per burst, and once more per preemption that delayed it.
+    /// Burns `n` ns of this thread's CPU time (see [`burn`]).
     fn spin(&mut self, n: u64) -> Flow {
-        let start = thread_cpu_ns();
-        loop {
-            let used = thread_cpu_ns().saturating_sub(start);
-            if used >= n {
-                return Flow::Next;
-            }
-            let until = mono_ns().saturating_add(n - used);
-            loop {
-                let now = mono_ns();
-                if now >= self.clock.deadline_ns {
-                    return Flow::Deadline;
-                }
-                if now >= until {
-                    break;
-                }
-                std::hint::spin_loop();
-            }
+        if burn(n, self.clock.deadline_ns, thread_cpu_ns, mono_ns) {
+            Flow::Next
+        } else {
+            Flow::Deadline
         }
     }
 
@@ -542,5 +552,65 @@ impl Task<'_> {
                 Err(e) => return Err(e).context("poll"),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::burn;
+    use std::cell::Cell;
+
+    /// A thread on a made-up machine: every read of CLOCK_MONOTONIC takes 1 us of wall time,
+    /// and the thread is off its CPU during `off` (wall-time intervals). Returns whether the
+    /// burst ended before `deadline`, the CPU time it used, and how often it read its CPU clock.
+    fn burst(n: u64, deadline: u64, off: &[(u64, u64)]) -> (bool, u64, u32) {
+        let wall = Cell::new(0u64);
+        let reads = Cell::new(0u32);
+        let cpu_at = |t: u64| {
+            t - off
+                .iter()
+                .map(|&(a, b)| t.clamp(a, b) - a)
+                .sum::<u64>()
+        };
+        let done = burn(
+            n,
+            deadline,
+            || {
+                reads.set(reads.get() + 1);
+                cpu_at(wall.get())
+            },
+            || {
+                wall.set(wall.get() + 1_000);
+                wall.get()
+            },
+        );
+        (done, cpu_at(wall.get()), reads.get())
+    }
+
+    /// The CPU time a burst of 10 ms used, within the made-up machine's 1 us per clock read.
+    fn about_10ms(used: u64) -> bool {
+        (10_000_000..=10_002_000).contains(&used)
+    }
+
+    #[test]
+    fn a_burst_reads_its_cpu_clock_once_more_per_preemption() {
+        // 10 ms on the CPU throughout: read at the start and after 10 ms of wall time, done.
+        let (done, used, reads) = burst(10_000_000, u64::MAX, &[]);
+        assert!(done && about_10ms(used), "{used}");
+        assert_eq!(reads, 2);
+        // Preempted from 2 ms to 6 ms: at 10 ms of wall time it has had 6 ms, and one more read
+        // after 4 more.
+        let (done, used, reads) = burst(10_000_000, u64::MAX, &[(2_000_000, 6_000_000)]);
+        assert!(done && about_10ms(used), "{used}");
+        assert_eq!(reads, 3);
+        // Two preemptions, the second during the second wait: one more read.
+        let off = [(1_000_000, 3_000_000), (11_000_000, 12_000_000)];
+        let (done, used, reads) = burst(10_000_000, u64::MAX, &off);
+        assert!(done && about_10ms(used), "{used}");
+        assert_eq!(reads, 4);
+        // The deadline comes first: it stops there, short of the burst, with one read.
+        let (done, used, reads) = burst(10_000_000, 5_000_000, &[]);
+        assert!(!done);
+        assert_eq!((used, reads), (5_000_000, 1));
     }
 }
