@@ -424,7 +424,23 @@ fn explain_sleeper(o: &Output) -> String {
         .map_or(String::new(), |h| {
             format!(" (a tick is {} at HZ {h})", l(1_000_000_000 / h as u64))
         });
-    if rp99 >= 1_000_000 {
+    let tick_ns = o
+        .scenario
+        .policy
+        .tunables
+        .get("hz")
+        .copied()
+        .filter(|&h| h > 0)
+        .map_or(u64::MAX, |h| 1_000_000_000 / h as u64);
+    if rp99 > tick_ns && noise(o) > NOISY {
+        e.push_str(&format!(
+            " p99: {} in the model, {} for real, more than a tick{tick}: the slowest wake-ups \
+             waited behind the other processes, which took {:.0} % of the CPU.",
+            l(sp99),
+            l(rp99),
+            noise(o) * 100.0
+        ));
+    } else if rp99 >= 1_000_000 {
         e.push_str(&format!(
             " p99: {} in the model, {} for real: the slowest wake-ups waited for the tick that \
              ends the hog's protected request{tick}, in the kernel as in the model.",
