@@ -21,48 +21,29 @@ use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
 
-/// The queue's `iosched/` files under the anticipatory scheduler, with 2.6.12's defaults
-/// (HZ = 1000).
-pub const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new("as_antic_expire", "Anticipation window (AS)", "ms", 6, 0, 1000,
-        "After a read completes the disk stays idle up to this long for the same process's next read, if its mean think time fits (antic_expire, HZ/150). 0 turns anticipation off. Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/antic_expire"),
-    TunableSpec::new("as_read_expire", "Read expire (AS)", "ms", 125, 1, 60_000,
-        "A read waiting this long goes first (read_expire, HZ/8). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
-    TunableSpec::new("as_write_expire", "Write expire (AS)", "ms", 250, 1, 60_000,
-        "A write waiting this long goes first (write_expire, HZ/4). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
-    TunableSpec::new("as_read_batch_expire", "Read batch (AS)", "ms", 500, 1, 60_000,
-        "Longest read batch while writes wait (read_batch_expire, HZ/2). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_batch_expire"),
-    TunableSpec::new("as_write_batch_expire", "Write batch (AS)", "ms", 125, 1, 60_000,
-        "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
-];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub antic_expire: Nanos,
-    pub read_expire: Nanos,
-    pub write_expire: Nanos,
-    pub read_batch_expire: Nanos,
-    pub write_batch_expire: Nanos,
+crate::tunables! {
+    /// The queue's `iosched/` files under the anticipatory scheduler, with 2.6.12's defaults
+    /// (HZ = 1000; keys `as_…`).
+    pub struct Params prefix "as_" {
+        pub antic_expire: Nanos = TunableSpec::knob("Anticipation window (AS)", "ms", 6, 0, 1000,
+            "After a read completes the disk stays idle up to this long for the same process's next read, if its mean think time fits (antic_expire, HZ/150). 0 turns anticipation off. Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/antic_expire"),
+        pub read_expire: Nanos = TunableSpec::knob("Read expire (AS)", "ms", 125, 1, 60_000,
+            "A read waiting this long goes first (read_expire, HZ/8). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+        pub write_expire: Nanos = TunableSpec::knob("Write expire (AS)", "ms", 250, 1, 60_000,
+            "A write waiting this long goes first (write_expire, HZ/4). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+        pub read_batch_expire: Nanos = TunableSpec::knob("Read batch (AS)", "ms", 500, 1, 60_000,
+            "Longest read batch while writes wait (read_batch_expire, HZ/2). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_batch_expire"),
+        pub write_batch_expire: Nanos = TunableSpec::knob("Write batch (AS)", "ms", 125, 1, 60_000,
+            "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
+    }
 }
 
 impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
-        Params {
-            antic_expire: ms("as_antic_expire"),
-            read_expire: ms("as_read_expire"),
-            write_expire: ms("as_write_expire"),
-            read_batch_expire: ms("as_read_batch_expire"),
-            write_batch_expire: ms("as_write_batch_expire"),
-        }
-    }
-
     fn expire(&self, d: Dir) -> Nanos {
         match d {
             Dir::Read => self.read_expire,

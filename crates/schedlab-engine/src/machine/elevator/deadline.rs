@@ -18,42 +18,25 @@ use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
 
-/// The queue's `iosched/` files under deadline, with 2.6.12's defaults.
-pub const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new("deadline_read_expire", "Read expire (deadline)", "ms", 500, 1, 60_000,
-        "A read waiting this long goes first in the next batch (read_expire, HZ/2). Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
-    TunableSpec::new("deadline_write_expire", "Write expire (deadline)", "ms", 5000, 1, 60_000,
-        "The same for a write (write_expire, 5·HZ). Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
-    TunableSpec::new("deadline_writes_starved", "Writes starved (deadline)", "", 2, 1, 64,
-        "How many read batches may pass waiting writes before a write batch must run. Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/writes_starved"),
-    TunableSpec::new("deadline_fifo_batch", "FIFO batch (deadline)", "", 16, 1, 1024,
-        "Requests one batch streams in position order before the FIFOs are looked at again. Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/fifo_batch"),
-];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub read_expire: Nanos,
-    pub write_expire: Nanos,
-    pub writes_starved: u32,
-    pub fifo_batch: u32,
+crate::tunables! {
+    /// The queue's `iosched/` files under deadline, with 2.6.12's defaults (keys `deadline_…`).
+    pub struct Params prefix "deadline_" {
+        pub read_expire: Nanos = TunableSpec::knob("Read expire (deadline)", "ms", 500, 1, 60_000,
+            "A read waiting this long goes first in the next batch (read_expire, HZ/2). Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+        pub write_expire: Nanos = TunableSpec::knob("Write expire (deadline)", "ms", 5000, 1, 60_000,
+            "The same for a write (write_expire, 5·HZ). Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+        pub writes_starved: u32 = TunableSpec::knob("Writes starved (deadline)", "", 2, 1, 64,
+            "How many read batches may pass waiting writes before a write batch must run. Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/writes_starved"),
+        pub fifo_batch: u32 = TunableSpec::knob("FIFO batch (deadline)", "", 16, 1, 1024,
+            "Requests one batch streams in position order before the FIFOs are looked at again. Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/fifo_batch"),
+    }
 }
 
 impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
-        Params {
-            read_expire: ms("deadline_read_expire"),
-            write_expire: ms("deadline_write_expire"),
-            writes_starved: get("deadline_writes_starved").max(0) as u32,
-            fifo_batch: get("deadline_fifo_batch").max(0) as u32,
-        }
-    }
-
     fn expire(&self, d: Dir) -> Nanos {
         match d {
             Dir::Read => self.read_expire,

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Request;
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
 /// What the disk should do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,28 +169,23 @@ pub struct IoSched {
 }
 
 /// Every elevator knob, in the order the docs and the page list them.
-pub fn tunables() -> impl Iterator<Item = &'static crate::tunable::TunableSpec> {
-    linus::TUNABLES
+pub fn tunables() -> impl Iterator<Item = &'static TunableSpec> {
+    linus::Params::SPECS
         .iter()
-        .chain(deadline::TUNABLES)
-        .chain(anticipatory::TUNABLES)
-        .chain(cfq::TUNABLES)
+        .chain(deadline::Params::SPECS)
+        .chain(anticipatory::Params::SPECS)
+        .chain(cfq::Params::SPECS)
 }
 
 impl IoSched {
     /// The knobs a scenario's `machine.iosched` gives, each absent one at its default.
     pub fn from_values(values: &std::collections::BTreeMap<String, i64>) -> IoSched {
-        let get = |key: &str| {
-            values
-                .get(key)
-                .copied()
-                .unwrap_or_else(|| tunables().find(|t| t.key == key).map_or(0, |t| t.default))
-        };
+        let get = |spec: &TunableSpec| values.get(spec.key).copied().unwrap_or(spec.default);
         IoSched {
-            linus: linus::Params::new(get),
-            deadline: deadline::Params::new(get),
-            anticipatory: anticipatory::Params::new(get),
-            cfq: cfq::Params::new(get),
+            linus: linus::Params::from_fn(get),
+            deadline: deadline::Params::from_fn(get),
+            anticipatory: anticipatory::Params::from_fn(get),
+            cfq: cfq::Params::from_fn(get),
         }
     }
 }
