@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
+use super::{next_from, plan, DirLists, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
@@ -40,15 +40,6 @@ crate::tunables! {
         pub write_batch_expire: Nanos = TunableSpec::knob("Write batch (AS)", "ms", 125, 1, 60_000,
             "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
             .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
-    }
-}
-
-impl Params {
-    fn expire(&self, d: Dir) -> Nanos {
-        match d {
-            Dir::Read => self.read_expire,
-            Dir::Write => self.write_expire,
-        }
     }
 }
 
@@ -77,8 +68,8 @@ impl Think {
 #[derive(Clone)]
 pub struct Anticipatory {
     params: Params,
-    sort: [BTreeMap<(u64, u64), Request>; 2],
-    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    /// Per direction: requests by position and by deadline (`read_expire`, `write_expire`).
+    lists: DirLists,
     batch: Option<(Dir, Nanos)>,
     /// The process whose next read the disk waits for, and until when.
     antic: Option<(TaskId, Nanos)>,
@@ -88,9 +79,8 @@ pub struct Anticipatory {
 impl Anticipatory {
     pub fn new(params: Params) -> Anticipatory {
         Anticipatory {
+            lists: DirLists::new(params.read_expire, params.write_expire),
             params,
-            sort: Default::default(),
-            fifo: Default::default(),
             batch: None,
             antic: None,
             think: BTreeMap::new(),
@@ -98,30 +88,12 @@ impl Anticipatory {
     }
 }
 
-fn ix(d: Dir) -> usize {
-    match d {
-        Dir::Read => 0,
-        Dir::Write => 1,
-    }
-}
-
 impl Anticipatory {
-    fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
-        let rq = self.sort[ix(d)]
-            .remove(&key)
-            .expect("key from the sort list");
-        self.fifo[ix(d)].remove(&(rq.submitted + self.params.expire(d), rq.id));
-        rq
-    }
-
+    /// An expired FIFO head first, else the sweep from the head.
     fn pick(&self, d: Dir, now: Nanos, head: u64) -> Option<(u64, u64)> {
-        let i = ix(d);
-        if let Some((&(deadline, id), &pos)) = self.fifo[i].iter().next() {
-            if deadline <= now {
-                return Some((pos, id));
-            }
-        }
-        next_from(&self.sort[i], head)
+        self.lists
+            .expired(d, now)
+            .or_else(|| next_from(self.lists.sorted(d), head))
     }
 }
 
@@ -134,9 +106,7 @@ impl Elevator for Anticipatory {
                 .or_default()
                 .update(now, antic_expire);
         }
-        let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
-        self.sort[i].insert((rq.pos, rq.id), rq);
+        self.lists.add(rq);
     }
 
     fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
@@ -144,22 +114,24 @@ impl Elevator for Anticipatory {
             return Dispatch::Empty;
         }
         if let Some((task, until)) = self.antic {
-            let mine = self.sort[0]
+            let mine = self
+                .lists
+                .sorted(Dir::Read)
                 .iter()
                 .filter(|(_, r)| r.owner == task)
                 .map(|(k, _)| *k)
                 .next();
             if let Some(k) = mine {
                 self.antic = None;
-                return Dispatch::Serve(self.take(Dir::Read, k));
+                return Dispatch::Serve(self.lists.take(Dir::Read, k));
             }
             if now < until {
                 return Dispatch::IdleUntil(until);
             }
             self.antic = None;
         }
-        let reads = !self.sort[0].is_empty();
-        let writes = !self.sort[1].is_empty();
+        let reads = !self.lists.sorted(Dir::Read).is_empty();
+        let writes = !self.lists.sorted(Dir::Write).is_empty();
         let dir = match self.batch {
             Some((Dir::Read, start))
                 if !(reads && (now < start + self.params.read_batch_expire || !writes)) =>
@@ -178,7 +150,7 @@ impl Elevator for Anticipatory {
             self.batch = Some((dir, now));
         }
         let key = self.pick(dir, now, head).expect("direction has requests");
-        Dispatch::Serve(self.take(dir, key))
+        Dispatch::Serve(self.lists.take(dir, key))
     }
 
     fn completed(&mut self, rq: &Request, now: Nanos) {
@@ -196,7 +168,7 @@ impl Elevator for Anticipatory {
     }
 
     fn len(&self) -> usize {
-        self.sort[0].len() + self.sort[1].len()
+        self.lists.len()
     }
 
     fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {

@@ -11,9 +11,7 @@
 //!
 //! Simplified: no front merges (requests arrive whole); the batch counts requests, not sectors.
 
-use std::collections::BTreeMap;
-
-use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
+use super::{ix, next_from, plan, DirLists, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
@@ -36,22 +34,11 @@ crate::tunables! {
     }
 }
 
-impl Params {
-    fn expire(&self, d: Dir) -> Nanos {
-        match d {
-            Dir::Read => self.read_expire,
-            Dir::Write => self.write_expire,
-        }
-    }
-}
-
 #[derive(Clone)]
 pub struct Deadline {
     params: Params,
-    /// Per direction: requests by `(pos, id)`.
-    sort: [BTreeMap<(u64, u64), Request>; 2],
-    /// Per direction: `(deadline, id) -> pos`, oldest first.
-    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    /// Per direction: requests by position and by deadline (`read_expire`, `write_expire`).
+    lists: DirLists,
     /// The request after the last one dispatched in each direction, to continue the batch.
     next: [Option<(u64, u64)>; 2],
     last_dir: Option<Dir>,
@@ -62,9 +49,8 @@ pub struct Deadline {
 impl Deadline {
     pub fn new(params: Params) -> Deadline {
         Deadline {
+            lists: DirLists::new(params.read_expire, params.write_expire),
             params,
-            sort: Default::default(),
-            fifo: Default::default(),
             next: [None; 2],
             last_dir: None,
             batching: 0,
@@ -73,50 +59,32 @@ impl Deadline {
     }
 }
 
-fn ix(d: Dir) -> usize {
-    match d {
-        Dir::Read => 0,
-        Dir::Write => 1,
-    }
-}
-
 impl Deadline {
     fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
-        let i = ix(d);
-        let rq = self.sort[i]
-            .remove(&key)
-            .expect("key taken from the sort list");
-        self.fifo[i].remove(&(rq.submitted + self.params.expire(d), rq.id));
-        self.next[i] = self.sort[i].range(key..).next().map(|(k, _)| *k);
+        let rq = self.lists.take(d, key);
+        self.next[ix(d)] = self.lists.sorted(d).range(key..).next().map(|(k, _)| *k);
         self.last_dir = Some(d);
         self.batching += 1;
         rq
-    }
-
-    fn fifo_expired(&self, d: Dir, now: Nanos) -> Option<(u64, u64)> {
-        let (&(deadline, id), &pos) = self.fifo[ix(d)].iter().next()?;
-        (deadline <= now).then_some((pos, id))
     }
 }
 
 impl Elevator for Deadline {
     fn add(&mut self, rq: Request, _now: Nanos) {
-        let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
-        self.sort[i].insert((rq.pos, rq.id), rq);
+        self.lists.add(rq);
     }
 
     fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
         // Continue the current batch in position order.
         if let Some(d) = self.last_dir {
             if self.batching < self.params.fifo_batch {
-                if let Some(k) = self.next[ix(d)].filter(|k| self.sort[ix(d)].contains_key(k)) {
+                if let Some(k) = self.next[ix(d)].filter(|k| self.lists.sorted(d).contains_key(k)) {
                     return Dispatch::Serve(self.take(d, k));
                 }
             }
         }
-        let reads = !self.sort[0].is_empty();
-        let writes = !self.sort[1].is_empty();
+        let reads = !self.lists.sorted(Dir::Read).is_empty();
+        let writes = !self.lists.sorted(Dir::Write).is_empty();
         let dir = if reads {
             if writes && self.starved >= self.params.writes_starved {
                 self.starved = 0;
@@ -135,15 +103,16 @@ impl Elevator for Deadline {
         };
         self.batching = 0;
         let key = self
-            .fifo_expired(dir, now)
-            .or(self.next[ix(dir)].filter(|k| self.sort[ix(dir)].contains_key(k)))
-            .or_else(|| next_from(&self.sort[ix(dir)], head))
+            .lists
+            .expired(dir, now)
+            .or(self.next[ix(dir)].filter(|k| self.lists.sorted(dir).contains_key(k)))
+            .or_else(|| next_from(self.lists.sorted(dir), head))
             .expect("the chosen direction has requests");
         Dispatch::Serve(self.take(dir, key))
     }
 
     fn len(&self) -> usize {
-        self.sort[0].len() + self.sort[1].len()
+        self.lists.len()
     }
 
     fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {
