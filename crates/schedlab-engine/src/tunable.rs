@@ -1,11 +1,24 @@
 //! Tunables as data: each policy declares its knobs once, and the page's sliders, the CLI's
 //! `--set`, the docs table and the range tests are all generated from that declaration.
+//!
+//! A policy declares them with [`tunables!`](crate::tunables): one struct whose field names are
+//! the keys, whose field types are what `build` reads (`i64`, `u64`, `usize`, `u32`, `bool`,
+//! or [`Nanos`] converted from the spec's time unit), and whose `SPECS` are the registry's
+//! specs. A key is written once; `build` reads `k.quantum`, never a string.
+//!
+//! ```text
+//!   tunables! { pub struct Knobs {            Knobs::SPECS  → PolicyInfo::tunables (sliders,
+//!       pub quantum: Nanos =                                  --set, docs, validation)
+//!           TunableSpec::knob("Quantum", "ms", 10, 1, 1000, "..."),
+//!   } }                                       Knobs::read(&Tunables) → Knobs { quantum: 10 ms }
+//! ```
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::scenario::Problem;
+use crate::time::Nanos;
 
 /// One knob of a policy, after the kernel's sysctl tables (name, range, unit) plus the text a
 /// person needs to use it.
@@ -62,15 +75,28 @@ impl TunableSpec {
         }
     }
 
-    /// A choice among `names`, stored as the index of the chosen name (`default` is one).
+    /// A spec without its key, for a field of [`tunables!`](crate::tunables), which names it
+    /// after the field; otherwise as [`TunableSpec::new`].
+    pub const fn knob(
+        label: &'static str,
+        unit: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+        help: &'static str,
+    ) -> TunableSpec {
+        TunableSpec::new("", label, unit, default, min, max, help)
+    }
+
+    /// A choice among `names`, stored as the index of the chosen name (`default` is one); like
+    /// [`TunableSpec::knob`], without its key.
     pub const fn choice(
-        key: &'static str,
         label: &'static str,
         names: &'static [&'static str],
         default: i64,
         help: &'static str,
     ) -> TunableSpec {
-        let mut spec = TunableSpec::new(key, label, "", default, 0, names.len() as i64 - 1, help);
+        let mut spec = TunableSpec::knob(label, "", default, 0, names.len() as i64 - 1, help);
         spec.choices = Some(names);
         spec
     }
@@ -234,6 +260,240 @@ impl TunableSpec {
     }
 }
 
+/// A type a tunable's field may have: how its integer value converts, and what a spec must
+/// allow for the conversion to be exact, checked when the declaration compiles.
+pub trait FromTunable: Sized {
+    const FITS: Fits;
+    /// The field's value for an allowed `value` of `spec`.
+    fn from_tunable(value: i64, spec: &TunableSpec) -> Self;
+    /// The inverse: the integer `spec` stores for this value.
+    fn to_tunable(&self, spec: &TunableSpec) -> i64;
+}
+
+/// The specs a [`FromTunable`] type can hold every allowed value of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fits {
+    /// Any range (`i64`).
+    Any,
+    /// `min >= 0`, `max <= u32::MAX` (unsigned types; `usize` is 32 bits in wasm).
+    Unsigned32,
+    /// `min >= 0` (`u64`).
+    Unsigned,
+    /// `0..=1` (`bool`: 0 off, 1 on).
+    Flag,
+    /// `min >= 0` and a time unit (`ns`, `us`, `ms`, `s`): a [`Nanos`].
+    Duration,
+}
+
+impl Fits {
+    pub const fn allows(self, spec: &TunableSpec) -> bool {
+        match self {
+            Fits::Any => true,
+            Fits::Unsigned => spec.min >= 0,
+            Fits::Unsigned32 => spec.min >= 0 && spec.max <= u32::MAX as i64,
+            Fits::Flag => spec.min == 0 && spec.max == 1,
+            Fits::Duration => spec.min >= 0 && unit_nanos(spec.unit).is_some(),
+        }
+    }
+}
+
+/// Nanoseconds per one of `unit`, if it is a time unit.
+pub const fn unit_nanos(unit: &str) -> Option<u64> {
+    const UNITS: [(&str, u64); 4] = [
+        ("ns", 1),
+        ("us", 1_000),
+        ("ms", 1_000_000),
+        ("s", 1_000_000_000),
+    ];
+    let mut i = 0;
+    while i < UNITS.len() {
+        let (name, nanos) = UNITS[i];
+        if name.len() == unit.len() {
+            let (a, b) = (name.as_bytes(), unit.as_bytes());
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return Some(nanos);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+impl FromTunable for i64 {
+    const FITS: Fits = Fits::Any;
+    fn from_tunable(value: i64, _: &TunableSpec) -> i64 {
+        value
+    }
+    fn to_tunable(&self, _: &TunableSpec) -> i64 {
+        *self
+    }
+}
+
+impl FromTunable for u64 {
+    const FITS: Fits = Fits::Unsigned;
+    fn from_tunable(value: i64, _: &TunableSpec) -> u64 {
+        value.max(0) as u64
+    }
+    fn to_tunable(&self, _: &TunableSpec) -> i64 {
+        (*self).min(i64::MAX as u64) as i64
+    }
+}
+
+impl FromTunable for u32 {
+    const FITS: Fits = Fits::Unsigned32;
+    fn from_tunable(value: i64, _: &TunableSpec) -> u32 {
+        value.clamp(0, u32::MAX as i64) as u32
+    }
+    fn to_tunable(&self, _: &TunableSpec) -> i64 {
+        i64::from(*self)
+    }
+}
+
+impl FromTunable for usize {
+    const FITS: Fits = Fits::Unsigned32;
+    fn from_tunable(value: i64, _: &TunableSpec) -> usize {
+        value.clamp(0, u32::MAX as i64) as usize
+    }
+    fn to_tunable(&self, _: &TunableSpec) -> i64 {
+        (*self).min(u32::MAX as usize) as i64
+    }
+}
+
+impl FromTunable for bool {
+    const FITS: Fits = Fits::Flag;
+    fn from_tunable(value: i64, _: &TunableSpec) -> bool {
+        value != 0
+    }
+    fn to_tunable(&self, _: &TunableSpec) -> i64 {
+        i64::from(*self)
+    }
+}
+
+impl FromTunable for Nanos {
+    const FITS: Fits = Fits::Duration;
+    /// The value in the spec's time unit (`ms`: `Nanos::from_ms`).
+    fn from_tunable(value: i64, spec: &TunableSpec) -> Nanos {
+        Nanos(value.max(0) as u64 * unit_nanos(spec.unit).unwrap_or(1))
+    }
+    /// Whole units, truncated.
+    fn to_tunable(&self, spec: &TunableSpec) -> i64 {
+        (self.0 / unit_nanos(spec.unit).unwrap_or(1)).min(i64::MAX as u64) as i64
+    }
+}
+
+/// The spec of a [`tunables!`](crate::tunables) field of type `T` named `key`. Evaluated at
+/// compile time, so a spec that names its own key or that `T` cannot hold (a duration without
+/// a time unit, an unsigned type below 0, a flag beyond `0..=1`) fails the build.
+pub const fn field_spec<T: FromTunable>(key: &'static str, spec: TunableSpec) -> TunableSpec {
+    assert!(
+        spec.key.is_empty(),
+        "a tunables! field is named by its field: declare its spec with TunableSpec::knob or ::choice"
+    );
+    assert!(
+        T::FITS.allows(&spec),
+        "a tunables! field's type cannot hold its spec's values (see tunable::Fits)"
+    );
+    TunableSpec { key, ..spec }
+}
+
+/// Declares tunables once as a typed struct: each field's name is its key (after an optional
+/// `prefix`, for knobs sharing one namespace such as the elevators'), its type what the code
+/// reads, and the expression after `=` its spec without the key ([`TunableSpec::knob`],
+/// [`TunableSpec::choice`], with `.step(..)`, `.kernel(..)` and the rest). The struct gets
+/// `SPECS` (in field order, for a registry), `read(&Tunables)`, `from_fn` (each field's value
+/// from its spec) and a `Default` of the specs' defaults.
+///
+/// ```
+/// use schedlab_engine::{tunables, Nanos, TunableSpec, Tunables};
+///
+/// tunables! {
+///     /// Round robin's knobs.
+///     pub struct Knobs {
+///         pub quantum: Nanos = TunableSpec::knob("Quantum", "ms", 10, 1, 1000, "Time slice."),
+///         pub hz: i64 = TunableSpec::knob("HZ", "Hz", 1000, 100, 1000, "Tick rate.").step(900),
+///     }
+/// }
+///
+/// assert_eq!(Knobs::SPECS[0].key, "quantum");
+/// let k = Knobs::read(&Tunables::defaults(Knobs::SPECS));
+/// assert_eq!((k.quantum, k.hz), (Nanos::from_ms(10), 1000));
+/// ```
+///
+/// A type that cannot hold the spec's values does not compile (a duration in Hz):
+///
+/// ```compile_fail
+/// use schedlab_engine::{tunables, Nanos, TunableSpec};
+/// tunables! {
+///     struct Knobs { hz: Nanos = TunableSpec::knob("HZ", "Hz", 1000, 100, 1000, "") }
+/// }
+/// let _ = Knobs::SPECS;
+/// ```
+///
+/// nor does a spec that names a key of its own:
+///
+/// ```compile_fail
+/// use schedlab_engine::{tunables, TunableSpec};
+/// tunables! {
+///     struct Knobs { quantum: i64 = TunableSpec::new("quantom", "Q", "ms", 10, 1, 100, "") }
+/// }
+/// let _ = Knobs::SPECS;
+/// ```
+#[macro_export]
+macro_rules! tunables {
+    (@ $prefix:literal, $(#[$meta:meta])* $vis:vis struct $name:ident {
+        $( $(#[$fmeta:meta])* $fvis:vis $field:ident : $ty:ty = $spec:expr ),* $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis struct $name {
+            $( $(#[$fmeta])* $fvis $field: $ty, )*
+        }
+
+        impl $name {
+            /// Every field's spec, in field order.
+            pub const SPECS: &'static [$crate::TunableSpec] = &[$(
+                $crate::tunable::field_spec::<$ty>(concat!($prefix, stringify!($field)), $spec)
+            ),*];
+
+            /// Every field from resolved tunables (a policy's `build`).
+            #[allow(dead_code)]
+            pub fn read(t: &$crate::Tunables) -> $name {
+                $name::from_fn(|spec| t.get(spec.key))
+            }
+
+            /// Every field from `value` of its spec (an allowed value).
+            pub fn from_fn(mut value: impl FnMut(&$crate::TunableSpec) -> i64) -> $name {
+                $name {$(
+                    $field: {
+                        const SPEC: $crate::TunableSpec = $crate::tunable::field_spec::<$ty>(
+                            concat!($prefix, stringify!($field)),
+                            $spec,
+                        );
+                        <$ty as $crate::tunable::FromTunable>::from_tunable(value(&SPEC), &SPEC)
+                    },
+                )*}
+            }
+        }
+
+        impl Default for $name {
+            /// Every field at its spec's default.
+            fn default() -> $name {
+                $name::from_fn(|spec| spec.default)
+            }
+        }
+    };
+    ($(#[$meta:meta])* $vis:vis struct $name:ident prefix $prefix:literal { $($body:tt)* }) => {
+        $crate::tunables!(@ $prefix, $(#[$meta])* $vis struct $name { $($body)* });
+    };
+    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($body:tt)* }) => {
+        $crate::tunables!(@ "", $(#[$meta])* $vis struct $name { $($body)* });
+    };
+}
+
 /// Resolved tunable values for one run: every declared key has a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tunables {
@@ -309,6 +569,106 @@ mod tests {
         TunableSpec::new("quantum", "Quantum", "ms", 10, 1, 1000, "Time slice."),
         TunableSpec::new("hz", "HZ", "Hz", 1000, 100, 1000, "Tick rate.").step(100),
     ];
+
+    crate::tunables! {
+        /// Every field type, two with a key prefix.
+        struct Typed prefix "t_" {
+            quantum: Nanos = TunableSpec::knob("Quantum", "ms", 10, 1, 1000, "Slice.").step(1),
+            slice: Nanos = TunableSpec::knob("Slice", "us", 750, 100, 100_000, "").scale(1000),
+            delta: i64 = TunableSpec::knob("Delta", "levels", 2, -20, 20, "").kernel("DELTA"),
+            queues: usize = TunableSpec::knob("Queues", "", 3, 1, 8, ""),
+            batch: u32 = TunableSpec::knob("Batch", "", 16, 1, 1024, ""),
+            decay: u64 = TunableSpec::knob("Decay", "", 2, 0, 50, ""),
+            reset: bool = TunableSpec::knob("Reset", "", 0, 0, 1, ""),
+            pick: i64 = TunableSpec::choice("Pick", &["a", "b", "c"], 1, ""),
+        }
+    }
+
+    #[test]
+    fn a_typed_declaration_names_each_spec_after_its_field_and_reads_typed_values() {
+        let keys: Vec<&str> = Typed::SPECS.iter().map(|s| s.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "t_quantum",
+                "t_slice",
+                "t_delta",
+                "t_queues",
+                "t_batch",
+                "t_decay",
+                "t_reset",
+                "t_pick"
+            ]
+        );
+        // Everything else the spec expression says is kept.
+        let delta = &Typed::SPECS[2];
+        assert_eq!(
+            (delta.label, delta.unit, delta.default, delta.min, delta.max),
+            ("Delta", "levels", 2, -20, 20)
+        );
+        assert_eq!(delta.kernel_name, Some("DELTA"));
+        assert_eq!(Typed::SPECS[1].scale, 1000);
+        assert_eq!(Typed::SPECS[7].choices, Some(&["a", "b", "c"][..]));
+        assert_eq!(Typed::SPECS[7].max, 2);
+
+        let d = Typed::default();
+        assert_eq!(
+            d,
+            Typed {
+                quantum: Nanos::from_ms(10),
+                slice: Nanos::from_us(750),
+                delta: 2,
+                queues: 3,
+                batch: 16,
+                decay: 2,
+                reset: false,
+                pick: 1,
+            }
+        );
+        let given = BTreeMap::from([
+            ("t_quantum".to_string(), 3),
+            ("t_delta".to_string(), -4),
+            ("t_reset".to_string(), 1),
+        ]);
+        let t = Tunables::resolve("p", Typed::SPECS, &given).unwrap();
+        let k = Typed::read(&t);
+        assert_eq!(k.quantum, Nanos::from_ms(3));
+        assert_eq!(k.delta, -4);
+        assert!(k.reset);
+        assert_eq!(k.queues, 3);
+    }
+
+    #[test]
+    fn typed_values_convert_back_to_what_the_spec_stores() {
+        let d = Typed::default();
+        let s = Typed::SPECS;
+        assert_eq!(d.quantum.to_tunable(&s[0]), 10);
+        assert_eq!(d.slice.to_tunable(&s[1]), 750);
+        assert_eq!(d.delta.to_tunable(&s[2]), 2);
+        assert_eq!(d.queues.to_tunable(&s[3]), 3);
+        assert_eq!(d.batch.to_tunable(&s[4]), 16);
+        assert_eq!(d.decay.to_tunable(&s[5]), 2);
+        assert_eq!(true.to_tunable(&s[6]), 1);
+        // Out-of-range integers saturate rather than wrap (the callers check ranges first).
+        assert_eq!(u64::from_tunable(-1, &s[5]), 0);
+        assert_eq!(u32::from_tunable(i64::MAX, &s[4]), u32::MAX);
+        assert_eq!(Nanos::from_tunable(-5, &s[0]), Nanos::ZERO);
+    }
+
+    #[test]
+    fn fits_checks_units_and_ranges() {
+        let ms = TunableSpec::knob("", "ms", 1, 0, 10, "");
+        assert!(Fits::Duration.allows(&ms));
+        assert!(!Fits::Duration.allows(&TunableSpec::knob("", "Hz", 1, 0, 10, "")));
+        assert!(!Fits::Duration.allows(&TunableSpec::knob("", "msec", 1, 0, 10, "")));
+        assert!(!Fits::Duration.allows(&TunableSpec::knob("", "ms", 1, -1, 10, "")));
+        assert!(!Fits::Unsigned.allows(&TunableSpec::knob("", "", 1, -1, 10, "")));
+        assert!(!Fits::Unsigned32.allows(&TunableSpec::knob("", "", 1, 0, 1 << 40, "")));
+        assert!(Fits::Flag.allows(&TunableSpec::knob("", "", 0, 0, 1, "")));
+        assert!(!Fits::Flag.allows(&TunableSpec::knob("", "", 0, 0, 2, "")));
+        assert_eq!(unit_nanos("s"), Some(1_000_000_000));
+        assert_eq!(unit_nanos(""), None);
+    }
 
     #[test]
     fn display_divides_by_the_scale_and_names_the_shown_unit() {

@@ -95,95 +95,92 @@ const LN2_Q32: u128 = 2_977_044_472;
 /// Terms of the exp series (enough for 2^-32 accuracy on [0, ln 2)).
 const EXP_TERMS: u128 = 14;
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "cpu_half_life",
-        "CPU usage half-life",
-        "ms",
-        5000,
-        1000,
-        100_000,
-        "Response half-life of the usage-rate filter: how fast a task's measured CPU rate follows \
-         a change of behaviour (EBS's /proc/cpu_half_life, build-time range 1000-100000 ms, \
-         RFC and seed 004). Short: quick to punish a new hog and to forgive it; long: steadier \
-         shares. RECONSTRUCTION: modelled as an exponential average of the time spent running, \
-         not the unknown Kalman filter.",
-    )
-    .step(100)
-    .kernel("cpu_half_life"),
-    TunableSpec::new(
-        "timeslice",
-        "Timeslice",
-        "ms",
-        100,
-        1,
-        500,
-        "The single fixed timeslice of every task (EBS's /proc/timeslice, build-time range \
-         1-500 ms, RFC). At expiry the priority is recomputed and the task goes to the tail of \
-         its level.",
-    )
-    .kernel("timeslice"),
-    TunableSpec::new(
-        "promotion_interval",
-        "Promotion check",
-        "ms",
-        50,
-        1,
-        1000,
-        "RECONSTRUCTION of EBS's O(1) promotion (RFC): every this often, each waiting task's \
-         priority is recomputed from its decayed usage and, if better, it moves up one level. \
-         EBS itself precomputed when each task was due and kept promotion lists.",
-    )
-    .kernel("promotion_interval"),
-    TunableSpec::new(
-        "background_promotion",
-        "Background promotion",
-        "ms",
-        1000,
-        10,
-        60_000,
-        "RECONSTRUCTION of v1.1's \"almost background\" tasks (seed 004): a waiting task with \
-         cpu_rate_cap 0 moves up one level this often, so it cannot starve completely; when it \
-         runs it drops back to the background level. The real rate is unknown.",
-    )
-    .step(10),
-    TunableSpec::new(
-        "fork_dampening",
-        "Fork ramp-up dampening",
-        "ms",
-        1000,
-        0,
-        100_000,
-        "RECONSTRUCTION of v1.1's \"ramp-up dampening applied to newly forked tasks\", credited \
-         with much better interactivity (seed 004): a child starts with its parent's usage rate \
-         (RFC) and, for its first cpu_half_life, its usage filter uses this shorter half-life, so \
-         a hog forked by an interactive parent loses its inherited good priority quickly. \
-         0 = off (v1.0).",
-    )
-    .step(100),
-    TunableSpec::new(
-        "yardstick_decay",
-        "Yardstick decay",
-        "per mille",
-        10,
-        0,
-        1000,
-        "RECONSTRUCTION: every 100 ticks (ZAPHOD's EB_YARDSTICK_DECAY_INTERVAL) the CPU's \
-         yardstick, the highest usage per share seen, loses this fraction, so it follows the \
-         tasks that are there now (RFC, §4.4).",
-    ),
-    TunableSpec::new(
-        "cache_decay_ticks",
-        "Cache decay",
-        "jiffies",
-        2,
-        0,
-        50,
-        "SMP only: a task that left its CPU within this many jiffies is cache-hot and not pulled \
-         by a busy CPU's balancer (2.6.0 can_migrate_task, §7.3); idle CPUs may take it.",
-    )
-    .kernel("cache_decay_ticks"),
-];
+schedlab_engine::tunables! {
+    /// EBS's knobs, as set (the timeslice and promotion check in ms, converted to ticks).
+    pub struct Knobs {
+        pub cpu_half_life: Nanos = TunableSpec::knob(
+            "CPU usage half-life",
+            "ms",
+            5000,
+            1000,
+            100_000,
+            "Response half-life of the usage-rate filter: how fast a task's measured CPU rate \
+             follows a change of behaviour (EBS's /proc/cpu_half_life, build-time range \
+             1000-100000 ms, RFC and seed 004). Short: quick to punish a new hog and to forgive \
+             it; long: steadier shares. RECONSTRUCTION: modelled as an exponential average of the \
+             time spent running, not the unknown Kalman filter.",
+        )
+        .step(100)
+        .kernel("cpu_half_life"),
+        pub timeslice: i64 = TunableSpec::knob(
+            "Timeslice",
+            "ms",
+            100,
+            1,
+            500,
+            "The single fixed timeslice of every task (EBS's /proc/timeslice, build-time range \
+             1-500 ms, RFC). At expiry the priority is recomputed and the task goes to the tail of \
+             its level.",
+        )
+        .kernel("timeslice"),
+        pub promotion_interval: i64 = TunableSpec::knob(
+            "Promotion check",
+            "ms",
+            50,
+            1,
+            1000,
+            "RECONSTRUCTION of EBS's O(1) promotion (RFC): every this often, each waiting task's \
+             priority is recomputed from its decayed usage and, if better, it moves up one level. \
+             EBS itself precomputed when each task was due and kept promotion lists.",
+        )
+        .kernel("promotion_interval"),
+        pub background_promotion: Nanos = TunableSpec::knob(
+            "Background promotion",
+            "ms",
+            1000,
+            10,
+            60_000,
+            "RECONSTRUCTION of v1.1's \"almost background\" tasks (seed 004): a waiting task with \
+             cpu_rate_cap 0 moves up one level this often, so it cannot starve completely; when it \
+             runs it drops back to the background level. The real rate is unknown.",
+        )
+        .step(10),
+        pub fork_dampening: Nanos = TunableSpec::knob(
+            "Fork ramp-up dampening",
+            "ms",
+            1000,
+            0,
+            100_000,
+            "RECONSTRUCTION of v1.1's \"ramp-up dampening applied to newly forked tasks\", \
+             credited with much better interactivity (seed 004): a child starts with its parent's \
+             usage rate (RFC) and, for its first cpu_half_life, its usage filter uses this shorter \
+             half-life, so a hog forked by an interactive parent loses its inherited good priority \
+             quickly. 0 = off (v1.0).",
+        )
+        .step(100),
+        pub yardstick_decay: u64 = TunableSpec::knob(
+            "Yardstick decay",
+            "per mille",
+            10,
+            0,
+            1000,
+            "RECONSTRUCTION: every 100 ticks (ZAPHOD's EB_YARDSTICK_DECAY_INTERVAL) the CPU's \
+             yardstick, the highest usage per share seen, loses this fraction, so it follows the \
+             tasks that are there now (RFC, §4.4).",
+        ),
+        pub cache_decay_ticks: u64 = TunableSpec::knob(
+            "Cache decay",
+            "jiffies",
+            2,
+            0,
+            50,
+            "SMP only: a task that left its CPU within this many jiffies is cache-hot and not \
+             pulled by a busy CPU's balancer (2.6.0 can_migrate_task, §7.3); idle CPUs may take \
+             it.",
+        )
+        .kernel("cache_decay_ticks"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "ebs",
@@ -202,21 +199,21 @@ pub const INFO: PolicyInfo = PolicyInfo {
          (100 + 20 R), the yardstick decay, promotion, fork dampening and background promotion \
          are reconstructions from the design text (reference §4, §8.3).",
     ),
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("prio (100-139, 140 = background; lower runs first)"),
     build,
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
-    let ms = |k: &str| Nanos::from_ms(t.get(k) as u64);
+    let k = Knobs::read(t);
     let cpus = m.cpus.max(1) as usize;
     Box::new(Ebs {
-        cpu_half_life: ms("cpu_half_life"),
-        timeslice: t.get("timeslice") * HZ / 1000,
-        promotion_interval: (t.get("promotion_interval") * HZ / 1000).max(1),
-        background_promotion: ms("background_promotion"),
-        fork_dampening: ms("fork_dampening"),
-        yardstick_decay: t.get("yardstick_decay") as u64,
+        cpu_half_life: k.cpu_half_life,
+        timeslice: k.timeslice * HZ / 1000,
+        promotion_interval: (k.promotion_interval * HZ / 1000).max(1),
+        background_promotion: k.background_promotion,
+        fork_dampening: k.fork_dampening,
+        yardstick_decay: k.yardstick_decay,
         rqs: (0..cpus)
             .map(|_| Rq {
                 array: PrioArray::new(NR_LEVELS),
@@ -225,11 +222,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
             })
             .collect(),
         tasks: Vec::new(),
-        lb: LoadBalancer::new(
-            BalanceVariant::Linux2_6_0,
-            cpus,
-            t.get("cache_decay_ticks") as u64,
-        ),
+        lb: LoadBalancer::new(BalanceVariant::Linux2_6_0, cpus, k.cache_decay_ticks),
     })
 }
 

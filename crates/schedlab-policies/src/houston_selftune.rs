@@ -99,88 +99,86 @@ const BUSY_REBALANCE_DIVISOR: i64 = 5;
 /// The idle task's priority: it contributes 0 to `prio_avg`.
 const IDLE_PRIO: i64 = MAX_PRIO;
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "hz",
-        "HZ",
-        "Hz",
-        1000,
-        100,
-        1000,
-        "Timer tick rate (i386 2.5: 1000). The tick charges the whole jiffy to whoever runs when \
-         it fires; Houston suspected this sampling aliases with irman's ping-pong (seed 002). \
-         The slice table (HZ/2 .. HZ/500), FAIRNESS_TICKS = HZ/8 and MAX_SLEEP_AVG = 10*HZ scale \
-         with it. A compile-time constant: 1000 on i386 2.5, 100 on other architectures.",
-    )
-    .step(900)
-    .kernel("HZ"),
-    TunableSpec::new(
-        "run_avg_halflife",
-        "run_avg half-life",
-        "ms",
-        5000,
-        500,
-        20000,
-        "Half-life of each task's run_avg, the decaying average of its CPU use that sets its \
-         priority. Shorter: a hog sinks to its fair priority faster; longer: a normally \
-         interactive task keeps its priority through a few seconds of computing. Houston \
-         suggested trying smaller values against irman's starvation (seed 002). A compile-time \
-         constant in the patch (5*HZ).",
-    )
-    .step(100)
-    .kernel("run_avg_halflife"),
-    TunableSpec::new(
-        "prio_avg_halflife",
-        "prio_avg half-life",
-        "ms",
-        2000,
-        200,
-        20000,
-        "Half-life of rq->prio_avg, the CPU's filtered average of the running priority, from \
-         which a forked child's starting run_avg is back-computed. Houston blamed this fork-time \
-         guess for irman's 30 s stalls (seed 002). Compile-time constant 2*HZ.",
-    )
-    .step(100)
-    .kernel("prio_avg_halflife"),
-    TunableSpec::new(
-        "sleep_avg_nice",
-        "Sleep bonus",
-        "levels",
-        10,
-        0,
-        40,
-        "Maximum priority bonus of a task that sleeps a lot: bonus = sleep_avg_nice * sleep_avg \
-         / MAX_SLEEP_AVG, on top of the run_avg feedback. Houston's default 10 gives an \
-         interactive task \"the equivalent of a nice +10\" (seed 002). 0 leaves pure run_avg \
-         feedback.",
-    )
-    .kernel("sleep_avg_nice"),
-    TunableSpec::new(
-        "prio_offset",
-        "Priority offset",
-        "levels",
-        5,
-        0,
-        40,
-        "Added to static_prio in effective_prio: a task using 100% of the CPU sits prio_offset \
-         levels below its static priority (nice 0 hog: 165). Compile-time constant in the patch \
-         (seed 002).",
-    )
-    .kernel("prio_offset"),
-    TunableSpec::new(
-        "cache_decay_ticks",
-        "Cache decay",
-        "jiffies",
-        2,
-        0,
-        50,
-        "SMP only: a task that ran within this many jiffies counts as cache-hot and is not \
-         pulled by the load balancer (CAN_MIGRATE_TASK, §7.2). The kernel sized it from the L2 \
-         cache at boot: about 1 ms for a 128 KB Celeron, 5 ms for a 2 MB Xeon (Ingo Molnar, \
-         2.5.3-pre5).",
-    )
-    .kernel("cache_decay_ticks"),
-];
+schedlab_engine::tunables! {
+    /// The patch's compile-time constants as knobs, as set (half-lives in ms).
+    pub struct Knobs {
+        pub hz: i64 = TunableSpec::knob(
+            "HZ",
+            "Hz",
+            1000,
+            100,
+            1000,
+            "Timer tick rate (i386 2.5: 1000). The tick charges the whole jiffy to whoever runs \
+             when it fires; Houston suspected this sampling aliases with irman's ping-pong (seed \
+             002). The slice table (HZ/2 .. HZ/500), FAIRNESS_TICKS = HZ/8 and MAX_SLEEP_AVG = \
+             10*HZ scale with it. A compile-time constant: 1000 on i386 2.5, 100 on other \
+             architectures.",
+        )
+        .step(900)
+        .kernel("HZ"),
+        pub run_avg_halflife: i64 = TunableSpec::knob(
+            "run_avg half-life",
+            "ms",
+            5000,
+            500,
+            20000,
+            "Half-life of each task's run_avg, the decaying average of its CPU use that sets its \
+             priority. Shorter: a hog sinks to its fair priority faster; longer: a normally \
+             interactive task keeps its priority through a few seconds of computing. Houston \
+             suggested trying smaller values against irman's starvation (seed 002). A compile-time \
+             constant in the patch (5*HZ).",
+        )
+        .step(100)
+        .kernel("run_avg_halflife"),
+        pub prio_avg_halflife: i64 = TunableSpec::knob(
+            "prio_avg half-life",
+            "ms",
+            2000,
+            200,
+            20000,
+            "Half-life of rq->prio_avg, the CPU's filtered average of the running priority, from \
+             which a forked child's starting run_avg is back-computed. Houston blamed this \
+             fork-time guess for irman's 30 s stalls (seed 002). Compile-time constant 2*HZ.",
+        )
+        .step(100)
+        .kernel("prio_avg_halflife"),
+        pub sleep_avg_nice: i64 = TunableSpec::knob(
+            "Sleep bonus",
+            "levels",
+            10,
+            0,
+            40,
+            "Maximum priority bonus of a task that sleeps a lot: bonus = sleep_avg_nice * \
+             sleep_avg / MAX_SLEEP_AVG, on top of the run_avg feedback. Houston's default 10 gives \
+             an interactive task \"the equivalent of a nice +10\" (seed 002). 0 leaves pure \
+             run_avg feedback.",
+        )
+        .kernel("sleep_avg_nice"),
+        pub prio_offset: i64 = TunableSpec::knob(
+            "Priority offset",
+            "levels",
+            5,
+            0,
+            40,
+            "Added to static_prio in effective_prio: a task using 100% of the CPU sits prio_offset \
+             levels below its static priority (nice 0 hog: 165). Compile-time constant in the \
+             patch (seed 002).",
+        )
+        .kernel("prio_offset"),
+        pub cache_decay_ticks: u64 = TunableSpec::knob(
+            "Cache decay",
+            "jiffies",
+            2,
+            0,
+            50,
+            "SMP only: a task that ran within this many jiffies counts as cache-hot and is not \
+             pulled by the load balancer (CAN_MIGRATE_TASK, §7.2). The kernel sized it from the L2 \
+             cache at boot: about 1 ms for a 128 KB Celeron, 5 ms for a 2 MB Xeon (Ingo Molnar, \
+             2.5.3-pre5).",
+        )
+        .kernel("cache_decay_ticks"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "houston-selftune",
@@ -194,20 +192,21 @@ pub const INFO: PolicyInfo = PolicyInfo {
              <200303110030.h2B0UsR00844@linux.local>, against 2.5.64-bk4; \
              reference/schedulers.md §3 (baseline §2.8); seed 002",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("prio (100-179, lower runs first)"),
     build,
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
-    let hz = t.get("hz");
+    let k = Knobs::read(t);
+    let hz = k.hz;
     let to_jiffies = |ms: i64| (ms * hz / 1000).max(1);
     let params = Params {
         hz,
-        run_avg_halflife: to_jiffies(t.get("run_avg_halflife")),
-        prio_avg_halflife: to_jiffies(t.get("prio_avg_halflife")),
-        sleep_avg_nice: t.get("sleep_avg_nice"),
-        prio_offset: t.get("prio_offset"),
+        run_avg_halflife: to_jiffies(k.run_avg_halflife),
+        prio_avg_halflife: to_jiffies(k.prio_avg_halflife),
+        sleep_avg_nice: k.sleep_avg_nice,
+        prio_offset: k.prio_offset,
         max_sleep_avg: MAX_SLEEP_AVG_SECS * hz,
         min_timeslice: (MIN_TIMESLICE_MS * hz / 1000).max(1),
         max_timeslice: (MAX_TIMESLICE_MS * hz / 1000).max(1),
@@ -227,7 +226,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         lb: LoadBalancer::new(
             BalanceVariant::Linux2_5_52,
             m.cpus.max(1) as usize,
-            t.get("cache_decay_ticks") as u64,
+            k.cache_decay_ticks,
         ),
     })
 }

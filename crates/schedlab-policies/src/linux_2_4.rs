@@ -110,23 +110,28 @@ pub fn recalc_counter(hz: i64, counter: i64, nice: i64) -> i64 {
     (counter >> 1) + nice_to_ticks(hz, nice)
 }
 
-const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
-    "hz",
-    "HZ (timer ticks per second)",
-    "Hz",
-    DEFAULT_HZ,
-    100,
-    1000,
-    "Timer interrupts per second; i386 2.4 used 100 (a 10 ms tick). Each tick takes one from the \
-     running task's counter and charges it the whole tick, and the quantum NICE_TO_TICKS scales \
-     with HZ through TICK_SCALE: at 100 a nice-0 task gets 6 ticks = 60 ms, at 1000 it gets 41 \
-     ms. Robert Love recalled \"the default timeslice was around 50ms in 2.4\" (seed 000); 2.5 \
-     raised i386 HZ to 1000. The goodness constants (PROC_CHANGE_PENALTY 15, the +1 same-mm \
-     bonus) were compile-time and are not knobs here. HZ was a compile-time constant: 100 on \
-     i386 2.4, 1000 the value of 2.5's i386 (and of 2.4 trees patched to it).",
-)
-.step(900)
-.kernel("HZ")];
+schedlab_engine::tunables! {
+    /// HZ, the one knob: the goodness constants were compile-time.
+    pub struct Knobs {
+        pub hz: i64 = TunableSpec::knob(
+            "HZ (timer ticks per second)",
+            "Hz",
+            DEFAULT_HZ,
+            100,
+            1000,
+            "Timer interrupts per second; i386 2.4 used 100 (a 10 ms tick). Each tick takes one \
+             from the running task's counter and charges it the whole tick, and the quantum \
+             NICE_TO_TICKS scales with HZ through TICK_SCALE: at 100 a nice-0 task gets 6 ticks = \
+             60 ms, at 1000 it gets 41 ms. Robert Love recalled \"the default timeslice was around \
+             50ms in 2.4\" (seed 000); 2.5 raised i386 HZ to 1000. The goodness constants \
+             (PROC_CHANGE_PENALTY 15, the +1 same-mm bonus) were compile-time and are not knobs \
+             here. HZ was a compile-time constant: 100 on i386 2.4, 1000 the value of 2.5's i386 \
+             (and of 2.4 trees patched to it).",
+        )
+        .step(900)
+        .kernel("HZ"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "linux-2.4",
@@ -143,7 +148,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Linux 2.4.19 kernel/sched.c, kernel/timer.c, kernel/fork.c, kernel/exit.c; \
              reference/schedulers.md §1 and §7.1",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("counter (ticks left in the quantum)"),
     build,
 };
@@ -151,7 +156,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let cpus = m.cpus.max(1) as usize;
     Box::new(Linux24 {
-        hz: t.get("hz"),
+        hz: Knobs::read(t).hz,
         smp: cpus > 1,
         runqueue: VecDeque::new(),
         tasks: Vec::new(),

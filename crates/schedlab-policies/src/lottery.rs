@@ -34,16 +34,20 @@ use schedlab_engine::{
     Policy, PolicyInfo, TaskId, TaskInfo, TaskState, TunableSpec, Tunables,
 };
 
-const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
-    "quantum",
-    "Quantum",
-    "ms",
-    10,
-    1,
-    1000,
-    "Time a lottery winner runs before the next draw. Over many draws each task's share of the \
-     CPU approaches its share of the tickets; shorter quanta get there sooner.",
-)];
+schedlab_engine::tunables! {
+    /// Lottery scheduling's knob.
+    pub struct Knobs {
+        pub quantum: Nanos = TunableSpec::knob(
+            "Quantum",
+            "ms",
+            10,
+            1,
+            1000,
+            "Time a lottery winner runs before the next draw. Over many draws each task's share \
+             of the CPU approaches its share of the tickets; shorter quanta get there sooner.",
+        ),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "lottery",
@@ -54,7 +58,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Waldspurger & Weihl, \"Lottery Scheduling\", OSDI 1994; OSTEP, ch. 9 \"Scheduling: \
              Proportional Share\"",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: None,
     build,
 };
@@ -65,7 +69,7 @@ const DRAW_RANGE: u64 = 1 << DRAW_SHIFT;
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     Box::new(Lottery {
-        quantum: Nanos::from_ms(t.get("quantum") as u64),
+        quantum: Knobs::read(t).quantum,
         queued: Vec::new(),
         draws: vec![None; m.cpus as usize],
     })

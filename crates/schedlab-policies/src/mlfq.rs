@@ -44,69 +44,67 @@ use schedlab_engine::{
     Policy, PolicyInfo, TaskId, TaskState, TunableSpec, Tunables,
 };
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "queues",
-        "Queues",
-        "levels",
-        3,
-        1,
-        8,
-        "Number of priority levels. One level is plain round robin.",
-    ),
-    TunableSpec::new(
-        "quantum",
-        "Top quantum",
-        "ms",
-        10,
-        1,
-        1000,
-        "Time slice at the top level; each lower level's quantum is quantum_mult times the one \
-         above (OSTEP: short slices for the interactive top, long ones for batch below).",
-    ),
-    TunableSpec::new(
-        "quantum_mult",
-        "Quantum growth",
-        "x",
-        2,
-        1,
-        4,
-        "Factor by which quantum and allotment grow from one level to the next lower one \
-         (1 = the same at every level).",
-    ),
-    TunableSpec::new(
-        "allotment",
-        "Top allotment",
-        "ms",
-        10,
-        1,
-        10_000,
-        "CPU time a task may use at the top level, over any number of runs, before it is moved \
-         down one level (rule 4); grows by quantum_mult per level. Equal to the quantum, it is \
-         OSTEP's 'demoted after using one full slice'.",
-    ),
-    TunableSpec::new(
-        "boost_period",
-        "Boost period",
-        "ms",
-        1000,
-        0,
-        100_000,
-        "Every this many ms all tasks move back to the top level (rule 5), so CPU-bound tasks do \
-         not starve and tasks that turn interactive are noticed. 0 never boosts.",
-    ),
-    TunableSpec::new(
-        "io_reset",
-        "Reset allotment on I/O",
-        "",
-        0,
-        0,
-        1,
-        "1: blocking or yielding resets the allotment used at the level (old rules 4a/4b, which a \
-         task games by sleeping just before its slice ends). 0: the allotment counts all CPU \
-         time at the level (rule 4).",
-    ),
-];
+schedlab_engine::tunables! {
+    /// MLFQ's tunables, resolved.
+    pub struct Config {
+        pub queues: usize = TunableSpec::knob(
+            "Queues",
+            "levels",
+            3,
+            1,
+            8,
+            "Number of priority levels. One level is plain round robin.",
+        ),
+        pub quantum: Nanos = TunableSpec::knob(
+            "Top quantum",
+            "ms",
+            10,
+            1,
+            1000,
+            "Time slice at the top level; each lower level's quantum is quantum_mult times the \
+             one above (OSTEP: short slices for the interactive top, long ones for batch below).",
+        ),
+        pub quantum_mult: u64 = TunableSpec::knob(
+            "Quantum growth",
+            "x",
+            2,
+            1,
+            4,
+            "Factor by which quantum and allotment grow from one level to the next lower one \
+             (1 = the same at every level).",
+        ),
+        pub allotment: Nanos = TunableSpec::knob(
+            "Top allotment",
+            "ms",
+            10,
+            1,
+            10_000,
+            "CPU time a task may use at the top level, over any number of runs, before it is \
+             moved down one level (rule 4); grows by quantum_mult per level. Equal to the \
+             quantum, it is OSTEP's 'demoted after using one full slice'.",
+        ),
+        /// `Nanos::ZERO` = never.
+        pub boost_period: Nanos = TunableSpec::knob(
+            "Boost period",
+            "ms",
+            1000,
+            0,
+            100_000,
+            "Every this many ms all tasks move back to the top level (rule 5), so CPU-bound tasks \
+             do not starve and tasks that turn interactive are noticed. 0 never boosts.",
+        ),
+        pub io_reset: bool = TunableSpec::knob(
+            "Reset allotment on I/O",
+            "",
+            0,
+            0,
+            1,
+            "1: blocking or yielding resets the allotment used at the level (old rules 4a/4b, \
+             which a task games by sleeping just before its slice ends). 0: the allotment counts \
+             all CPU time at the level (rule 4).",
+        ),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "mlfq",
@@ -116,35 +114,12 @@ pub const INFO: PolicyInfo = PolicyInfo {
               back to the top. Learns who is interactive without knowing burst lengths.",
     source: "OSTEP, ch. 8 \"Scheduling: The Multi-Level Feedback Queue\", rules 1-5",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Config::SPECS,
     metric: Some("queue level (0 = top)"),
     build,
 };
 
-/// MLFQ's tunables, resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Config {
-    pub queues: usize,
-    pub quantum: Nanos,
-    pub quantum_mult: u64,
-    pub allotment: Nanos,
-    /// `Nanos::ZERO` = never.
-    pub boost_period: Nanos,
-    pub io_reset: bool,
-}
-
 impl Config {
-    pub fn from_tunables(t: &Tunables) -> Config {
-        Config {
-            queues: t.get("queues") as usize,
-            quantum: Nanos::from_ms(t.get("quantum") as u64),
-            quantum_mult: t.get("quantum_mult") as u64,
-            allotment: Nanos::from_ms(t.get("allotment") as u64),
-            boost_period: Nanos::from_ms(t.get("boost_period") as u64),
-            io_reset: t.get("io_reset") != 0,
-        }
-    }
-
     /// The quantum at `level`: `quantum * quantum_mult^level`.
     pub fn quantum_at(&self, level: usize) -> Nanos {
         Nanos(self.quantum.0 * self.quantum_mult.pow(level as u32))
@@ -167,7 +142,7 @@ impl Config {
 }
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
-    let cfg = Config::from_tunables(t);
+    let cfg = Config::read(t);
     Box::new(Mlfq {
         queues: vec![VecDeque::new(); cfg.queues],
         next_boost: cfg.boost_period,
@@ -467,7 +442,7 @@ mod tests {
     use super::*;
 
     fn cfg() -> Config {
-        Config::from_tunables(&Tunables::defaults(TUNABLES))
+        Config::default()
     }
 
     #[test]

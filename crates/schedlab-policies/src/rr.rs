@@ -23,16 +23,20 @@ use schedlab_engine::{
     Policy, PolicyInfo, TaskId, TunableSpec, Tunables,
 };
 
-const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
-    "quantum",
-    "Quantum",
-    "ms",
-    10,
-    1,
-    1000,
-    "Time slice each task runs before the next waiting task gets the CPU. Short quanta give quick \
-     response and many context switches; long ones approach FIFO.",
-)];
+schedlab_engine::tunables! {
+    /// Round robin's knob.
+    pub struct Knobs {
+        pub quantum: Nanos = TunableSpec::knob(
+            "Quantum",
+            "ms",
+            10,
+            1,
+            1000,
+            "Time slice each task runs before the next waiting task gets the CPU. Short quanta \
+             give quick response and many context switches; long ones approach FIFO.",
+        ),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "rr",
@@ -41,14 +45,15 @@ pub const INFO: PolicyInfo = PolicyInfo {
               queue. Fair and responsive, but turnaround suffers for everyone.",
     source: "OSTEP, ch. 7 \"Scheduling: Introduction\", Round Robin",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: None,
     build,
 };
 
 fn build(t: &Tunables, _: Machine) -> Box<dyn Policy> {
+    let k = Knobs::read(t);
     Box::new(RoundRobin {
-        quantum: Nanos::from_ms(t.get("quantum") as u64),
+        quantum: k.quantum,
         waiting: Waiting::default(),
         expired: Vec::new(),
     })

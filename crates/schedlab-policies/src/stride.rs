@@ -34,16 +34,20 @@ use schedlab_engine::{
     Policy, PolicyInfo, TaskId, TaskInfo, TaskState, TunableSpec, Tunables,
 };
 
-const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
-    "quantum",
-    "Quantum",
-    "ms",
-    10,
-    1,
-    1000,
-    "Time the task with the smallest pass runs before the next choice; its pass advances by one \
-     stride per quantum of CPU used.",
-)];
+schedlab_engine::tunables! {
+    /// Stride scheduling's knob.
+    pub struct Knobs {
+        pub quantum: Nanos = TunableSpec::knob(
+            "Quantum",
+            "ms",
+            10,
+            1,
+            1000,
+            "Time the task with the smallest pass runs before the next choice; its pass advances \
+             by one stride per quantum of CPU used.",
+        ),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "stride",
@@ -54,7 +58,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Waldspurger & Weihl, \"Stride Scheduling: Deterministic Proportional-Share Resource \
              Management\", MIT/LCS/TM-528, 1995; OSTEP, ch. 9 \"Scheduling: Proportional Share\"",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("pass (lower runs first)"),
     build,
 };
@@ -64,7 +68,7 @@ pub const STRIDE1: u64 = 1 << 20;
 
 fn build(t: &Tunables, _m: Machine) -> Box<dyn Policy> {
     Box::new(Stride {
-        quantum: Nanos::from_ms(t.get("quantum") as u64),
+        quantum: Knobs::read(t).quantum,
         queued: Vec::new(),
         tasks: Vec::new(),
         global_pass: 0,

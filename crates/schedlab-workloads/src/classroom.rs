@@ -3,9 +3,9 @@
 //! response, wait, CPU share, wake-up latency) with a row of averages.
 //!
 //! The textbook exercises (`EXERCISES`: OSTEP ch. 7's worked examples and the three hogs) are
-//! made of [`Job`]s: an arrival, a CPU burst and optionally I/O every so often. A job is a
+//! made of [`TextbookJob`]s: an arrival, a CPU burst and optionally I/O every so often. A job is a
 //! program of one fixed shape, so the page can show and edit such a scenario as a table of jobs
-//! and write each row back as the program it stands for ([`Job::program`], [`Job::of`]).
+//! and write each row back as the program it stands for ([`TextbookJob::program`], [`TextbookJob::of`]).
 
 use schedlab_engine::program::{Count, Dur, Program, Step};
 use schedlab_engine::scenario::limits;
@@ -169,12 +169,13 @@ pub const PIPE_PING_PONG: Preset = Preset {
     headlines: CLASSROOM_HEADLINES,
 };
 
-/// A textbook job: it needs `burst` of CPU in all and, with `io`, stops for I/O after every
+/// A textbook job, one row of the page's job table (named apart from the facade's `Job`, a
+/// scenario to run): it needs `burst` of CPU in all and, with `io`, stops for I/O after every
 /// `io.every` of CPU (not after its last piece: it exits then), as OSTEP ch. 7's
 /// "Incorporating I/O" draws it. The I/O is a sleep of `io.length`: the textbook's job leaves
 /// the CPU for a known time, whatever a disk would do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job {
+pub struct TextbookJob {
     pub burst: Nanos,
     pub io: Option<JobIo>,
 }
@@ -195,9 +196,9 @@ pub struct JobProblem {
     pub message: String,
 }
 
-impl Job {
+impl TextbookJob {
     /// The job as a program: `run burst`, or with I/O `repeat k { run every; sleep length }`
-    /// then the last piece of CPU (`0 < last <= every`). [`Job::of`] reads exactly this shape
+    /// then the last piece of CPU (`0 < last <= every`). [`TextbookJob::of`] reads exactly this shape
     /// back, so a job survives the round trip through the scenario.
     pub fn program(&self) -> Program {
         let run = |d: Nanos| Step::Run(Dur::Fixed(d));
@@ -218,10 +219,10 @@ impl Job {
         }
     }
 
-    /// The job a program stands for, if it has a job's shape (see [`Job::program`]).
-    pub fn of(program: &Program) -> Option<Job> {
+    /// The job a program stands for, if it has a job's shape (see [`TextbookJob::program`]).
+    pub fn of(program: &Program) -> Option<TextbookJob> {
         match program.0.as_slice() {
-            [Step::Run(Dur::Fixed(burst))] if *burst > Nanos::ZERO => Some(Job {
+            [Step::Run(Dur::Fixed(burst))] if *burst > Nanos::ZERO => Some(TextbookJob {
                 burst: *burst,
                 io: None,
             }),
@@ -241,7 +242,7 @@ impl Job {
                     .as_u64()
                     .checked_mul(*stops)?
                     .checked_add(last.as_u64())?;
-                Some(Job {
+                Some(TextbookJob {
                     burst: Nanos(burst),
                     io: Some(JobIo {
                         every: *every,
@@ -255,7 +256,7 @@ impl Job {
 
     /// A job from a table row's text: a burst, and for I/O both "every" and "for" (or neither).
     /// Durations are written as everywhere else (`10s`, `500ms`); every problem is reported.
-    pub fn parse(burst: &str, every: &str, length: &str) -> Result<Job, Vec<JobProblem>> {
+    pub fn parse(burst: &str, every: &str, length: &str) -> Result<TextbookJob, Vec<JobProblem>> {
         let mut problems = Vec::new();
         let mut field = |field: &'static str, label: &'static str, text: &str| {
             let text = text.trim();
@@ -318,7 +319,7 @@ impl Job {
             (Some(every), Some(length)) => Some(JobIo { every, length }),
             _ => None,
         };
-        Ok(Job { burst, io })
+        Ok(TextbookJob { burst, io })
     }
 }
 
@@ -333,7 +334,12 @@ pub const EXERCISES: &[&str] = &[
 ];
 
 /// A scenario of jobs `(name, arrival, job)`, with an hour of simulated time to finish in.
-fn jobs(base: &PresetBase, name: &str, description: &str, list: &[(&str, Nanos, Job)]) -> Scenario {
+fn jobs(
+    base: &PresetBase,
+    name: &str,
+    description: &str,
+    list: &[(&str, Nanos, TextbookJob)],
+) -> Scenario {
     let mut s = scenario(base, name, description, Nanos::from_secs(3600));
     for (task_name, arrival, job) in list {
         s.tasks.push(task(task_name, 0, *arrival, job.program().0));
@@ -341,8 +347,8 @@ fn jobs(base: &PresetBase, name: &str, description: &str, list: &[(&str, Nanos, 
     s
 }
 
-const fn cpu(seconds: u64) -> Job {
-    Job {
+const fn cpu(seconds: u64) -> TextbookJob {
+    TextbookJob {
         burst: Nanos::from_secs(seconds),
         io: None,
     }
@@ -440,8 +446,8 @@ pub const OSTEP_IO: Preset = Preset {
             length: ms(10),
         };
         jobs(base, "OSTEP 7: I/O", "A: 50 ms of CPU with 10 ms of I/O every 10 ms; B: 50 ms (OSTEP ch. 7, I/O)", &[
-            ("A", Nanos::ZERO, Job { burst: ms(50), io: Some(io) }),
-            ("B", Nanos::ZERO, Job { burst: ms(50), io: None }),
+            ("A", Nanos::ZERO, TextbookJob { burst: ms(50), io: Some(io) }),
+            ("B", Nanos::ZERO, TextbookJob { burst: ms(50), io: None }),
         ])
     },
     report,
@@ -574,8 +580,8 @@ pub(crate) fn report_run(out: &RunOutput) -> Report {
 mod tests {
     use super::*;
 
-    fn job(burst: u64, io: Option<(u64, u64)>) -> Job {
-        Job {
+    fn job(burst: u64, io: Option<(u64, u64)>) -> TextbookJob {
+        TextbookJob {
             burst: ms(burst),
             io: io.map(|(every, length)| JobIo {
                 every: ms(every),
@@ -592,7 +598,7 @@ mod tests {
             job(55, Some((10, 3))),
             job(11, Some((10, 0))),
         ] {
-            assert_eq!(Job::of(&j.program()), Some(j), "{j:?}");
+            assert_eq!(TextbookJob::of(&j.program()), Some(j), "{j:?}");
         }
         // I/O every 10 ms of a 50 ms job: four stops, the last piece exits.
         let p = job(50, Some((10, 10))).program();
@@ -606,31 +612,34 @@ mod tests {
         // A burst no longer than one piece never stops for I/O: a plain job.
         assert_eq!(job(10, Some((10, 5))).program(), Program(vec![run(ms(10))]));
         // Other shapes are not jobs.
-        assert_eq!(Job::of(&Program(vec![run(ms(1)), sleep(ms(1))])), None);
-        assert_eq!(Job::of(&Program(vec![run(Nanos::ZERO)])), None);
+        assert_eq!(
+            TextbookJob::of(&Program(vec![run(ms(1)), sleep(ms(1))])),
+            None
+        );
+        assert_eq!(TextbookJob::of(&Program(vec![run(Nanos::ZERO)])), None);
     }
 
     #[test]
     fn a_job_row_is_parsed_with_every_problem_named() {
-        assert_eq!(Job::parse("10s", "", ""), Ok(job(10_000, None)));
+        assert_eq!(TextbookJob::parse("10s", "", ""), Ok(job(10_000, None)));
         assert_eq!(
-            Job::parse(" 50ms ", "10ms", "5ms"),
+            TextbookJob::parse(" 50ms ", "10ms", "5ms"),
             Ok(job(50, Some((10, 5))))
         );
-        let fields = |r: Result<Job, Vec<JobProblem>>| -> Vec<&'static str> {
+        let fields = |r: Result<TextbookJob, Vec<JobProblem>>| -> Vec<&'static str> {
             r.unwrap_err().iter().map(|p| p.field).collect()
         };
-        assert_eq!(fields(Job::parse("", "", "")), ["burst"]);
-        assert_eq!(fields(Job::parse("0s", "", "")), ["burst"]);
+        assert_eq!(fields(TextbookJob::parse("", "", "")), ["burst"]);
+        assert_eq!(fields(TextbookJob::parse("0s", "", "")), ["burst"]);
         assert_eq!(
-            fields(Job::parse("ten", "0ms", "")),
+            fields(TextbookJob::parse("ten", "0ms", "")),
             ["burst", "io_every", "io_for"]
         );
-        assert_eq!(fields(Job::parse("1s", "", "5ms")), ["io_every"]);
-        let e = Job::parse("abc", "", "").unwrap_err();
+        assert_eq!(fields(TextbookJob::parse("1s", "", "5ms")), ["io_every"]);
+        let e = TextbookJob::parse("abc", "", "").unwrap_err();
         assert!(e[0].to_string().starts_with("Burst: "), "{}", e[0]);
         assert!(e[0].message.contains("10s or 500ms"), "{}", e[0]);
-        let e = Job::parse("1s", "", "5ms").unwrap_err();
+        let e = TextbookJob::parse("1s", "", "5ms").unwrap_err();
         assert_eq!(
             e[0].to_string(),
             "I/O every: is needed too: give both I/O fields, or neither for a job without I/O"
@@ -664,7 +673,7 @@ mod tests {
                 &PresetBase::new(1, 1, "fifo"),
             );
             for t in &s.tasks {
-                assert!(Job::of(&t.program).is_some(), "{id}: {}", t.name);
+                assert!(TextbookJob::of(&t.program).is_some(), "{id}: {}", t.name);
             }
         }
     }

@@ -117,7 +117,9 @@ pub mod workloads {
     /// The classroom metrics every run reports (what a sweep of a scenario measures), and the
     /// textbook exercises the page edits as a table of jobs.
     pub mod classroom {
-        pub use schedlab_workloads::classroom::{Averages, Job, JobProblem, EXERCISES, METRICS};
+        pub use schedlab_workloads::classroom::{
+            Averages, JobProblem, TextbookJob, EXERCISES, METRICS,
+        };
     }
 }
 

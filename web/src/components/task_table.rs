@@ -1,4 +1,4 @@
-use schedlab::workloads::classroom::{Job, JobProblem, EXERCISES};
+use schedlab::workloads::classroom::{JobProblem, TextbookJob, EXERCISES};
 use schedlab::Nanos;
 use yew::prelude::*;
 
@@ -33,7 +33,7 @@ pub fn TaskTable() -> Html {
 }
 
 /// The default job a new row starts as: 10 s of CPU, no I/O.
-const NEW_JOB: Job = Job {
+const NEW_JOB: TextbookJob = TextbookJob {
     burst: Nanos::from_secs(10),
     io: None,
 };
@@ -97,7 +97,7 @@ const JOB_FIELDS: [(&str, &str); 3] = [
 ];
 
 /// The three job fields' text as the program gives it.
-fn job_text(job: Option<Job>) -> [String; 3] {
+fn job_text(job: Option<TextbookJob>) -> [String; 3] {
     match job {
         Some(job) => [
             job.burst.to_string(),
@@ -114,7 +114,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
     let job = state
         .as_ref()
         .and_then(|s| s.draft.tasks.get(props.index))
-        .and_then(|t| Job::of(&t.program));
+        .and_then(|t| TextbookJob::of(&t.program));
     // What is typed in the three job fields, kept as typed (the row is remounted when its
     // program changes, so this starts from the program), and the problems of the last change.
     let text = use_mut_ref(|| job_text(job));
@@ -168,7 +168,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 text.borrow_mut()[n] = input.value();
                 let [burst, every, length] = text.borrow().clone();
-                match Job::parse(&burst, &every, &length) {
+                match TextbookJob::parse(&burst, &every, &length) {
                     Ok(job) => {
                         problems.set(Vec::new());
                         state.dispatch(Action::from(Edit::SetProgram(

@@ -7,29 +7,31 @@
 //! ```text
 //!   KNOBS ─┬─ dirty_ratio … swappiness   → machine.<key>           (MachineSpec fields)
 //!          ├─ elevator (a choice)         → machine.elevator        (every disk's discipline)
-//!          └─ linus_… deadline_… as_… cfq_… → machine.iosched.<key> (elevator/*.rs TUNABLES)
+//!          └─ linus_… deadline_… as_… cfq_… → machine.iosched.<key> (elevator/*.rs Params::SPECS)
 //! ```
 
 use super::elevator::{self, ElevatorKind};
 use crate::scenario::{MachineSpec, Problem, Scenario};
 use crate::time::Nanos;
-use crate::tunable::TunableSpec;
+use crate::tunable::{field_spec, FromTunable, TunableSpec};
 
 /// Where a knob's value lives in a [`MachineSpec`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Field {
-    DirtyRatio,
-    DirtyBackgroundRatio,
-    WritebackInterval,
-    DirtyExpire,
-    Swappiness,
+    /// The [`MachineSpec`] field named like the knob, read and written through its type's
+    /// [`FromTunable`] (a duration in the spec's unit).
+    Vm {
+        get: fn(&MachineSpec, &TunableSpec) -> i64,
+        set: fn(&mut MachineSpec, i64, &TunableSpec),
+    },
+    /// `machine.elevator`, else the first disk's: an index into [`ELEVATORS`].
     Elevator,
     /// One of the elevators' knobs, in `machine.iosched` by its key.
     IoSched,
 }
 
 /// One machine knob: its spec and where a scenario stores it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Knob {
     pub spec: TunableSpec,
     field: Field,
@@ -38,53 +40,56 @@ pub struct Knob {
 /// The elevator choice's names, in [`ElevatorKind::ALL`] order (the stored value is the index).
 pub const ELEVATORS: &[&str] = &["noop", "linus", "deadline", "anticipatory", "cfq"];
 
-const VM: &[Knob] = &[
-    Knob {
-        spec: TunableSpec::new("dirty_ratio", "dirty_ratio", "%", 40, 1, 100,
-            "A writer that finds more than this share of memory dirty is throttled and writes back part of its own data (balance_dirty_pages; clamped to half of unmapped memory, never below 5 %). 2.5/2.6 default 40; the contest preset sets 2.4's bdflush nfract_sync, 60.")
-            .kernel("vm.dirty_ratio"),
-        field: Field::DirtyRatio,
-    },
-    Knob {
-        spec: TunableSpec::new("dirty_background_ratio", "dirty_background_ratio", "%", 10, 1, 100,
-            "Above this share of dirty memory the flusher (pdflush, 2.4 bdflush) writes back in the background; at or above dirty_ratio it becomes half of it. 2.5/2.6 default 10; the contest preset sets 2.4's bdflush nfract, 30.")
-            .kernel("vm.dirty_background_ratio"),
-        field: Field::DirtyBackgroundRatio,
-    },
-    Knob {
-        spec: TunableSpec::new("writeback_interval", "Writeback interval", "ms", 5000, 10, 3_600_000,
-            "How often the flusher wakes to write back old dirty data (wb_kupdate). Default 5 s.")
-            .kernel("vm.dirty_writeback_centisecs")
-            .step(10)
-            .scale(1000),
-        field: Field::WritebackInterval,
-    },
-    Knob {
-        spec: TunableSpec::new("dirty_expire", "Dirty expire", "ms", 30_000, 10, 3_600_000,
-            "Dirty data older than this is written back at the flusher's next periodic wake-up. Default 30 s.")
-            .kernel("vm.dirty_expire_centisecs")
-            .step(10)
-            .scale(1000),
-        field: Field::DirtyExpire,
-    },
-    Knob {
-        spec: TunableSpec::new("swappiness", "swappiness", "", 60, 0, 100,
-            "How readily reclaim takes anonymous pages (to swap) rather than page cache: mapped pages go when mapped % / 2 + swappiness >= 100 (2.6 refill_inactive_zone). The Oct 2002 knob of seed 003 (2.5.43); default 60.")
-            .kernel("vm.swappiness"),
-        field: Field::Swappiness,
-    },
-    Knob {
-        spec: TunableSpec::choice("elevator", "Elevator", ELEVATORS, 0,
-            "Every disk's queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6 default), cfq (2.6.5+). The contest preset picks the policy's kernel era's; a scenario without one keeps each disk's own (noop by default).")
-            .kernel("elevator= (boot parameter)"),
-        field: Field::Elevator,
-    },
-];
+/// The VM sysctls as `field: type = spec`: the key is the [`MachineSpec`] field's name, so a
+/// knob and the field it sets are declared once and cannot disagree.
+macro_rules! vm_knobs {
+    ($( $field:ident : $ty:ty = $spec:expr ),* $(,)?) => {
+        &[$(Knob {
+            spec: field_spec::<$ty>(stringify!($field), $spec),
+            field: Field::Vm {
+                get: |m, spec| <$ty as FromTunable>::to_tunable(&m.$field, spec),
+                set: |m, v, spec| m.$field = <$ty as FromTunable>::from_tunable(v, spec),
+            },
+        }),*]
+    };
+}
+
+#[rustfmt::skip]
+const VM: &[Knob] = vm_knobs! {
+    dirty_ratio: u64 = TunableSpec::knob("dirty_ratio", "%", 40, 1, 100,
+        "A writer that finds more than this share of memory dirty is throttled and writes back part of its own data (balance_dirty_pages; clamped to half of unmapped memory, never below 5 %). 2.5/2.6 default 40; the contest preset sets 2.4's bdflush nfract_sync, 60.")
+        .kernel("vm.dirty_ratio"),
+    dirty_background_ratio: u64 = TunableSpec::knob("dirty_background_ratio", "%", 10, 1, 100,
+        "Above this share of dirty memory the flusher (pdflush, 2.4 bdflush) writes back in the background; at or above dirty_ratio it becomes half of it. 2.5/2.6 default 10; the contest preset sets 2.4's bdflush nfract, 30.")
+        .kernel("vm.dirty_background_ratio"),
+    writeback_interval: Nanos = TunableSpec::knob("Writeback interval", "ms", 5000, 10, 3_600_000,
+        "How often the flusher wakes to write back old dirty data (wb_kupdate). Default 5 s.")
+        .kernel("vm.dirty_writeback_centisecs")
+        .step(10)
+        .scale(1000),
+    dirty_expire: Nanos = TunableSpec::knob("Dirty expire", "ms", 30_000, 10, 3_600_000,
+        "Dirty data older than this is written back at the flusher's next periodic wake-up. Default 30 s.")
+        .kernel("vm.dirty_expire_centisecs")
+        .step(10)
+        .scale(1000),
+    swappiness: u64 = TunableSpec::knob("swappiness", "", 60, 0, 100,
+        "How readily reclaim takes anonymous pages (to swap) rather than page cache: mapped pages go when mapped % / 2 + swappiness >= 100 (2.6 refill_inactive_zone). The Oct 2002 knob of seed 003 (2.5.43); default 60.")
+        .kernel("vm.swappiness"),
+};
+
+#[rustfmt::skip]
+const ELEVATOR: Knob = Knob {
+    spec: field_spec::<i64>("elevator", TunableSpec::choice("Elevator", ELEVATORS, 0,
+        "Every disk's queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6 default), cfq (2.6.5+). The contest preset picks the policy's kernel era's; a scenario without one keeps each disk's own (noop by default).")
+        .kernel("elevator= (boot parameter)")),
+    field: Field::Elevator,
+};
 
 /// Every machine knob, in display order: the VM's, the elevator, then each elevator's own.
 pub fn knobs() -> impl Iterator<Item = Knob> {
     VM.iter()
         .copied()
+        .chain([ELEVATOR])
         .chain(elevator::tunables().map(|spec| Knob {
             spec: *spec,
             field: Field::IoSched,
@@ -99,6 +104,7 @@ pub fn find(key: &str) -> Option<Knob> {
 /// The spec of machine knob `key`, if it is one (as `'static` as a policy's specs).
 pub fn spec(key: &str) -> Option<&'static TunableSpec> {
     VM.iter()
+        .chain([&ELEVATOR])
         .map(|k| &k.spec)
         .chain(elevator::tunables())
         .find(|s| s.key == key)
@@ -117,13 +123,8 @@ impl Knob {
     /// The value `m` holds (a duration in whole ms, the elevator as its index), given the
     /// scenario's disks for an elevator that `m` does not set.
     pub fn value(&self, m: &MachineSpec, disks: &[crate::scenario::DiskSpec]) -> i64 {
-        let ms = |n: Nanos| (n.0 / 1_000_000).min(i64::MAX as u64) as i64;
         match self.field {
-            Field::DirtyRatio => m.dirty_ratio.min(i64::MAX as u64) as i64,
-            Field::DirtyBackgroundRatio => m.dirty_background_ratio.min(i64::MAX as u64) as i64,
-            Field::WritebackInterval => ms(m.writeback_interval),
-            Field::DirtyExpire => ms(m.dirty_expire),
-            Field::Swappiness => m.swappiness.min(i64::MAX as u64) as i64,
+            Field::Vm { get, .. } => get(m, &self.spec),
             Field::Elevator => {
                 let kind = m
                     .elevator
@@ -144,15 +145,13 @@ impl Knob {
 
     /// Stores an allowed value (the caller has checked it with `spec.allows`).
     fn store(&self, m: &mut MachineSpec, v: i64) {
-        let u = v.max(0) as u64;
         match self.field {
-            Field::DirtyRatio => m.dirty_ratio = u,
-            Field::DirtyBackgroundRatio => m.dirty_background_ratio = u,
-            Field::WritebackInterval => m.writeback_interval = Nanos::from_ms(u),
-            Field::DirtyExpire => m.dirty_expire = Nanos::from_ms(u),
-            Field::Swappiness => m.swappiness = u,
+            Field::Vm { set, .. } => set(m, v, &self.spec),
             Field::Elevator => {
-                m.elevator = ElevatorKind::ALL.get(u as usize).copied();
+                m.elevator = usize::try_from(v)
+                    .ok()
+                    .and_then(|i| ElevatorKind::ALL.get(i))
+                    .copied();
             }
             Field::IoSched => {
                 // Defaults are left out, as links store policy tunables.
@@ -209,7 +208,7 @@ pub fn keys() -> String {
 pub(crate) fn problems(m: &MachineSpec, disks: &[crate::scenario::DiskSpec]) -> Vec<Problem> {
     let mut out = Vec::new();
     for knob in knobs() {
-        if knob.field == Field::IoSched && !m.iosched.contains_key(knob.spec.key) {
+        if matches!(knob.field, Field::IoSched) && !m.iosched.contains_key(knob.spec.key) {
             continue;
         }
         if let Some(message) = knob.spec.problem(knob.value(m, disks)) {
@@ -311,7 +310,7 @@ mod tests {
         }
         // The MachineSpec defaults are the specs' defaults.
         let m = MachineSpec::with_ram(1 << 24);
-        for k in all.iter().filter(|k| k.field != Field::Elevator) {
+        for k in all.iter().filter(|k| !matches!(k.field, Field::Elevator)) {
             assert_eq!(k.value(&m, &[]), k.spec.default, "{}", k.spec.key);
         }
         assert_eq!(ElevatorKind::ALL.len(), ELEVATORS.len());

@@ -101,49 +101,49 @@ pub fn credited_prio(prio: i64, bonus: i64) -> i64 {
     (prio - bonus).max(MAX_RT_PRIO)
 }
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "hz",
-        "HZ (timer ticks per second)",
-        "Hz",
-        DEFAULT_HZ,
-        100,
-        1000,
-        "Timer interrupts per second. The patch's kernels (2.5.2-pre10, 2.4.17) ran i386 at 100, \
-         a 10 ms jiffy; later 2.5 used 1000. Each tick takes one jiffy from the running task's \
-         time_slice and charges it the whole tick. The slices below are set in ms and become \
-         ms * HZ / 1000 jiffies, as the kernel's macros define them.",
-    )
-    .step(900)
-    .kernel("HZ"),
-    TunableSpec::new(
-        "min_timeslice",
-        "Minimum timeslice",
-        "ms",
-        DEFAULT_MIN_TIMESLICE,
-        1,
-        1000,
-        "Slice of the worst dynamic priority (139) in PRIO_TO_TIMESLICE; in the patch every CPU \
-         hog sinks toward 139, so this becomes the slice of long-running hogs. UNVERIFIED: the \
-         -D1 value is assumed equal to 2.5.2-final's (20 * HZ / 1000) (reference §5.3). Ingo \
-         objected that with this scheme every CPU-bound task drifts to the lowest level and \
-         nice stops working (seed 001).",
-    )
-    .kernel("MIN_TIMESLICE"),
-    TunableSpec::new(
-        "max_timeslice",
-        "Maximum timeslice",
-        "ms",
-        DEFAULT_MAX_TIMESLICE,
-        1,
-        1000,
-        "Upper end of PRIO_TO_TIMESLICE: prio 100 gets about this much (150 ms at HZ 100; 147 of \
-         150 at HZ 1000, with the integer rounding). The slice follows the dynamic prio, so a sleeper credited up to 100 \
-         also gets the longest slice. UNVERIFIED: assumed equal to 2.5.2-final's \
-         (150 * HZ / 1000) (reference §5.3, seed 001).",
-    )
-    .kernel("MAX_TIMESLICE"),
-];
+schedlab_engine::tunables! {
+    /// HZ and the slice bounds, as set (slices in ms).
+    pub struct Knobs {
+        pub hz: i64 = TunableSpec::knob(
+            "HZ (timer ticks per second)",
+            "Hz",
+            DEFAULT_HZ,
+            100,
+            1000,
+            "Timer interrupts per second. The patch's kernels (2.5.2-pre10, 2.4.17) ran i386 at \
+             100, a 10 ms jiffy; later 2.5 used 1000. Each tick takes one jiffy from the running \
+             task's time_slice and charges it the whole tick. The slices below are set in ms and \
+             become ms * HZ / 1000 jiffies, as the kernel's macros define them.",
+        )
+        .step(900)
+        .kernel("HZ"),
+        pub min_timeslice: i64 = TunableSpec::knob(
+            "Minimum timeslice",
+            "ms",
+            DEFAULT_MIN_TIMESLICE,
+            1,
+            1000,
+            "Slice of the worst dynamic priority (139) in PRIO_TO_TIMESLICE; in the patch every \
+             CPU hog sinks toward 139, so this becomes the slice of long-running hogs. UNVERIFIED: \
+             the -D1 value is assumed equal to 2.5.2-final's (20 * HZ / 1000) (reference §5.3). \
+             Ingo objected that with this scheme every CPU-bound task drifts to the lowest level \
+             and nice stops working (seed 001).",
+        )
+        .kernel("MIN_TIMESLICE"),
+        pub max_timeslice: i64 = TunableSpec::knob(
+            "Maximum timeslice",
+            "ms",
+            DEFAULT_MAX_TIMESLICE,
+            1,
+            1000,
+            "Upper end of PRIO_TO_TIMESLICE: prio 100 gets about this much (150 ms at HZ 100; 147 \
+             of 150 at HZ 1000, with the integer rounding). The slice follows the dynamic prio, so \
+             a sleeper credited up to 100 also gets the longest slice. UNVERIFIED: assumed equal \
+             to 2.5.2-final's (150 * HZ / 1000) (reference §5.3, seed 001).",
+        )
+        .kernel("MAX_TIMESLICE"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "libenzi-d1",
@@ -163,18 +163,19 @@ pub const INFO: PolicyInfo = PolicyInfo {
         "MIN/MAX_TIMESLICE of -D1 assumed 20/150 ms (UNVERIFIED); yield, renice and the reap \
          return taken from other Jan 2002 O(1) code; SMP balancing borrowed from 2.5.52",
     ),
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("prio (lower runs first)"),
     build,
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
+    let k = Knobs::read(t);
     let cpus = m.cpus.max(1) as usize;
     Box::new(LibenziD1 {
-        hz: t.get("hz"),
+        hz: k.hz,
         // MIN_TIMESLICE = (20 * HZ / 1000): the ms values in jiffies, at least one.
-        min_timeslice: (t.get("min_timeslice") * t.get("hz") / 1000).max(1),
-        max_timeslice: (t.get("max_timeslice") * t.get("hz") / 1000).max(1),
+        min_timeslice: (k.min_timeslice * k.hz / 1000).max(1),
+        max_timeslice: (k.max_timeslice * k.hz / 1000).max(1),
         smp: cpus > 1,
         state: State {
             rqs: (0..cpus)

@@ -59,139 +59,133 @@ use super::common::{
 use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 use schedlab_engine::scenario::{RtPolicy, RtSpec};
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "hz",
-        "HZ",
-        "Hz",
-        1000,
-        100,
-        1000,
-        "Timer ticks per second, a compile-time constant: 1000 on i386 in 2.5, 100 on other \
-         architectures (and in 2.4). The time knobs below are set in ms and become ms * HZ / 1000 \
-         jiffies, as the patch's defaults ((300*HZ)/1000, 2*HZ) are written; at HZ 1000 a jiffy \
-         is a ms and they are the /proc/sys/sched values.",
-    )
-    .step(900)
-    .kernel("HZ"),
-    TunableSpec::new(
-        "min_timeslice",
-        "Minimum timeslice",
-        "ms",
-        10,
-        1,
-        1000,
-        "Timeslice of a nice +19 task; the floor of BASE_TIMESLICE. Default (10*HZ)/1000 jiffies \
-         (at least one). scott thomason ran 20 (seed 000).",
-    )
-    .kernel("/proc/sys/sched/min_timeslice"),
-    TunableSpec::new(
-        "max_timeslice",
-        "Maximum timeslice",
-        "ms",
-        300,
-        1,
-        1000,
-        "Timeslice of a nice -20 task (nice 0 gets 151 with the defaults); also caps a parent's \
-         slice when a dead child's unused slice is returned. Andrew Morton set 10 to end the \
-         'enormous stalls' of misjudged interactive tasks; Robert Love asked him to keep 300 \
-         (seed 000).",
-    )
-    .kernel("/proc/sys/sched/max_timeslice"),
-    TunableSpec::new(
-        "child_penalty",
-        "Child penalty",
-        "%",
-        95,
-        0,
-        100,
-        "At fork the child's inherited sleep_avg is multiplied by this percentage, so a \
-         max-interactive parent does not fork max-interactive children.",
-    )
-    .kernel("/proc/sys/sched/child_penalty"),
-    TunableSpec::new(
-        "parent_penalty",
-        "Parent penalty",
-        "%",
-        100,
-        0,
-        100,
-        "At fork the parent's sleep_avg is multiplied by this percentage (100 = no penalty).",
-    )
-    .kernel("/proc/sys/sched/parent_penalty"),
-    TunableSpec::new(
-        "exit_weight",
-        "Exit weight",
-        "",
-        3,
-        0,
-        100,
-        "When a parent reaps a child that slept less than it did, parent sleep_avg becomes \
-         (parent*exit_weight + child)/(exit_weight+1): CPU-hog children drag their parent down.",
-    )
-    .kernel("/proc/sys/sched/exit_weight"),
-    TunableSpec::new(
-        "prio_bonus_ratio",
-        "Priority bonus ratio",
-        "%",
-        25,
-        0,
-        100,
-        "Size of the interactivity bonus as a percentage of the 40 nice levels: +/-5 levels at \
-         25, +/-2 at 10, +/-10 at 50. 0 turns the estimator off (no bonus, no interactive \
-         reinsertion). Con Kolivas' contest sweep of 0/10/25/30/50 and the argument it started \
-         are seed 000.",
-    )
-    .kernel("/proc/sys/sched/prio_bonus_ratio"),
-    TunableSpec::new(
-        "interactive_delta",
-        "Interactive delta",
-        "levels",
-        2,
-        -20,
-        20,
-        "How far above its static priority a task must be boosted to count as interactive (at \
-         nice 0 with the defaults: bonus >= 2, i.e. sleep_avg >= 1400 of 2000). scott thomason \
-         used 4; Marc-Christian Petersen's 1 with prio_bonus_ratio 5 gave a 'horrible slowdown' \
-         (seed 000).",
-    )
-    .kernel("/proc/sys/sched/interactive_delta"),
-    TunableSpec::new(
-        "max_sleep_avg",
-        "Maximum sleep average",
-        "ms",
-        2000,
-        1,
-        100_000,
-        "Ceiling of sleep_avg, the sleep credit behind the bonus; the full bonus is reached \
-         here. Default 2*HZ. Larger values make the estimator slower to change its mind.",
-    )
-    .kernel("/proc/sys/sched/max_sleep_avg"),
-    TunableSpec::new(
-        "starvation_limit",
-        "Starvation limit",
-        "ms",
-        2000,
-        0,
-        100_000,
-        "Interactive tasks stop being put back into the active array once the expired array \
-         has waited starvation_limit * nr_running + 1 jiffies (EXPIRED_STARVING). Default 2*HZ. \
-         scott thomason's 3000 saw his compile come to a 'dead stop' at times (seed 000).",
-    )
-    .kernel("/proc/sys/sched/starvation_limit"),
-    TunableSpec::new(
-        "cache_decay_ticks",
-        "Cache decay ticks",
-        "jiffies",
-        1,
-        0,
-        50,
-        "Machine parameter: a task that left a CPU no more than this many jiffies ago is \
-         cache-hot and the load balancer will not move it. i386 computed about cache_KB/350: \
-         0 for 256 KB, 1 for 512 KB, 5 for a 2 MB Xeon (reference §7.2).",
-    )
-    .kernel("cache_decay_ticks"),
-];
+schedlab_engine::tunables! {
+    /// The nine tunables plus HZ and the cache decay, as set (time knobs in ms).
+    pub struct Knobs {
+        pub hz: i64 = TunableSpec::knob(
+            "HZ",
+            "Hz",
+            1000,
+            100,
+            1000,
+            "Timer ticks per second, a compile-time constant: 1000 on i386 in 2.5, 100 on other \
+             architectures (and in 2.4). The time knobs below are set in ms and become ms * HZ / \
+             1000 jiffies, as the patch's defaults ((300*HZ)/1000, 2*HZ) are written; at HZ 1000 a \
+             jiffy is a ms and they are the /proc/sys/sched values.",
+        )
+        .step(900)
+        .kernel("HZ"),
+        pub min_timeslice: i64 = TunableSpec::knob(
+            "Minimum timeslice",
+            "ms",
+            10,
+            1,
+            1000,
+            "Timeslice of a nice +19 task; the floor of BASE_TIMESLICE. Default (10*HZ)/1000 \
+             jiffies (at least one). scott thomason ran 20 (seed 000).",
+        )
+        .kernel("/proc/sys/sched/min_timeslice"),
+        pub max_timeslice: i64 = TunableSpec::knob(
+            "Maximum timeslice",
+            "ms",
+            300,
+            1,
+            1000,
+            "Timeslice of a nice -20 task (nice 0 gets 151 with the defaults); also caps a \
+             parent's slice when a dead child's unused slice is returned. Andrew Morton set 10 to \
+             end the 'enormous stalls' of misjudged interactive tasks; Robert Love asked him to \
+             keep 300 (seed 000).",
+        )
+        .kernel("/proc/sys/sched/max_timeslice"),
+        pub child_penalty: i64 = TunableSpec::knob(
+            "Child penalty",
+            "%",
+            95,
+            0,
+            100,
+            "At fork the child's inherited sleep_avg is multiplied by this percentage, so a \
+             max-interactive parent does not fork max-interactive children.",
+        )
+        .kernel("/proc/sys/sched/child_penalty"),
+        pub parent_penalty: i64 = TunableSpec::knob(
+            "Parent penalty",
+            "%",
+            100,
+            0,
+            100,
+            "At fork the parent's sleep_avg is multiplied by this percentage (100 = no penalty).",
+        )
+        .kernel("/proc/sys/sched/parent_penalty"),
+        pub exit_weight: i64 = TunableSpec::knob(
+            "Exit weight",
+            "",
+            3,
+            0,
+            100,
+            "When a parent reaps a child that slept less than it did, parent sleep_avg becomes \
+             (parent*exit_weight + child)/(exit_weight+1): CPU-hog children drag their parent \
+             down.",
+        )
+        .kernel("/proc/sys/sched/exit_weight"),
+        pub prio_bonus_ratio: i64 = TunableSpec::knob(
+            "Priority bonus ratio",
+            "%",
+            25,
+            0,
+            100,
+            "Size of the interactivity bonus as a percentage of the 40 nice levels: +/-5 levels at \
+             25, +/-2 at 10, +/-10 at 50. 0 turns the estimator off (no bonus, no interactive \
+             reinsertion). Con Kolivas' contest sweep of 0/10/25/30/50 and the argument it started \
+             are seed 000.",
+        )
+        .kernel("/proc/sys/sched/prio_bonus_ratio"),
+        pub interactive_delta: i64 = TunableSpec::knob(
+            "Interactive delta",
+            "levels",
+            2,
+            -20,
+            20,
+            "How far above its static priority a task must be boosted to count as interactive (at \
+             nice 0 with the defaults: bonus >= 2, i.e. sleep_avg >= 1400 of 2000). scott thomason \
+             used 4; Marc-Christian Petersen's 1 with prio_bonus_ratio 5 gave a 'horrible \
+             slowdown' (seed 000).",
+        )
+        .kernel("/proc/sys/sched/interactive_delta"),
+        pub max_sleep_avg: i64 = TunableSpec::knob(
+            "Maximum sleep average",
+            "ms",
+            2000,
+            1,
+            100_000,
+            "Ceiling of sleep_avg, the sleep credit behind the bonus; the full bonus is reached \
+             here. Default 2*HZ. Larger values make the estimator slower to change its mind.",
+        )
+        .kernel("/proc/sys/sched/max_sleep_avg"),
+        pub starvation_limit: i64 = TunableSpec::knob(
+            "Starvation limit",
+            "ms",
+            2000,
+            0,
+            100_000,
+            "Interactive tasks stop being put back into the active array once the expired array \
+             has waited starvation_limit * nr_running + 1 jiffies (EXPIRED_STARVING). Default \
+             2*HZ. scott thomason's 3000 saw his compile come to a 'dead stop' at times (seed \
+             000).",
+        )
+        .kernel("/proc/sys/sched/starvation_limit"),
+        pub cache_decay_ticks: u64 = TunableSpec::knob(
+            "Cache decay ticks",
+            "jiffies",
+            1,
+            0,
+            50,
+            "Machine parameter: a task that left a CPU no more than this many jiffies ago is \
+             cache-hot and the load balancer will not move it. i386 computed about cache_KB/350: \
+             0 for 256 KB, 1 for 512 KB, 5 for a 2 MB Xeon (reference §7.2).",
+        )
+        .kernel("cache_decay_ticks"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "linux-2.5-o1",
@@ -202,36 +196,19 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Linux 2.5.52-mm1 kernel/sched.c with Robert Love's sched-tunables patch \
              <1040091321.854.8.camel@phantasy>; reference/schedulers.md §2.1-2.7, §7.2",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("prio (lower runs first)"),
     build,
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
-    let hz = t.get("hz");
-    // The patch's `(ms*HZ)/1000` form.
-    let jiffies = |k: &str| t.get(k) * hz / 1000;
-    let p = Params {
-        hz,
-        min_timeslice: jiffies("min_timeslice").max(1),
-        max_timeslice: jiffies("max_timeslice").max(1),
-        child_penalty: t.get("child_penalty"),
-        parent_penalty: t.get("parent_penalty"),
-        exit_weight: t.get("exit_weight"),
-        prio_bonus_ratio: t.get("prio_bonus_ratio"),
-        interactive_delta: t.get("interactive_delta"),
-        max_sleep_avg: jiffies("max_sleep_avg").max(1),
-        starvation_limit: jiffies("starvation_limit"),
-    };
+    let k = Knobs::read(t);
+    let p = Params::new(&k);
     let cpus = m.cpus.max(1) as usize;
     let tick_ns = NSEC_PER_SEC / p.hz.max(1) as u64;
     Box::new(Linux25O1 {
         state: O1State::new(cpus, tick_ns),
-        lb: LoadBalancer::new(
-            BalanceVariant::Linux2_5_52,
-            cpus,
-            t.get("cache_decay_ticks").max(0) as u64,
-        ),
+        lb: LoadBalancer::new(BalanceVariant::Linux2_5_52, cpus, k.cache_decay_ticks),
         p,
         cpus,
     })
@@ -252,26 +229,30 @@ pub struct Params {
     pub starvation_limit: i64,
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        let d = |k: &str| {
-            TUNABLES
-                .iter()
-                .find(|s| s.key == k)
-                .map_or(0, |s| s.default)
-        };
+impl Params {
+    /// The knobs as the kernel holds them: the time knobs in the patch's `(ms*HZ)/1000`
+    /// jiffies, slices and the sleep ceiling at least one.
+    pub fn new(k: &Knobs) -> Params {
+        let jiffies = |ms: i64| ms * k.hz / 1000;
         Params {
-            hz: d("hz"),
-            min_timeslice: d("min_timeslice"),
-            max_timeslice: d("max_timeslice"),
-            child_penalty: d("child_penalty"),
-            parent_penalty: d("parent_penalty"),
-            exit_weight: d("exit_weight"),
-            prio_bonus_ratio: d("prio_bonus_ratio"),
-            interactive_delta: d("interactive_delta"),
-            max_sleep_avg: d("max_sleep_avg"),
-            starvation_limit: d("starvation_limit"),
+            hz: k.hz,
+            min_timeslice: jiffies(k.min_timeslice).max(1),
+            max_timeslice: jiffies(k.max_timeslice).max(1),
+            child_penalty: k.child_penalty,
+            parent_penalty: k.parent_penalty,
+            exit_weight: k.exit_weight,
+            prio_bonus_ratio: k.prio_bonus_ratio,
+            interactive_delta: k.interactive_delta,
+            max_sleep_avg: jiffies(k.max_sleep_avg).max(1),
+            starvation_limit: jiffies(k.starvation_limit),
         }
+    }
+}
+
+impl Default for Params {
+    /// The patch's defaults (HZ 1000, so a jiffy is a ms).
+    fn default() -> Self {
+        Params::new(&Knobs::default())
     }
 }
 
@@ -838,24 +819,20 @@ mod tests {
     }
 
     #[test]
-    fn tunables_are_the_nine_plus_hz_and_cache_decay() {
-        let keys: Vec<&str> = TUNABLES.iter().map(|t| t.key).collect();
-        for k in [
-            "min_timeslice",
-            "max_timeslice",
-            "child_penalty",
-            "parent_penalty",
-            "exit_weight",
-            "prio_bonus_ratio",
-            "interactive_delta",
-            "max_sleep_avg",
-            "starvation_limit",
-            "hz",
-            "cache_decay_ticks",
-        ] {
-            assert!(keys.contains(&k), "{k}");
-        }
-        for t in TUNABLES {
+    fn tunables_are_the_nine_sysctls_plus_hz_and_cache_decay() {
+        // Each key is the field name, and the nine are named as in /proc/sys/sched.
+        let sysctls: Vec<&str> = Knobs::SPECS
+            .iter()
+            .filter_map(|t| {
+                let name = t.kernel_name?.strip_prefix("/proc/sys/sched/")?;
+                assert_eq!(name, t.key);
+                Some(name)
+            })
+            .collect();
+        assert_eq!(sysctls.len(), 9, "{sysctls:?}");
+        let kernel: Vec<_> = Knobs::SPECS.iter().map(|t| t.kernel_name).collect();
+        assert!(kernel.contains(&Some("HZ")) && kernel.contains(&Some("cache_decay_ticks")));
+        for t in Knobs::SPECS {
             assert!(t.min <= t.default && t.default <= t.max, "{}", t.key);
         }
     }

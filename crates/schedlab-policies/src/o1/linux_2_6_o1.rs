@@ -57,34 +57,35 @@ use super::common::{
 };
 use crate::kernel::{nice_to_prio, prio_to_nice, rt_prio, MAX_PRIO, MAX_USER_PRIO, NSEC_PER_SEC};
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "hz",
-        "HZ",
-        "Hz",
-        1000,
-        100,
-        1000,
-        "Timer ticks per second (i386 2.6.0-2.6.12: 1000). The timeslice constants scale with \
-         it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = 200*HZ/1000. \
-         A compile-time constant before CONFIG_HZ (2.6.13): 1000 on i386, 100 on other \
-         architectures.",
-    )
-    .step(900)
-    .kernel("HZ"),
-    TunableSpec::new(
-        "cache_decay_ticks",
-        "Cache decay ticks",
-        "jiffies",
-        2,
-        0,
-        50,
-        "Machine parameter: a task that ran on a CPU no more than this many jiffies ago is \
-         cache-hot, and a busy CPU's balancer will not take it (idle CPUs may). 2.6.0 computed \
-         cacheflush_time/cpu_khz + 1: 2 for a 512 KB L2 (reference §7.2).",
-    )
-    .kernel("cache_decay_ticks"),
-];
+schedlab_engine::tunables! {
+    /// HZ and the cache decay; the rest of 2.6.0 is compile-time constants.
+    pub struct Knobs {
+        pub hz: i64 = TunableSpec::knob(
+            "HZ",
+            "Hz",
+            1000,
+            100,
+            1000,
+            "Timer ticks per second (i386 2.6.0-2.6.12: 1000). The timeslice constants scale with \
+             it as the kernel's macros do: MIN_TIMESLICE = 10*HZ/1000, MAX_TIMESLICE = \
+             200*HZ/1000. A compile-time constant before CONFIG_HZ (2.6.13): 1000 on i386, 100 on \
+             other architectures.",
+        )
+        .step(900)
+        .kernel("HZ"),
+        pub cache_decay_ticks: u64 = TunableSpec::knob(
+            "Cache decay ticks",
+            "jiffies",
+            2,
+            0,
+            50,
+            "Machine parameter: a task that ran on a CPU no more than this many jiffies ago is \
+             cache-hot, and a busy CPU's balancer will not take it (idle CPUs may). 2.6.0 computed \
+             cacheflush_time/cpu_khz + 1: 2 for a 512 KB L2 (reference §7.2).",
+        )
+        .kernel("cache_decay_ticks"),
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "linux-2.6-o1",
@@ -96,21 +97,18 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Linux 2.6.0 kernel/sched.c (Con Kolivas' interactivity tuning, 2003-09-03); \
              reference/schedulers.md §2.9, §7.3",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: Knobs::SPECS,
     metric: Some("prio (lower runs first)"),
     build,
 };
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
-    let k = Consts::new(t.get("hz"), m.cpus.max(1) as i64);
+    let knobs = Knobs::read(t);
+    let k = Consts::new(knobs.hz, m.cpus.max(1) as i64);
     let cpus = m.cpus.max(1) as usize;
     Box::new(Linux26O1 {
         state: O1State::new(cpus, k.tick_ns as u64),
-        lb: LoadBalancer::new(
-            BalanceVariant::Linux2_6_0,
-            cpus,
-            t.get("cache_decay_ticks").max(0) as u64,
-        ),
+        lb: LoadBalancer::new(BalanceVariant::Linux2_6_0, cpus, knobs.cache_decay_ticks),
         k,
         cpus,
         sync_activated: None,

@@ -15,59 +15,31 @@
 
 use std::collections::BTreeMap;
 
-use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
+use super::{next_from, plan, DirLists, Dispatch, Elevator, Outlook, Planned};
 use crate::ids::TaskId;
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
 
-/// The queue's `iosched/` files under the anticipatory scheduler, with 2.6.12's defaults
-/// (HZ = 1000).
-pub const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new("as_antic_expire", "Anticipation window (AS)", "ms", 6, 0, 1000,
-        "After a read completes the disk stays idle up to this long for the same process's next read, if its mean think time fits (antic_expire, HZ/150). 0 turns anticipation off. Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/antic_expire"),
-    TunableSpec::new("as_read_expire", "Read expire (AS)", "ms", 125, 1, 60_000,
-        "A read waiting this long goes first (read_expire, HZ/8). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
-    TunableSpec::new("as_write_expire", "Write expire (AS)", "ms", 250, 1, 60_000,
-        "A write waiting this long goes first (write_expire, HZ/4). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
-    TunableSpec::new("as_read_batch_expire", "Read batch (AS)", "ms", 500, 1, 60_000,
-        "Longest read batch while writes wait (read_batch_expire, HZ/2). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_batch_expire"),
-    TunableSpec::new("as_write_batch_expire", "Write batch (AS)", "ms", 125, 1, 60_000,
-        "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
-];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub antic_expire: Nanos,
-    pub read_expire: Nanos,
-    pub write_expire: Nanos,
-    pub read_batch_expire: Nanos,
-    pub write_batch_expire: Nanos,
-}
-
-impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
-        Params {
-            antic_expire: ms("as_antic_expire"),
-            read_expire: ms("as_read_expire"),
-            write_expire: ms("as_write_expire"),
-            read_batch_expire: ms("as_read_batch_expire"),
-            write_batch_expire: ms("as_write_batch_expire"),
-        }
-    }
-
-    fn expire(&self, d: Dir) -> Nanos {
-        match d {
-            Dir::Read => self.read_expire,
-            Dir::Write => self.write_expire,
-        }
+crate::tunables! {
+    /// The queue's `iosched/` files under the anticipatory scheduler, with 2.6.12's defaults
+    /// (HZ = 1000; keys `as_…`).
+    pub struct Params prefix "as_" {
+        pub antic_expire: Nanos = TunableSpec::knob("Anticipation window (AS)", "ms", 6, 0, 1000,
+            "After a read completes the disk stays idle up to this long for the same process's next read, if its mean think time fits (antic_expire, HZ/150). 0 turns anticipation off. Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/antic_expire"),
+        pub read_expire: Nanos = TunableSpec::knob("Read expire (AS)", "ms", 125, 1, 60_000,
+            "A read waiting this long goes first (read_expire, HZ/8). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+        pub write_expire: Nanos = TunableSpec::knob("Write expire (AS)", "ms", 250, 1, 60_000,
+            "A write waiting this long goes first (write_expire, HZ/4). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+        pub read_batch_expire: Nanos = TunableSpec::knob("Read batch (AS)", "ms", 500, 1, 60_000,
+            "Longest read batch while writes wait (read_batch_expire, HZ/2). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_batch_expire"),
+        pub write_batch_expire: Nanos = TunableSpec::knob("Write batch (AS)", "ms", 125, 1, 60_000,
+            "Longest write batch while reads wait (write_batch_expire, HZ/8). Only the anticipatory elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_batch_expire"),
     }
 }
 
@@ -96,8 +68,8 @@ impl Think {
 #[derive(Clone)]
 pub struct Anticipatory {
     params: Params,
-    sort: [BTreeMap<(u64, u64), Request>; 2],
-    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    /// Per direction: requests by position and by deadline (`read_expire`, `write_expire`).
+    lists: DirLists,
     batch: Option<(Dir, Nanos)>,
     /// The process whose next read the disk waits for, and until when.
     antic: Option<(TaskId, Nanos)>,
@@ -107,9 +79,8 @@ pub struct Anticipatory {
 impl Anticipatory {
     pub fn new(params: Params) -> Anticipatory {
         Anticipatory {
+            lists: DirLists::new(params.read_expire, params.write_expire),
             params,
-            sort: Default::default(),
-            fifo: Default::default(),
             batch: None,
             antic: None,
             think: BTreeMap::new(),
@@ -117,30 +88,12 @@ impl Anticipatory {
     }
 }
 
-fn ix(d: Dir) -> usize {
-    match d {
-        Dir::Read => 0,
-        Dir::Write => 1,
-    }
-}
-
 impl Anticipatory {
-    fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
-        let rq = self.sort[ix(d)]
-            .remove(&key)
-            .expect("key from the sort list");
-        self.fifo[ix(d)].remove(&(rq.submitted + self.params.expire(d), rq.id));
-        rq
-    }
-
+    /// An expired FIFO head first, else the sweep from the head.
     fn pick(&self, d: Dir, now: Nanos, head: u64) -> Option<(u64, u64)> {
-        let i = ix(d);
-        if let Some((&(deadline, id), &pos)) = self.fifo[i].iter().next() {
-            if deadline <= now {
-                return Some((pos, id));
-            }
-        }
-        next_from(&self.sort[i], head)
+        self.lists
+            .expired(d, now)
+            .or_else(|| next_from(self.lists.sorted(d), head))
     }
 }
 
@@ -153,9 +106,7 @@ impl Elevator for Anticipatory {
                 .or_default()
                 .update(now, antic_expire);
         }
-        let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
-        self.sort[i].insert((rq.pos, rq.id), rq);
+        self.lists.add(rq);
     }
 
     fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
@@ -163,22 +114,24 @@ impl Elevator for Anticipatory {
             return Dispatch::Empty;
         }
         if let Some((task, until)) = self.antic {
-            let mine = self.sort[0]
+            let mine = self
+                .lists
+                .sorted(Dir::Read)
                 .iter()
                 .filter(|(_, r)| r.owner == task)
                 .map(|(k, _)| *k)
                 .next();
             if let Some(k) = mine {
                 self.antic = None;
-                return Dispatch::Serve(self.take(Dir::Read, k));
+                return Dispatch::Serve(self.lists.take(Dir::Read, k));
             }
             if now < until {
                 return Dispatch::IdleUntil(until);
             }
             self.antic = None;
         }
-        let reads = !self.sort[0].is_empty();
-        let writes = !self.sort[1].is_empty();
+        let reads = !self.lists.sorted(Dir::Read).is_empty();
+        let writes = !self.lists.sorted(Dir::Write).is_empty();
         let dir = match self.batch {
             Some((Dir::Read, start))
                 if !(reads && (now < start + self.params.read_batch_expire || !writes)) =>
@@ -197,7 +150,7 @@ impl Elevator for Anticipatory {
             self.batch = Some((dir, now));
         }
         let key = self.pick(dir, now, head).expect("direction has requests");
-        Dispatch::Serve(self.take(dir, key))
+        Dispatch::Serve(self.lists.take(dir, key))
     }
 
     fn completed(&mut self, rq: &Request, now: Nanos) {
@@ -215,7 +168,7 @@ impl Elevator for Anticipatory {
     }
 
     fn len(&self) -> usize {
-        self.sort[0].len() + self.sort[1].len()
+        self.lists.len()
     }
 
     fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {

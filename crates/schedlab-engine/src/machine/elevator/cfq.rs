@@ -18,29 +18,12 @@ use crate::machine::Request;
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
 
-/// The queue's `iosched/` file under CFQ v1, with its default.
-pub const TUNABLES: &[TunableSpec] = &[TunableSpec::new(
-    "cfq_quantum",
-    "Quantum (CFQ)",
-    "",
-    4,
-    1,
-    64,
-    "Requests one process's queue may dispatch per turn of the round (cfq_quantum). Only the cfq elevator reads it.",
-)
-.kernel("/sys/block/<dev>/queue/iosched/quantum")];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub quantum: u32,
-}
-
-impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        Params {
-            quantum: get("cfq_quantum").max(1) as u32,
-        }
+crate::tunables! {
+    /// The queue's `iosched/` file under CFQ v1, with its default (key `cfq_…`).
+    pub struct Params prefix "cfq_" {
+        pub quantum: u32 = TunableSpec::knob("Quantum (CFQ)", "", 4, 1, 64,
+            "Requests one process's queue may dispatch per turn of the round (cfq_quantum). Only the cfq elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/quantum"),
     }
 }
 

@@ -11,64 +11,34 @@
 //!
 //! Simplified: no front merges (requests arrive whole); the batch counts requests, not sectors.
 
-use std::collections::BTreeMap;
-
-use super::{next_from, plan, Dispatch, Elevator, Outlook, Planned};
+use super::{ix, next_from, plan, DirLists, Dispatch, Elevator, Outlook, Planned};
 use crate::machine::{Dir, Request};
 use crate::time::Nanos;
 use crate::tunable::TunableSpec;
 
-/// The queue's `iosched/` files under deadline, with 2.6.12's defaults.
-pub const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new("deadline_read_expire", "Read expire (deadline)", "ms", 500, 1, 60_000,
-        "A read waiting this long goes first in the next batch (read_expire, HZ/2). Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
-    TunableSpec::new("deadline_write_expire", "Write expire (deadline)", "ms", 5000, 1, 60_000,
-        "The same for a write (write_expire, 5·HZ). Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
-    TunableSpec::new("deadline_writes_starved", "Writes starved (deadline)", "", 2, 1, 64,
-        "How many read batches may pass waiting writes before a write batch must run. Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/writes_starved"),
-    TunableSpec::new("deadline_fifo_batch", "FIFO batch (deadline)", "", 16, 1, 1024,
-        "Requests one batch streams in position order before the FIFOs are looked at again. Only the deadline elevator reads it.")
-        .kernel("/sys/block/<dev>/queue/iosched/fifo_batch"),
-];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub read_expire: Nanos,
-    pub write_expire: Nanos,
-    pub writes_starved: u32,
-    pub fifo_batch: u32,
-}
-
-impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        let ms = |k| Nanos::from_ms(get(k).max(0) as u64);
-        Params {
-            read_expire: ms("deadline_read_expire"),
-            write_expire: ms("deadline_write_expire"),
-            writes_starved: get("deadline_writes_starved").max(0) as u32,
-            fifo_batch: get("deadline_fifo_batch").max(0) as u32,
-        }
-    }
-
-    fn expire(&self, d: Dir) -> Nanos {
-        match d {
-            Dir::Read => self.read_expire,
-            Dir::Write => self.write_expire,
-        }
+crate::tunables! {
+    /// The queue's `iosched/` files under deadline, with 2.6.12's defaults (keys `deadline_…`).
+    pub struct Params prefix "deadline_" {
+        pub read_expire: Nanos = TunableSpec::knob("Read expire (deadline)", "ms", 500, 1, 60_000,
+            "A read waiting this long goes first in the next batch (read_expire, HZ/2). Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/read_expire"),
+        pub write_expire: Nanos = TunableSpec::knob("Write expire (deadline)", "ms", 5000, 1, 60_000,
+            "The same for a write (write_expire, 5·HZ). Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/write_expire"),
+        pub writes_starved: u32 = TunableSpec::knob("Writes starved (deadline)", "", 2, 1, 64,
+            "How many read batches may pass waiting writes before a write batch must run. Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/writes_starved"),
+        pub fifo_batch: u32 = TunableSpec::knob("FIFO batch (deadline)", "", 16, 1, 1024,
+            "Requests one batch streams in position order before the FIFOs are looked at again. Only the deadline elevator reads it.")
+            .kernel("/sys/block/<dev>/queue/iosched/fifo_batch"),
     }
 }
 
 #[derive(Clone)]
 pub struct Deadline {
     params: Params,
-    /// Per direction: requests by `(pos, id)`.
-    sort: [BTreeMap<(u64, u64), Request>; 2],
-    /// Per direction: `(deadline, id) -> pos`, oldest first.
-    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    /// Per direction: requests by position and by deadline (`read_expire`, `write_expire`).
+    lists: DirLists,
     /// The request after the last one dispatched in each direction, to continue the batch.
     next: [Option<(u64, u64)>; 2],
     last_dir: Option<Dir>,
@@ -79,9 +49,8 @@ pub struct Deadline {
 impl Deadline {
     pub fn new(params: Params) -> Deadline {
         Deadline {
+            lists: DirLists::new(params.read_expire, params.write_expire),
             params,
-            sort: Default::default(),
-            fifo: Default::default(),
             next: [None; 2],
             last_dir: None,
             batching: 0,
@@ -90,50 +59,32 @@ impl Deadline {
     }
 }
 
-fn ix(d: Dir) -> usize {
-    match d {
-        Dir::Read => 0,
-        Dir::Write => 1,
-    }
-}
-
 impl Deadline {
     fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
-        let i = ix(d);
-        let rq = self.sort[i]
-            .remove(&key)
-            .expect("key taken from the sort list");
-        self.fifo[i].remove(&(rq.submitted + self.params.expire(d), rq.id));
-        self.next[i] = self.sort[i].range(key..).next().map(|(k, _)| *k);
+        let rq = self.lists.take(d, key);
+        self.next[ix(d)] = self.lists.sorted(d).range(key..).next().map(|(k, _)| *k);
         self.last_dir = Some(d);
         self.batching += 1;
         rq
-    }
-
-    fn fifo_expired(&self, d: Dir, now: Nanos) -> Option<(u64, u64)> {
-        let (&(deadline, id), &pos) = self.fifo[ix(d)].iter().next()?;
-        (deadline <= now).then_some((pos, id))
     }
 }
 
 impl Elevator for Deadline {
     fn add(&mut self, rq: Request, _now: Nanos) {
-        let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + self.params.expire(rq.dir), rq.id), rq.pos);
-        self.sort[i].insert((rq.pos, rq.id), rq);
+        self.lists.add(rq);
     }
 
     fn dispatch(&mut self, now: Nanos, head: u64) -> Dispatch {
         // Continue the current batch in position order.
         if let Some(d) = self.last_dir {
             if self.batching < self.params.fifo_batch {
-                if let Some(k) = self.next[ix(d)].filter(|k| self.sort[ix(d)].contains_key(k)) {
+                if let Some(k) = self.next[ix(d)].filter(|k| self.lists.sorted(d).contains_key(k)) {
                     return Dispatch::Serve(self.take(d, k));
                 }
             }
         }
-        let reads = !self.sort[0].is_empty();
-        let writes = !self.sort[1].is_empty();
+        let reads = !self.lists.sorted(Dir::Read).is_empty();
+        let writes = !self.lists.sorted(Dir::Write).is_empty();
         let dir = if reads {
             if writes && self.starved >= self.params.writes_starved {
                 self.starved = 0;
@@ -152,15 +103,16 @@ impl Elevator for Deadline {
         };
         self.batching = 0;
         let key = self
-            .fifo_expired(dir, now)
-            .or(self.next[ix(dir)].filter(|k| self.sort[ix(dir)].contains_key(k)))
-            .or_else(|| next_from(&self.sort[ix(dir)], head))
+            .lists
+            .expired(dir, now)
+            .or(self.next[ix(dir)].filter(|k| self.lists.sorted(dir).contains_key(k)))
+            .or_else(|| next_from(self.lists.sorted(dir), head))
             .expect("the chosen direction has requests");
         Dispatch::Serve(self.take(dir, key))
     }
 
     fn len(&self) -> usize {
-        self.sort[0].len() + self.sort[1].len()
+        self.lists.len()
     }
 
     fn dispatch_order(&self, from: &Outlook<'_>) -> Vec<Planned> {

@@ -20,29 +20,16 @@ use crate::tunable::TunableSpec;
 /// `ELV_LINUS_SEEK_COST` (2.4.19).
 pub const SEEK_COST: i64 = 16;
 
-/// The knobs `elvtune` set on a 2.4 queue (`blkelvset_ioctl`), defaults of `ELEVATOR_LINUS`.
-pub const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new("linus_read_latency", "Read latency (linus)", "", 2048, 1, 65_536,
-        "How many later requests may be sorted in front of a read before it may no longer be passed (elevator_sequence). 2.4.19's ELEVATOR_LINUS: 2048; 2.4.22 lowered it to 128. Only the linus elevator reads it.")
-        .kernel("elvtune -r (read_latency)"),
-    TunableSpec::new("linus_write_latency", "Write latency (linus)", "", 8192, 1, 65_536,
-        "The same for a write. 2.4.19's ELEVATOR_LINUS: 8192; 2.4.22: 512. Only the linus elevator reads it.")
-        .kernel("elvtune -w (write_latency)"),
-];
-
-/// The knobs in force, as [`TUNABLES`] declares them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub read_latency: i64,
-    pub write_latency: i64,
-}
-
-impl Params {
-    pub fn new(get: impl Fn(&str) -> i64) -> Params {
-        Params {
-            read_latency: get("linus_read_latency"),
-            write_latency: get("linus_write_latency"),
-        }
+crate::tunables! {
+    /// The knobs `elvtune` set on a 2.4 queue (`blkelvset_ioctl`), defaults of `ELEVATOR_LINUS`
+    /// (keys `linus_…`).
+    pub struct Params prefix "linus_" {
+        pub read_latency: i64 = TunableSpec::knob("Read latency (linus)", "", 2048, 1, 65_536,
+            "How many later requests may be sorted in front of a read before it may no longer be passed (elevator_sequence). 2.4.19's ELEVATOR_LINUS: 2048; 2.4.22 lowered it to 128. Only the linus elevator reads it.")
+            .kernel("elvtune -r (read_latency)"),
+        pub write_latency: i64 = TunableSpec::knob("Write latency (linus)", "", 8192, 1, 65_536,
+            "The same for a write. 2.4.19's ELEVATOR_LINUS: 8192; 2.4.22: 512. Only the linus elevator reads it.")
+            .kernel("elvtune -w (write_latency)"),
     }
 }
 

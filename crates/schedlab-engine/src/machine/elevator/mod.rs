@@ -19,8 +19,11 @@ mod noop;
 
 use serde::{Deserialize, Serialize};
 
-use super::Request;
+use std::collections::BTreeMap;
+
+use super::{Dir, Request};
 use crate::time::Nanos;
+use crate::tunable::TunableSpec;
 
 /// What the disk should do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,28 +171,23 @@ pub struct IoSched {
 }
 
 /// Every elevator knob, in the order the docs and the page list them.
-pub fn tunables() -> impl Iterator<Item = &'static crate::tunable::TunableSpec> {
-    linus::TUNABLES
+pub fn tunables() -> impl Iterator<Item = &'static TunableSpec> {
+    linus::Params::SPECS
         .iter()
-        .chain(deadline::TUNABLES)
-        .chain(anticipatory::TUNABLES)
-        .chain(cfq::TUNABLES)
+        .chain(deadline::Params::SPECS)
+        .chain(anticipatory::Params::SPECS)
+        .chain(cfq::Params::SPECS)
 }
 
 impl IoSched {
     /// The knobs a scenario's `machine.iosched` gives, each absent one at its default.
     pub fn from_values(values: &std::collections::BTreeMap<String, i64>) -> IoSched {
-        let get = |key: &str| {
-            values
-                .get(key)
-                .copied()
-                .unwrap_or_else(|| tunables().find(|t| t.key == key).map_or(0, |t| t.default))
-        };
+        let get = |spec: &TunableSpec| values.get(spec.key).copied().unwrap_or(spec.default);
         IoSched {
-            linus: linus::Params::new(get),
-            deadline: deadline::Params::new(get),
-            anticipatory: anticipatory::Params::new(get),
-            cfq: cfq::Params::new(get),
+            linus: linus::Params::from_fn(get),
+            deadline: deadline::Params::from_fn(get),
+            anticipatory: anticipatory::Params::from_fn(get),
+            cfq: cfq::Params::from_fn(get),
         }
     }
 }
@@ -202,15 +200,72 @@ impl Default for IoSched {
 
 /// The next request at or after `head` in ascending position, wrapping to the lowest: the
 /// one-way elevator sweep shared by the sorting disciplines. Keys are `(pos, id)`.
-pub(crate) fn next_from<V>(
-    sorted: &std::collections::BTreeMap<(u64, u64), V>,
-    head: u64,
-) -> Option<(u64, u64)> {
+pub(crate) fn next_from<V>(sorted: &BTreeMap<(u64, u64), V>, head: u64) -> Option<(u64, u64)> {
     sorted
         .range((head, 0)..)
         .next()
         .or_else(|| sorted.iter().next())
         .map(|(k, _)| *k)
+}
+
+/// A direction's index in [`DirLists`] and the elevators' per-direction state.
+pub(crate) fn ix(d: Dir) -> usize {
+    match d {
+        Dir::Read => 0,
+        Dir::Write => 1,
+    }
+}
+
+/// Each direction's requests twice, as `deadline` and `anticipatory` keep them (2.6's
+/// `sort_list[2]` and `fifo_list[2]`): by `(pos, id)` for the sweep, and by `(deadline, id)`
+/// with the position, the deadline being the submission plus the direction's expiry.
+#[derive(Clone)]
+pub(crate) struct DirLists {
+    /// `read_expire`, `write_expire`.
+    expire: [Nanos; 2],
+    sort: [BTreeMap<(u64, u64), Request>; 2],
+    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+}
+
+impl DirLists {
+    pub(crate) fn new(read_expire: Nanos, write_expire: Nanos) -> DirLists {
+        DirLists {
+            expire: [read_expire, write_expire],
+            sort: Default::default(),
+            fifo: Default::default(),
+        }
+    }
+
+    pub(crate) fn add(&mut self, rq: Request) {
+        let i = ix(rq.dir);
+        self.fifo[i].insert((rq.submitted + self.expire[i], rq.id), rq.pos);
+        self.sort[i].insert((rq.pos, rq.id), rq);
+    }
+
+    /// Takes the request at `key` of `d`'s sort list (a key read from it) off both lists.
+    pub(crate) fn take(&mut self, d: Dir, key: (u64, u64)) -> Request {
+        let i = ix(d);
+        let rq = self.sort[i]
+            .remove(&key)
+            .expect("key taken from the sort list");
+        self.fifo[i].remove(&(rq.submitted + self.expire[i], rq.id));
+        rq
+    }
+
+    /// The oldest request of direction `d` if its deadline has come by `now`.
+    pub(crate) fn expired(&self, d: Dir, now: Nanos) -> Option<(u64, u64)> {
+        let (&(deadline, id), &pos) = self.fifo[ix(d)].iter().next()?;
+        (deadline <= now).then_some((pos, id))
+    }
+
+    /// Direction `d`'s requests in position order.
+    pub(crate) fn sorted(&self, d: Dir) -> &BTreeMap<(u64, u64), Request> {
+        &self.sort[ix(d)]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.sort[0].len() + self.sort[1].len()
+    }
 }
 
 /// A one-byte request for the elevators' unit tests: `id` at `pos`, from task `owner`.
@@ -225,5 +280,58 @@ pub(crate) fn test_request(id: u64, dir: super::Dir, pos: u64, owner: u32) -> Re
         waiter: None,
         submitted: Nanos::ZERO,
         effect: super::Effect::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iosched_reads_the_given_knobs_by_prefixed_key_and_defaults_the_rest() {
+        let d = IoSched::default();
+        assert_eq!(d.deadline.read_expire, Nanos::from_ms(500));
+        assert_eq!(d.anticipatory.read_expire, Nanos::from_ms(125));
+        assert_eq!(d.linus.write_latency, 8192);
+        assert_eq!(d.cfq.quantum, 4);
+        let given = BTreeMap::from([
+            ("as_read_expire".to_string(), 40),
+            ("deadline_fifo_batch".to_string(), 4),
+            ("cfq_quantum".to_string(), 8),
+        ]);
+        let io = IoSched::from_values(&given);
+        assert_eq!(io.anticipatory.read_expire, Nanos::from_ms(40));
+        assert_eq!(
+            io.deadline.read_expire, d.deadline.read_expire,
+            "same field, other key"
+        );
+        assert_eq!(io.deadline.fifo_batch, 4);
+        assert_eq!(io.cfq.quantum, 8);
+        assert_eq!(io.linus, d.linus);
+        let keys: Vec<&str> = tunables().map(|t| t.key).collect();
+        assert_eq!(keys.len(), 12);
+        assert!(keys.iter().all(|k| ["linus_", "deadline_", "as_", "cfq_"]
+            .iter()
+            .any(|p| k.starts_with(p))));
+    }
+
+    #[test]
+    fn dir_lists_serve_an_expired_head_and_take_from_both_lists() {
+        let mut l = DirLists::new(Nanos::from_ms(10), Nanos::from_ms(100));
+        let mut late = test_request(1, Dir::Read, 50, 0);
+        late.submitted = Nanos::from_ms(5);
+        l.add(test_request(2, Dir::Read, 90, 0));
+        l.add(late);
+        l.add(test_request(3, Dir::Write, 10, 0));
+        assert_eq!(l.len(), 3);
+        assert_eq!(l.expired(Dir::Read, Nanos::from_ms(9)), None);
+        // Request 2 (submitted at 0) expires first, at 10 ms; writes only at 100 ms.
+        assert_eq!(l.expired(Dir::Read, Nanos::from_ms(10)), Some((90, 2)));
+        assert_eq!(l.expired(Dir::Write, Nanos::from_ms(99)), None);
+        assert_eq!(l.take(Dir::Read, (90, 2)).id, 2);
+        assert_eq!(l.expired(Dir::Read, Nanos::from_ms(15)), Some((50, 1)));
+        let order: Vec<u64> = l.sorted(Dir::Read).values().map(|r| r.id).collect();
+        assert_eq!(order, [1]);
+        assert_eq!(l.len(), 2);
     }
 }
