@@ -251,6 +251,20 @@ pub fn App() -> Html {
             machine.then(|| state.generated()).flatten().map(Rc::new)
         })
     };
+    // What the sweep panel shows about the draft: its metrics, and whether the sweep on screen
+    // is stale (which regenerates the preset), worked out again only when they can change.
+    let sweep_facts = {
+        let state = state.clone();
+        let deps = (
+            state.draft.clone(),
+            state.preset.clone(),
+            state.edited,
+            state.sweep.clone(),
+        );
+        use_memo(deps, move |_| {
+            (state.sweep_metrics(), state.sweep_is_stale())
+        })
+    };
 
     // Below, every component gets what it shows as props, read here from the one state; Yew
     // skips those whose props did not change.
@@ -273,9 +287,9 @@ pub fn App() -> Html {
     };
     let sweep_props = || SweepPanelProps {
         draft: state.draft.clone(),
-        metrics: state.sweep_metrics(),
+        metrics: sweep_facts.0,
         run: state.sweep.clone(),
-        stale: state.sweep_is_stale(),
+        stale: sweep_facts.1,
         error: state.sweep_error.clone(),
         onsweep: dispatch.sweep.clone(),
     };
