@@ -1,10 +1,10 @@
 //! schedlab's page: a Yew app around the simulation engine.
 //!
 //! ```text
-//! components ──dispatch(Action)──► state.rs (one reducer, in a context)
-//!      ▲                                │ generation += 1 for every valid edit
-//!      └──────── re-render ◄────────────┤
-//!                                       ▼ App effect
+//! components ──callbacks (state::Dispatch)──► state.rs (one reducer, held by App)
+//!      ▲                                      │ generation += 1 for every valid edit
+//!      └──── props (App reads the state) ◄────┤
+//!                                             ▼ App effect
 //!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
 //!                          ▲                                   │
 //!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘
@@ -36,7 +36,7 @@ use yew::prelude::*;
 use components::chart_area::ChartArea;
 use components::compare_panel::ComparePanel;
 use components::compare_toggle::CompareToggle;
-use components::contest_table::ContestTable;
+use components::contest_table::{self, ContestTable};
 use components::embed_view::{query_embed, EmbedView};
 use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
@@ -48,10 +48,12 @@ use components::run_status::RunStatusLine;
 use components::scenario_panel::ScenarioPanel;
 use components::share_box::ShareBox;
 use components::stats_table::StatsTable;
-use components::sweep_panel::SweepPanel;
+use components::sweep_panel::{SweepPanel, SweepPanelProps};
 use components::task_table::TaskTable;
+use components::Shared;
 use hooks::use_runner::use_runner;
-use state::{Action, AppState, Edit, ViewChange, WorkerEvent};
+use schedlab::link::Embed;
+use state::{Action, AppState, Dispatch, Edit, ViewChange, WorkerEvent};
 
 /// Edits closer together than this are run once, with the newest values: a slider dragged
 /// across fires an input event per pixel.
@@ -76,6 +78,14 @@ pub fn App() -> Html {
         s
     });
     let runner = use_runner(&state);
+    // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
+    let dispatch = {
+        let dispatcher = state.dispatcher();
+        (*use_memo((), move |_| {
+            Dispatch::new(Callback::from(move |action| dispatcher.dispatch(action)))
+        }))
+        .clone()
+    };
     let latest = use_memo((), |_| Rc::new(Cell::new(0u64)));
 
     // Every new generation of a valid draft goes to the worker, after a moment for more edits.
@@ -206,42 +216,89 @@ pub fn App() -> Html {
     });
 
     // Cancel: end the worker now; the reducer keeps the scenario and the last good run.
-    let on_cancel = {
-        let state = state.clone();
-        let runner = runner.clone();
-        Callback::from(move |elapsed_ms: f64| {
+    let on_cancel = use_callback(
+        (runner.clone(), dispatch.clone()),
+        |elapsed_ms: f64, (runner, dispatch)| {
             runner.cancel();
-            state.dispatch(Action::from(WorkerEvent::Stopped {
+            dispatch.action.emit(Action::from(WorkerEvent::Stopped {
                 elapsed_ms,
                 timed_out: false,
             }));
-        })
-    };
-    let banner = state.banner().map(AttrValue::from);
-    let on_dismiss = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::from(ViewChange::DismissNotice)))
-    };
-    let on_view = {
-        let state = state.clone();
-        Callback::from(move |change: ViewChange| state.dispatch(Action::View(change)))
-    };
-    let on_toggle_pin = on_view.reform(|()| ViewChange::TogglePin);
+        },
+    );
     let on_share = {
         let state = state.clone();
+        let onview = dispatch.view.clone();
         Callback::from(move |()| {
             if let Some(link) = state.link_state() {
                 let url = components::share_box::publish(&link);
-                state.dispatch(Action::View(ViewChange::Shared(url)));
+                onview.emit(ViewChange::Shared(url));
             }
         })
     };
-    if state.view.presenter {
+    // What a machine knob's Reset restores: made again only when what it depends on changes.
+    let generated = {
+        let state = state.clone();
+        let draft = &state.draft;
+        let deps = (
+            state.preset.clone(),
+            draft.cpus,
+            draft.seed,
+            draft.policy.clone(),
+            draft.machine.is_some(),
+        );
+        use_memo(deps, move |(_, _, _, _, machine)| {
+            machine.then(|| state.generated()).flatten().map(Rc::new)
+        })
+    };
+    // What the sweep panel shows about the draft: its metrics, and whether the sweep on screen
+    // is stale (which regenerates the preset), worked out again only when they can change.
+    let sweep_facts = {
+        let state = state.clone();
+        let deps = (
+            state.draft.clone(),
+            state.preset.clone(),
+            state.edited,
+            state.sweep.clone(),
+        );
+        use_memo(deps, move |_| {
+            (state.sweep_metrics(), state.sweep_is_stale())
+        })
+    };
+
+    // Below, every component gets what it shows as props, read here from the one state; Yew
+    // skips those whose props did not change.
+    let view = &state.view;
+    let shown = state.shown.clone().map(Shared::from);
+    let banner = html! {
+        <ErrorBanner message={state.banner().map(AttrValue::from)}
+            ondismiss={dispatch.view.reform(|_| ViewChange::DismissNotice)} />
+    };
+    let masthead = html! {
+        <Masthead large_type={view.large_type} presenter={view.presenter} onview={dispatch.view.clone()} />
+    };
+    let run_status = html! {
+        <RunStatusLine status={state.status.clone()} generation={state.generation}
+            data={state.shown.as_ref().map(|s| Shared::from(s.data.clone()))} oncancel={on_cancel} />
+    };
+    let chart_area = html! {
+        <ChartArea shown={shown.clone()} pinned={state.pinned.clone().map(Shared::from)}
+            view={view.clone()} inspection={state.inspector.clone()} onview={dispatch.view.clone()} />
+    };
+    let sweep_props = || SweepPanelProps {
+        draft: state.draft.clone(),
+        metrics: sweep_facts.0,
+        run: state.sweep.clone(),
+        stale: sweep_facts.1,
+        error: state.sweep_error.clone(),
+        onsweep: dispatch.sweep.clone(),
+    };
+    if view.presenter {
         return html! {
             <ContextProvider<state::AppContext> context={state.clone()}>
                 <div class="app presenting">
-                    <ErrorBanner message={banner} ondismiss={on_dismiss} />
-                    <Masthead />
+                    { banner }
+                    { masthead }
                     <main class="presenter" data-testid="presenter">
                         <div class="presenter-bar">
                             <HeadlineCards shown={state.shown.clone()} />
@@ -249,50 +306,68 @@ pub fn App() -> Html {
                         </div>
                         <section class="results" aria-label="Results">
                             <div class="results-bar">
-                                <RunStatusLine oncancel={on_cancel} />
+                                { run_status }
                                 <Scenes />
                             </div>
-                            <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
-                                view={state.view.clone()} onview={on_view} />
+                            { chart_area }
                         </section>
                     </main>
                 </div>
             </ContextProvider<state::AppContext>>
         };
     }
-    let compare = state.pinned.clone().zip(state.shown.clone());
+    // An embedded page (an iframe in slides) shows one chart and a link to the whole page.
+    if let Some(embed) = view.embed.or_else(query_embed) {
+        return html! {
+            <ContextProvider<state::AppContext> context={state.clone()}>
+                <div class="app app-embed">
+                    { banner }
+                    <EmbedView {embed} shown={shown.clone()} view={view.clone()} link={state.link_state()}
+                        sweep={(embed == Embed::Sweep).then(sweep_props)} onview={dispatch.view.clone()} />
+                </div>
+            </ContextProvider<state::AppContext>>
+        };
+    }
+    let compare = state.pinned.clone().map(Shared::from).zip(shown.clone());
     let featured = state
         .preset
         .as_ref()
         .is_some_and(|p| p.id == state::DEFAULT_PRESET)
         && state.draft.policy.id == schedlab::workloads::DEFAULT_POLICY;
-    // An embedded page (an iframe in slides) shows one chart and a link to the whole page.
-    if let Some(embed) = state.view.embed.or_else(query_embed) {
-        return html! {
-            <ContextProvider<state::AppContext> context={state.clone()}>
-                <div class="app app-embed">
-                    <ErrorBanner message={banner} ondismiss={on_dismiss} />
-                    <EmbedView {embed} onview={on_view} />
-                </div>
-            </ContextProvider<state::AppContext>>
-        };
-    }
+    let problems = &state.problems;
+    let draft = &state.draft;
+    let contest = state.is_contest().then(|| {
+        let pinned = state
+            .pinned
+            .as_ref()
+            .map(|a| (a.scenario.policy.clone(), state.pinned_contest.rows.clone()));
+        html! {
+            <ContestTable policy={draft.policy.clone()} cpus={draft.cpus} seed={draft.seed}
+                selected={contest_table::selected_load(state.preset.as_ref())}
+                rows={state.contest.rows.clone()} {pinned} />
+        }
+    });
     html! {
         <ContextProvider<state::AppContext> context={state.clone()}>
             <div class="app">
-                <ErrorBanner message={banner} ondismiss={on_dismiss} />
-                <Masthead />
+                { banner }
+                { masthead }
                 <main class="explorer">
                     <aside class="builder" aria-label="Scenario">
-                        <PolicyPanel />
-                        <ScenarioPanel />
+                        <PolicyPanel draft={draft.clone()} generated={(*generated).clone()}
+                            problems={problems.clone()} onedit={dispatch.edit.clone()} />
+                        <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
+                            cpus={state.field_text("cpus", || draft.cpus.to_string())}
+                            duration={state.field_text("duration", || draft.duration.to_string())}
+                            seed={state.field_text("seed", || draft.seed.to_string())}
+                            problems={problems.clone()} onedit={dispatch.edit.clone()} />
                         <TaskTable />
                     </aside>
                     <section class="results" aria-label="Results">
                         <div class="results-bar">
-                            <RunStatusLine oncancel={on_cancel} />
+                            { run_status }
                             <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
-                                can_pin={state.shown.is_some()} ontoggle={on_toggle_pin} />
+                                can_pin={state.shown.is_some()} ontoggle={dispatch.view.reform(|()| ViewChange::TogglePin)} />
                             <ShareBox url={AttrValue::from(state.share_url.clone())}
                                 enabled={state.shown.is_some()} onshare={on_share} />
                             <ExportBar />
@@ -303,16 +378,16 @@ pub fn App() -> Html {
                             </p>
                         }
                         <HeadlineCards shown={state.shown.clone()} />
-                        <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
-                            view={state.view.clone()} onview={on_view} />
+                        { chart_area }
                         // Under the charts: the two timelines stay at the top, on one axis.
                         if let Some((a, b)) = compare {
                             <ComparePanel {a} {b}
-                                selected={state.view.selected_task.clone().map(AttrValue::from)} />
+                                selected={view.selected_task.clone().map(AttrValue::from)} />
                         }
-                        <ReportPanel />
-                        <ContestTable />
-                        <SweepPanel />
+                        <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
+                            contest={state.is_contest()} />
+                        { for contest }
+                        <SweepPanel ..sweep_props() />
                         <StatsTable />
                         <components::quiz::QuizPanel />
                     </section>

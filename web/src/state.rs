@@ -727,18 +727,7 @@ impl AppState {
 
     /// The problem reported for a field path (exactly, or for a sub-field of it).
     pub fn problem_at(&self, path: &str) -> Option<String> {
-        let messages: Vec<&str> = self
-            .problems
-            .iter()
-            .filter(|p| {
-                p.path == path
-                    || p.path
-                        .strip_prefix(path)
-                        .is_some_and(|rest| rest.starts_with(['.', '[']))
-            })
-            .map(|p| p.message.as_str())
-            .collect();
-        (!messages.is_empty()).then(|| messages.join("; "))
+        problem_at(&self.problems, path)
     }
 
     /// What a field shows: the text the user typed if it did not parse, else the value.
@@ -1409,4 +1398,42 @@ pub fn parse_scenes(text: &str) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// The problem among `problems` for a field path (exactly, or for a sub-field of it), as a
+/// field shows it.
+pub fn problem_at(problems: &[Problem], path: &str) -> Option<String> {
+    let messages: Vec<&str> = problems
+        .iter()
+        .filter(|p| {
+            p.path == path
+                || p.path
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
+        .map(|p| p.message.as_str())
+        .collect();
+    (!messages.is_empty()).then(|| messages.join("; "))
+}
+
+/// The reducer's dispatcher as one callback per kind of action, for components' props. Made
+/// once per page (`App`): a callback compares by identity, so props holding these stay equal
+/// from render to render and Yew skips a component whose data did not change.
+#[derive(Clone, PartialEq)]
+pub struct Dispatch {
+    pub action: Callback<Action>,
+    pub edit: Callback<Edit>,
+    pub view: Callback<ViewChange>,
+    pub sweep: Callback<SweepCommand>,
+}
+
+impl Dispatch {
+    pub fn new(action: Callback<Action>) -> Dispatch {
+        Dispatch {
+            edit: action.reform(Action::Edit),
+            view: action.reform(Action::View),
+            sweep: action.reform(Action::Sweep),
+            action,
+        }
+    }
 }

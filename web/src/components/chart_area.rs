@@ -1,21 +1,23 @@
-use std::rc::Rc;
-
 use schedlab::link::ViewState;
 use yew::prelude::*;
 
 use crate::charts::{GanttChart, LatencyHistogram, MachineChart, ObservedChart, ShareChart};
 use crate::components::inspector::Inspector;
-use crate::state::{Shown, ViewChange};
+use crate::components::Shared;
+use crate::state::{Inspector as Inspection, Shown, ViewChange};
 
 #[derive(Properties, PartialEq)]
 pub struct ChartAreaProps {
     /// The run on screen (B in A/B mode), if one has finished.
-    pub shown: Option<Rc<Shown>>,
+    pub shown: Option<Shared<Shown>>,
     /// A/B mode's pinned run (A).
     #[prop_or_default]
-    pub pinned: Option<Rc<Shown>>,
+    pub pinned: Option<Shared<Shown>>,
     /// Lanes, zoom, cursor and selected task, shared by both timelines.
     pub view: ViewState,
+    /// The inspector's run queues at the cursor.
+    #[prop_or_default]
+    pub inspection: Inspection,
     pub onview: Callback<ViewChange>,
 }
 
@@ -79,7 +81,8 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
                         onview={props.onview.clone()} />
                 </div>
             }
-            <Inspector />
+            <Inspector data={Shared::from(data.clone())} cursor={view.cursor_ns}
+                inspection={props.inspection.clone()} onview={props.onview.clone()} />
             <div class="chart-row">
                 <div class="chart-block">
                     <LatencyHistogram data={data.clone()}

@@ -1,10 +1,9 @@
-use std::rc::Rc;
-
 use schedlab::compare::{
     self, percent, sort_by_delta, SummaryCompare, TaskColumn, TaskRow, Unit, Verdict,
 };
 use yew::prelude::*;
 
+use crate::components::Shared;
 use crate::state::Shown;
 
 /// Rows shown at most, as in the stats table.
@@ -51,9 +50,9 @@ fn value_cell(col: String, v: Option<u64>) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ComparePanelProps {
     /// The pinned run.
-    pub a: Rc<Shown>,
+    pub a: Shared<Shown>,
     /// The run on screen.
-    pub b: Rc<Shown>,
+    pub b: Shared<Shown>,
     /// The selected task's name: its row is highlighted.
     #[prop_or_default]
     pub selected: Option<AttrValue>,

@@ -1,3 +1,5 @@
+use schedlab::engine::scenario::PolicySpec;
+use schedlab::link::PresetRef;
 use schedlab::workloads::contest::{label, ContestRun, Row, LOADS};
 use schedlab::workloads::seeds::model_interval;
 use schedlab::workloads::seeds::published::{contest_column, Figure};
@@ -5,7 +7,6 @@ use schedlab::workloads::stats::{div_round, fixed};
 use yew::prelude::*;
 
 use crate::protocol::ContestCells;
-use crate::state::AppContext;
 
 /// One load's Time (ms) and Ratio (×100, against the same rows' noload) in `rows`, if done.
 fn time_and_ratio(kernel: &str, rows: &[ContestCells], load: &str) -> Option<(u64, Option<u64>)> {
@@ -88,6 +89,30 @@ fn compare_table(kernel_a: &str, a: &[ContestCells], kernel_b: &str, b: &[Contes
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ContestTableProps {
+    /// The configuration the rows run: the draft's policy with its tunables, CPUs and seed.
+    pub policy: PolicySpec,
+    pub cpus: u32,
+    pub seed: u64,
+    /// The load the preset's parameters pick ([`selected_load`]): its row is marked.
+    pub selected: &'static str,
+    /// The loads done so far, in any order.
+    pub rows: Vec<ContestCells>,
+    /// A/B mode: the pinned run's policy and its rows, when it has some.
+    #[prop_or_default]
+    pub pinned: Option<(PolicySpec, Vec<ContestCells>)>,
+}
+
+/// The load a contest preset's `load` parameter picks; noload when it picks none.
+pub fn selected_load(preset: Option<&PresetRef>) -> &'static str {
+    preset
+        .and_then(|p| p.params.get("load").copied())
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| LOADS.get(i).copied())
+        .unwrap_or("noload")
+}
+
 /// Contest's table for the current policy and tunables, in the seeds' columns (Kernel [runs]
 /// Time CPU% Loads LCPU% Ratio), filled in load by load as the worker finishes them. When the
 /// policy, its tunables and the CPU count are a configuration a seed ran, the seed's published
@@ -95,25 +120,20 @@ fn compare_table(kernel_a: &str, a: &[ContestCells], kernel_b: &str, b: &[Contes
 /// run where the seed gives every run), and schedlab's own 10-seed mean with its 95 % interval
 /// from the committed seed comparison.
 #[component]
-pub fn ContestTable() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    if !state.is_contest() {
-        return html! {};
-    }
-    let kernel = label(&state.draft.policy);
-    let rows = &state.contest.rows;
+pub fn ContestTable(props: &ContestTableProps) -> Html {
+    let (policy, cpus) = (&props.policy, props.cpus);
+    let kernel = label(policy);
+    let rows = &props.rows;
     let noload_ms = rows
         .iter()
         .find(|r| r.load == "noload")
         .map(|r| Row::from_runs(&kernel, &[ContestRun::from(r)]).time_ms);
     let done = rows.len();
-    let seed = contest_column(&state.draft.policy, state.draft.cpus);
+    let seed = contest_column(policy, cpus);
     let seed_cells = |load: &str| -> Html {
         let Some(col) = &seed else { return html! {} };
         let f = col.figure(load);
-        let model = model_interval(INTERVALS, &state.draft.policy, state.draft.cpus, load)
+        let model = model_interval(INTERVALS, policy, cpus, load)
             .map(|((m, h), _)| format!("{} ± {}", fixed(m, 1), fixed(h, 1)))
             .unwrap_or_else(|| "-".into());
         html! {
@@ -127,7 +147,7 @@ pub fn ContestTable() -> Html {
     html! {
         <section class="panel contest-panel" aria-labelledby="contest-heading">
             <h2 id="contest-heading">{ "contest" }
-                <span class="muted">{ format!(" — {kernel}, seed {}, {} CPU{}", state.draft.seed, state.draft.cpus, if state.draft.cpus == 1 { "" } else { "s" }) }</span>
+                <span class="muted">{ format!(" — {kernel}, seed {}, {cpus} CPU{}", props.seed, if cpus == 1 { "" } else { "s" }) }</span>
             </h2>
             <p class="muted contest-progress" aria-live="polite">
                 { if done < LOADS.len() { format!("Running load {} of {}…", done + 1, LOADS.len()) } else { "All loads done.".to_string() } }
@@ -147,10 +167,7 @@ pub fn ContestTable() -> Html {
                     <tbody>
                         { for LOADS.iter().map(|load| {
                             let cells = rows.iter().find(|r| r.load == *load);
-                            let selected = state.preset.as_ref()
-                                .and_then(|p| p.params.get("load").copied())
-                                .and_then(|i| LOADS.get(i as usize))
-                                .map_or(*load == "noload", |l| l == load);
+                            let selected = *load == props.selected;
                             match cells {
                                 None => html! {
                                     <tr data-load={*load} class={classes!("pending", selected.then_some("selected"))}>
@@ -187,8 +204,8 @@ pub fn ContestTable() -> Html {
                     </tbody>
                 </table>
             </div>
-            if let Some(a) = state.pinned.as_ref().filter(|_| !state.pinned_contest.rows.is_empty()) {
-                { compare_table(&label(&a.scenario.policy), &state.pinned_contest.rows, &kernel, rows) }
+            if let Some((a, a_rows)) = props.pinned.as_ref().filter(|(_, r)| !r.is_empty()) {
+                { compare_table(&label(a), a_rows, &kernel, rows) }
             }
             if let Some(col) = &seed {
                 <h3 class="seed-heading">{ "Beside the seed" }</h3>

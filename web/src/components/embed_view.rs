@@ -2,12 +2,13 @@
 //! page's address): one chart of the run and a small link that opens the whole page on the same
 //! run, without the editing column. The app around it runs as on the full page.
 
-use schedlab::link::Embed;
+use schedlab::link::{Embed, LinkState, ViewState};
 use yew::prelude::*;
 
 use crate::charts::GanttChart;
-use crate::components::sweep_panel::SweepPanel;
-use crate::state::{AppContext, AppState, ViewChange};
+use crate::components::sweep_panel::{SweepPanel, SweepPanelProps};
+use crate::components::Shared;
+use crate::state::{Shown, ViewChange};
 
 /// The embed mode the page's address asks for with `?embed=NAME`, if it names one.
 pub fn query_embed() -> Option<Embed> {
@@ -20,8 +21,8 @@ pub fn query_embed() -> Option<Embed> {
 }
 
 /// The link that opens this run on the whole page: the same scenario and view, no embed.
-fn open_href(state: &AppState) -> Option<String> {
-    let mut link = state.link_state()?;
+fn open_href(link: Option<&LinkState>) -> Option<String> {
+    let mut link = link?.clone();
     link.view.embed = None;
     let location = web_sys::window()?.location();
     let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
@@ -29,8 +30,8 @@ fn open_href(state: &AppState) -> Option<String> {
 }
 
 /// The run's card: the policy and its settings, the summary figures and the benchmark's report.
-fn card(state: &AppState) -> Html {
-    let Some(shown) = &state.shown else {
+fn card(shown: Option<&Shown>) -> Html {
+    let Some(shown) = shown else {
         return html! { <div class="chart-slot small-slot">{ "The run's card appears when the run finishes." }</div> };
     };
     let r = &shown.outcome.result;
@@ -61,17 +62,26 @@ fn card(state: &AppState) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct EmbedViewProps {
     pub embed: Embed,
+    /// The run on screen, if one has finished.
+    #[prop_or_default]
+    pub shown: Option<Shared<Shown>>,
+    /// Lanes, zoom, cursor and selected task of the Gantt chart.
+    #[prop_or_default]
+    pub view: ViewState,
+    /// The link to what is on screen (`AppState::link_state`), for "open in schedlab".
+    #[prop_or_default]
+    pub link: Option<LinkState>,
+    /// The sweep panel's props, for `Embed::Sweep`.
+    #[prop_or_default]
+    pub sweep: Option<SweepPanelProps>,
     pub onview: Callback<ViewChange>,
 }
 
 #[component]
 pub fn EmbedView(props: &EmbedViewProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let view = &state.view;
+    let view = &props.view;
     let body = match props.embed {
-        Embed::Gantt => match &state.shown {
+        Embed::Gantt => match &props.shown {
             Some(shown) => html! {
                 <GanttChart data={shown.data.clone()} lanes={view.lanes} zoom={view.zoom}
                     cursor={view.cursor_ns} selected={view.selected_task.clone().map(AttrValue::from)}
@@ -81,13 +91,16 @@ pub fn EmbedView(props: &EmbedViewProps) -> Html {
                 html! { <div class="chart-slot gantt-slot">{ "The Gantt chart appears when the run finishes." }</div> }
             }
         },
-        Embed::Sweep => html! { <SweepPanel /> },
-        Embed::Card => card(&state),
+        Embed::Sweep => match &props.sweep {
+            Some(sweep) => html! { <SweepPanel ..sweep.clone() /> },
+            None => html! {},
+        },
+        Embed::Card => card(props.shown.as_deref()),
     };
     html! {
         <main class="embed" data-testid="embed" data-embed={props.embed.name()}>
             { body }
-            if let Some(href) = open_href(&state) {
+            if let Some(href) = open_href(props.link.as_ref()) {
                 <a class="embed-open" data-testid="embed-open" {href} target="_blank" rel="noopener">
                     { "open in schedlab" }
                 </a>

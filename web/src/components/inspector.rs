@@ -6,7 +6,22 @@ use yew::prelude::*;
 
 use crate::charts::palette::{css, task};
 use crate::components::playback::Playback;
-use crate::state::{Action, AppContext, ViewChange};
+use crate::components::Shared;
+use crate::state::{Inspector as Inspection, ViewChange};
+
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    /// The run on screen: its tasks' colours and, for playback, its decisions.
+    #[prop_or_default]
+    pub data: Option<Shared<RunData>>,
+    /// The view's time cursor (ns).
+    pub cursor: Option<u64>,
+    /// The run queues last received for the cursor, and whether a newer request is out.
+    #[prop_or_default]
+    pub inspection: Inspection,
+    /// Where the time field, Clear and playback send the cursor (`SetCursor`).
+    pub onview: Callback<ViewChange>,
+}
 
 /// The run queues at the time cursor, as the policy sees them: per CPU who runs, whom
 /// `pick_next` would choose, the decision in a sentence, each queue in the policy's order and
@@ -14,18 +29,16 @@ use crate::state::{Action, AppContext, ViewChange};
 /// decision by decision) sets the cursor. While a newer inspection is computed the
 /// last one stays (dimmed), so the panel keeps its size.
 #[component]
-pub fn Inspector() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
+pub fn Inspector(props: &InspectorProps) -> Html {
     // Text the time field could not read, with the reason.
     let bad_time = use_state_eq(|| None::<(String, String)>);
-    let cursor = state.view.cursor_ns;
-    let inspector = &state.inspector;
-    let data = state.shown.as_ref().map(|s| s.data.clone());
+    let cursor = props.cursor;
+    let inspector = &props.inspection;
+    let data = props.data.clone();
+    let set_cursor = props.onview.reform(ViewChange::SetCursor);
 
     let onchange = {
-        let state = state.clone();
+        let set_cursor = set_cursor.clone();
         let bad_time = bad_time.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -33,13 +46,13 @@ pub fn Inspector() -> Html {
             let text = text.trim();
             if text.is_empty() {
                 bad_time.set(None);
-                state.dispatch(Action::from(ViewChange::SetCursor(None)));
+                set_cursor.emit(None);
                 return;
             }
             match Nanos::parse(&format!("{text}ms")) {
                 Ok(t) => {
                     bad_time.set(None);
-                    state.dispatch(Action::from(ViewChange::SetCursor(Some(t.0))));
+                    set_cursor.emit(Some(t.0));
                 }
                 Err(_) => bad_time.set(Some((
                     text.to_owned(),
@@ -49,11 +62,10 @@ pub fn Inspector() -> Html {
         })
     };
     let clear = {
-        let state = state.clone();
         let bad_time = bad_time.clone();
         Callback::from(move |_: MouseEvent| {
             bad_time.set(None);
-            state.dispatch(Action::from(ViewChange::SetCursor(None)));
+            set_cursor.emit(None);
         })
     };
 
@@ -103,7 +115,7 @@ pub fn Inspector() -> Html {
                 <span class="inspector-status" role="status" aria-live="polite">{ status }</span>
             </div>
             if let Some(data) = data.clone() {
-                <Playback {data} {cursor} />
+                <Playback {data} {cursor} onview={props.onview.clone()} />
             }
             <span id="inspector-time-problem" class="field-problem">
                 { bad_time.as_ref().map(|(_, why)| why.clone()).unwrap_or_default() }

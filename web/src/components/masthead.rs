@@ -1,7 +1,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, ViewChange};
+use crate::state::ViewChange;
 
 /// Moves focus to the charts: past the scenario builder's many fields, for keyboard users.
 /// Not a plain `#fragment` link: the page's fragment is its share link.
@@ -19,19 +19,28 @@ fn skip_to_charts(e: MouseEvent) {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct MastheadProps {
+    /// Large type is on (the view's `large_type`).
+    pub large_type: bool,
+    /// Presenter mode is on (the view's `presenter`).
+    pub presenter: bool,
+    /// Where the two switches go: `ToggleLargeType`, `TogglePresenter`.
+    pub onview: Callback<ViewChange>,
+}
+
 /// A skip link to the charts, the page title, the engine version it runs, and the presenter
 /// and large-type switches for projectors.
 #[component]
-pub fn Masthead() -> Html {
-    let state = use_context::<AppContext>();
-    let large = state.as_ref().is_some_and(|s| s.view.large_type);
-    let presenting = state.as_ref().is_some_and(|s| s.view.presenter);
-    let on_present = state.clone().map(|state| {
-        Callback::from(move |_| state.dispatch(Action::from(ViewChange::TogglePresenter)))
-    });
-    let onclick = state.map(|state| {
-        Callback::from(move |_| state.dispatch(Action::from(ViewChange::ToggleLargeType)))
-    });
+pub fn Masthead(props: &MastheadProps) -> Html {
+    let large = props.large_type;
+    let presenting = props.presenter;
+    let on_present = props
+        .onview
+        .reform(|_: MouseEvent| ViewChange::TogglePresenter);
+    let on_large = props
+        .onview
+        .reform(|_: MouseEvent| ViewChange::ToggleLargeType);
     html! {
         <header class="masthead">
             <a class="skip-link" href="#" onclick={Callback::from(skip_to_charts)} data-testid="skip-to-charts">
@@ -43,18 +52,14 @@ pub fn Masthead() -> Html {
                 { "engine " }
                 <span data-testid="engine-version">{ schedlab::VERSION }</span>
             </p>
-            if let Some(onclick) = on_present {
-                <button type="button" class="presenter-toggle" aria-pressed={presenting.to_string()} {onclick}
-                    data-testid="presenter-toggle" title="One large chart, the slider under discussion and the headline numbers">
-                    { if presenting { "Leave presenter mode" } else { "Presenter mode" } }
-                </button>
-            }
-            if let Some(onclick) = onclick {
-                <button type="button" class="large-type-toggle" data-testid="large-type-toggle" aria-pressed={large.to_string()} {onclick}
-                    title="Bigger text for a projector">
-                    { if large { "Normal type" } else { "Large type" } }
-                </button>
-            }
+            <button type="button" class="presenter-toggle" aria-pressed={presenting.to_string()} onclick={on_present}
+                data-testid="presenter-toggle" title="One large chart, the slider under discussion and the headline numbers">
+                { if presenting { "Leave presenter mode" } else { "Presenter mode" } }
+            </button>
+            <button type="button" class="large-type-toggle" data-testid="large-type-toggle" aria-pressed={large.to_string()} onclick={on_large}
+                title="Bigger text for a projector">
+                { if large { "Normal type" } else { "Large type" } }
+            </button>
         </header>
     }
 }

@@ -1,4 +1,7 @@
-//! The page's components, one small file each.
+//! The page's components, one small file each. Each takes what it shows as props and reports
+//! what it changes through a callback; only `App` (in `lib.rs`) reads the reducer and hands
+//! them their props. (The stats and task tables, presenter mode, the quiz and the export bar
+//! still read the app context.)
 
 pub mod chart_area;
 pub mod compare_panel;
@@ -22,3 +25,43 @@ pub mod stats_table;
 pub mod sweep_panel;
 pub mod task_table;
 pub mod tunable_slider;
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// Shared data in props, compared by identity: a run's data is made once per run and never
+/// changed in place (an edit makes a new `Rc`), so the same pointer is the same data, and
+/// comparing props costs O(1) instead of a walk over a whole trace on every render of the page.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> From<Rc<T>> for Shared<T> {
+    fn from(rc: Rc<T>) -> Shared<T> {
+        Shared(rc)
+    }
+}

@@ -3,36 +3,36 @@
 //! (`schedlab::playback`), so the Gantt's cursor and the inspector follow through the reducer.
 //! Whether it plays is this bar's own: a link restores the cursor, not a running animation.
 
-use std::rc::Rc;
-
 use schedlab::playback;
 use schedlab::view::RunData;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, ViewChange};
+use crate::components::Shared;
+use crate::state::ViewChange;
 
 /// Decisions per second the speed control offers; the first is the default.
 const SPEEDS: [u32; 5] = [2, 1, 5, 10, 25];
 
 #[derive(Properties, PartialEq)]
 pub struct PlaybackProps {
-    pub data: Rc<RunData>,
+    /// The run stepped through: its decision instants.
+    pub data: Shared<RunData>,
+    /// The view's time cursor (ns).
     pub cursor: Option<u64>,
+    /// Where a step sends the cursor (`SetCursor`).
+    pub onview: Callback<ViewChange>,
 }
 
 #[component]
 pub fn Playback(props: &PlaybackProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
     let playing = use_state_eq(|| false);
     let speed = use_state_eq(|| SPEEDS[0]);
     let cursor = props.cursor;
 
     let go = {
-        let state = state.clone();
+        let onview = props.onview.clone();
         let data = props.data.clone();
         let playing = playing.clone();
         Callback::from(move |by: i64| {
@@ -51,7 +51,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
             if Some(target) == cursor {
                 playing.set(false);
             } else {
-                state.dispatch(Action::from(ViewChange::SetCursor(Some(target))));
+                onview.emit(ViewChange::SetCursor(Some(target)));
             }
         })
     };

@@ -1,24 +1,38 @@
+use std::rc::Rc;
+
 use schedlab::engine::machine::knobs;
+use schedlab::{Problem, Scenario};
 use yew::prelude::*;
 
 use crate::components::tunable_slider::TunableSlider;
-use crate::state::{Action, AppContext, Edit, FEATURED_TUNABLE};
+use crate::state::{problem_at, Edit, FEATURED_TUNABLE};
+
+#[derive(Properties, PartialEq)]
+pub struct PolicyPanelProps {
+    /// The scenario being edited: its policy, tunables and machine.
+    pub draft: Rc<Scenario>,
+    /// What the draft's preset makes for its CPUs, seed and policy (`AppState::generated`),
+    /// when the draft has a machine: its knobs are what a machine knob's Reset restores.
+    #[prop_or_default]
+    pub generated: Option<Rc<Scenario>>,
+    /// The draft's problems: each field shows its own.
+    #[prop_or_default]
+    pub problems: Vec<Problem>,
+    /// Where a policy pick and the sliders' moves go.
+    pub onedit: Callback<Edit>,
+}
 
 /// The policy picker and its tunables, drawn from the registry's specs, and, when the scenario
 /// has a machine, the machine's knobs (`engine::machine::knobs`) from theirs.
 #[component]
-pub fn PolicyPanel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let on_policy = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::SelectPolicy(select.value())));
-        })
-    };
-    let current = state.draft.policy.id.clone();
+pub fn PolicyPanel(props: &PolicyPanelProps) -> Html {
+    let on_policy = props.onedit.reform(|e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Edit::SelectPolicy(select.value())
+    });
+    let draft = &props.draft;
+    let problem = |path: &str| problem_at(&props.problems, path);
+    let current = draft.policy.id.clone();
     let info = schedlab::find(&current);
     // The tunable the seeds argued about goes first when the policy has it.
     let mut specs: Vec<_> = info
@@ -26,7 +40,8 @@ pub fn PolicyPanel() -> Html {
         .unwrap_or_default();
     specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
     // The preset's own machine (the kernel era's knobs): what a machine knob resets to.
-    let generated = state.draft.machine.as_ref().and_then(|_| state.generated());
+    let generated = props.generated.as_deref();
+    let onedit = props.onedit.clone();
     html! {
         <section class="panel policy-panel" aria-labelledby="policy-heading">
             <h2 id="policy-heading">{ "Scheduler" }</h2>
@@ -40,7 +55,7 @@ pub fn PolicyPanel() -> Html {
                         </option>
                     }) }
                 </select>
-                if let Some(problem) = state.problem_at("policy.id") {
+                if let Some(problem) = problem("policy.id") {
                     <span class="field-problem">{ problem }</span>
                 }
             </div>
@@ -57,22 +72,22 @@ pub fn PolicyPanel() -> Html {
                 } else {
                     <div class="tunables">
                         { for specs.into_iter().map(|spec| {
-                            let value = state.draft.policy.tunables.get(spec.key).copied().unwrap_or(spec.default);
-                            let problem = state.problem_at(&format!("policy.tunables.{}", spec.key));
-                            html! { <TunableSlider spec={*spec} {value} {problem} /> }
+                            let value = draft.policy.tunables.get(spec.key).copied().unwrap_or(spec.default);
+                            let problem = problem(&format!("policy.tunables.{}", spec.key));
+                            html! { <TunableSlider spec={*spec} {value} {problem} onedit={onedit.clone()} /> }
                         }) }
                     </div>
                 }
             }
-            if state.draft.machine.is_some() {
+            if draft.machine.is_some() {
                 <h3 id="machine-heading">{ "Machine" }</h3>
                 <p class="muted">{ "The VM's and the disks' knobs (page cache, writeback, swap, elevator). An elevator's own knobs only matter while it is chosen." }</p>
                 <div class="tunables" data-testid="machine-tunables" aria-labelledby="machine-heading">
                     { for knobs::knobs().filter_map(|knob| {
-                        let value = knobs::get(&state.draft, knob.spec.key)?;
-                        let problem = state.problem_at(&knob.path());
-                        let baseline = generated.as_ref().and_then(|g| knobs::get(g, knob.spec.key));
-                        Some(html! { <TunableSlider spec={knob.spec} {value} {problem} {baseline} /> })
+                        let value = knobs::get(draft, knob.spec.key)?;
+                        let problem = problem(&knob.path());
+                        let baseline = generated.and_then(|g| knobs::get(g, knob.spec.key));
+                        Some(html! { <TunableSlider spec={knob.spec} {value} {problem} {baseline} onedit={onedit.clone()} /> })
                     }) }
                 </div>
             }

@@ -1,18 +1,22 @@
 use yew::prelude::*;
 
-use crate::state::AppContext;
+use crate::protocol::ReportView;
+
+#[derive(Properties, PartialEq)]
+pub struct ReportPanelProps {
+    /// The report of the run on screen, when it ran a preset.
+    pub report: Option<ReportView>,
+    /// The draft is contest: its table has the Ratio column a note would send people to the
+    /// CLI for.
+    #[prop_or_default]
+    pub contest: bool,
+}
 
 /// The preset's own report (the benchmark's text output) and its caveats, such as the disk
 /// and page-cache models being illustrative.
 #[component]
-pub fn ReportPanel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let Some(shown) = state.shown.clone() else {
-        return html! {};
-    };
-    let Some(report) = shown.outcome.report.clone() else {
+pub fn ReportPanel(props: &ReportPanelProps) -> Html {
+    let Some(report) = &props.report else {
         return html! {};
     };
     let name = schedlab::workloads::find(&report.preset)
@@ -24,7 +28,7 @@ pub fn ReportPanel() -> Html {
             <pre class="report-text" tabindex="0" aria-label={format!("{name} report (scrollable text)")}>{ report.text.trim_end() }</pre>
             { for report.notes.iter()
                 // The page's contest table has the Ratio column this note sends people to the CLI for.
-                .filter(|n| !(state.is_contest() && n.starts_with("Ratio needs")))
+                .filter(|n| !(props.contest && n.starts_with("Ratio needs")))
                 .map(|n| html! { <p class="model-note">{ n }</p> }) }
         </section>
     }

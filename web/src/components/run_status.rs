@@ -1,12 +1,21 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use schedlab::view::RunData;
 use yew::prelude::*;
 
-use crate::state::{AppContext, RunStatus};
+use crate::components::Shared;
+use crate::state::RunStatus;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
+    /// Where the current run stands.
+    pub status: RunStatus,
+    /// The draft's generation: a new one while running restarts the elapsed time.
+    pub generation: u64,
+    /// What the charts draw of the run on screen: its task count, and what they leave out.
+    #[prop_or_default]
+    pub data: Option<Shared<RunData>>,
     /// Cancel pressed while a run is going, with the seconds it had been going (ms).
     pub oncancel: Callback<f64>,
 }
@@ -29,11 +38,8 @@ fn now_ms() -> f64 {
 /// under it, what the charts leave out of a very large run.
 #[component]
 pub fn RunStatusLine(props: &Props) -> Html {
-    let state = use_context::<AppContext>();
-    let running = state
-        .as_ref()
-        .is_some_and(|s| s.status == RunStatus::Running);
-    let generation = state.as_ref().map_or(0, |s| s.generation);
+    let running = props.status == RunStatus::Running;
+    let generation = props.generation;
     // When the run of this generation started (the page asked for it), while it runs.
     let started = use_mut_ref(|| None::<f64>);
     {
@@ -59,17 +65,10 @@ pub fn RunStatusLine(props: &Props) -> Html {
         }
         move || alive.set(false)
     });
-    let Some(state) = state else {
-        return html! {};
-    };
     let elapsed_ms = started.borrow().map(|t| (now_ms() - t).max(0.0));
     let slow = running && elapsed_ms.is_some_and(|e| e >= SHOW_AFTER_MS);
-    let tasks = state
-        .shown
-        .as_ref()
-        .map(|s| s.data.task_count())
-        .unwrap_or(0);
-    let (class, text) = match &state.status {
+    let tasks = props.data.as_ref().map(|d| d.task_count()).unwrap_or(0);
+    let (class, text) = match &props.status {
         RunStatus::Running => ("running", "Running…".to_string()),
         RunStatus::Done { wall_ms, hash } => (
             "done",
@@ -83,11 +82,10 @@ pub fn RunStatusLine(props: &Props) -> Html {
         ),
     };
     // What the charts leave out, said where it is seen before the charts, not in a legend.
-    let warnings: Vec<String> = state
-        .shown
+    let warnings: Vec<String> = props
+        .data
         .as_ref()
-        .map(|s| {
-            let data = &s.data;
+        .map(|data| {
             let mut out = Vec::new();
             if data.shown_until_ns < data.end_ns {
                 out.push(format!(

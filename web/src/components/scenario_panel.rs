@@ -1,35 +1,46 @@
+use schedlab::link::PresetRef;
+use schedlab::Problem;
 use yew::prelude::*;
 
 use crate::components::field::Field;
-use crate::state::{Action, AppContext, Edit};
+use crate::state::{problem_at, Edit};
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioPanelProps {
+    /// The preset the draft came from, with its parameters.
+    pub preset: Option<PresetRef>,
+    /// The task table was edited after the preset made it.
+    #[prop_or_default]
+    pub edited: bool,
+    /// What the CPUs, duration and seed fields show: the value, or text typed that did not
+    /// parse (`AppState::field_text`).
+    pub cpus: AttrValue,
+    pub duration: AttrValue,
+    pub seed: AttrValue,
+    /// The draft's problems: each field shows its own.
+    #[prop_or_default]
+    pub problems: Vec<Problem>,
+    pub onedit: Callback<Edit>,
+}
 
 /// The workload: preset picker with its story and parameters, CPUs, duration and seed.
 #[component]
-pub fn ScenarioPanel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let on_preset = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::SelectPreset(select.value())));
-        })
-    };
-    let current = state
+pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
+    let on_preset = props.onedit.reform(|e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Edit::SelectPreset(select.value())
+    });
+    let current = props
         .preset
         .as_ref()
         .map(|p| p.id.clone())
         .unwrap_or_default();
-    let preset = state
+    let preset = props
         .preset
         .as_ref()
         .and_then(|p| schedlab::workloads::find(&p.id));
-    let dispatch = |make: fn(String) -> Edit| {
-        let state = state.clone();
-        Callback::from(move |text: String| state.dispatch(make(text).into()))
-    };
-    let draft = &state.draft;
+    let dispatch = |make: fn(String) -> Edit| props.onedit.reform(make);
+    let problem = |path: &str| problem_at(&props.problems, path);
     html! {
         <section class="panel scenario-panel" aria-labelledby="scenario-heading">
             <h2 id="scenario-heading">{ "Workload" }</h2>
@@ -45,49 +56,51 @@ pub fn ScenarioPanel() -> Html {
             if let Some(preset) = preset {
                 <p class="preset-story">{ preset.story }</p>
                 <p class="preset-source">{ format!("Source: {}", preset.source) }</p>
-                if state.edited {
+                if props.edited {
                     <p class="preset-edited">
                         { "The tasks were edited after the preset made them; changing a preset parameter or the CPU count starts again from the preset. " }
-                        <button type="button" class="link-button" onclick={{
-                            let state = state.clone();
-                            Callback::from(move |_| state.dispatch(Action::from(Edit::Detach)))
-                        }}>{ "Stop using the preset" }</button>
+                        <button type="button" class="link-button"
+                            onclick={props.onedit.reform(|_: MouseEvent| Edit::Detach)}>{ "Stop using the preset" }</button>
                     </p>
                 }
-                <PresetParams />
+                if let Some(reference) = props.preset.clone() {
+                    <PresetParams {reference} problems={props.problems.clone()} onedit={props.onedit.clone()} />
+                }
             }
             <div class="field-row">
                 <Field id="cpus-input" label="CPUs" testid="cpus-input" kind="number"
-                    value={state.field_text("cpus", || draft.cpus.to_string())}
+                    value={props.cpus.clone()}
                     hint={AttrValue::from(format!("1 to {}", schedlab::MAX_CPUS))}
-                    problem={state.problem_at("cpus")}
+                    problem={problem("cpus")}
                     onchange={dispatch(Edit::SetCpus)} />
                 <Field id="duration-input" label="Duration" testid="duration-input"
-                    value={state.field_text("duration", || draft.duration.to_string())}
+                    value={props.duration.clone()}
                     hint={AttrValue::from(match preset.map(|p| p.stop) {
                         Some(schedlab::workloads::Stop::TaskExits(task)) => format!("a limit: the benchmark ends when {task} exits"),
                         _ => "e.g. 10s, 500ms".to_string(),
                     })}
-                    problem={state.problem_at("duration")}
+                    problem={problem("duration")}
                     onchange={dispatch(Edit::SetDuration)} />
                 <Field id="seed-input" label="Seed" testid="seed-input" kind="number"
-                    value={state.field_text("seed", || draft.seed.to_string())}
-                    problem={state.problem_at("seed")}
+                    value={props.seed.clone()}
+                    problem={problem("seed")}
                     onchange={dispatch(Edit::SetSeed)} />
             </div>
         </section>
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct PresetParamsProps {
+    reference: PresetRef,
+    problems: Vec<Problem>,
+    onedit: Callback<Edit>,
+}
+
 /// The preset's parameters: choices up front (e.g. contest's load), the rest folded away.
 #[component]
-fn PresetParams() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let Some(reference) = state.preset.clone() else {
-        return html! {};
-    };
+fn PresetParams(props: &PresetParamsProps) -> Html {
+    let reference = &props.reference;
     let Some(preset) = schedlab::workloads::find(&reference.id) else {
         return html! {};
     };
@@ -101,12 +114,12 @@ fn PresetParams() -> Html {
     html! {
         <div class="preset-params">
             { for choices.map(|spec| {
-                let state = state.clone();
                 let key = spec.key;
+                let onedit = props.onedit.clone();
                 let onchange = Callback::from(move |e: Event| {
                     let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
                     if let Ok(v) = select.value().parse::<i64>() {
-                        state.dispatch(Action::from(Edit::SetPresetParam(key.to_owned(), v)));
+                        onedit.emit(Edit::SetPresetParam(key.to_owned(), v));
                     }
                 });
                 let current = value_of(spec.key, spec.default);
@@ -128,14 +141,12 @@ fn PresetParams() -> Html {
                     { for numbers.into_iter().map(|spec| {
                         let key = spec.key;
                         let id = format!("param-{}", spec.key);
-                        let onchange = {
-                            let state = state.clone();
-                            Callback::from(move |text: String| {
-                                if let Ok(v) = text.trim().parse::<i64>() {
-                                    state.dispatch(Action::from(Edit::SetPresetParam(key.to_owned(), v)));
-                                }
-                            })
-                        };
+                        let onedit = props.onedit.clone();
+                        let onchange = Callback::from(move |text: String| {
+                            if let Ok(v) = text.trim().parse::<i64>() {
+                                onedit.emit(Edit::SetPresetParam(key.to_owned(), v));
+                            }
+                        });
                         let unit = if spec.unit.is_empty() { String::new() } else { format!(" {}", spec.unit) };
                         let path = format!("preset.{}", spec.key);
                         html! {
@@ -143,7 +154,7 @@ fn PresetParams() -> Html {
                                 <Field {id} label={spec.label} kind="number"
                                     value={value_of(spec.key, spec.default).to_string()}
                                     hint={AttrValue::from(format!("{}..={}{unit}. {}", spec.min, spec.max, spec.help))}
-                                    problem={state.problem_at(&path)}
+                                    problem={problem_at(&props.problems, &path)}
                                     {onchange} />
                             </div>
                         }

@@ -1,9 +1,31 @@
+use std::rc::Rc;
+
 use schedlab::engine::machine::knobs;
-use schedlab::TunableSpec;
+use schedlab::{Scenario, TunableSpec};
 use yew::prelude::*;
 
 use crate::charts::SweepChart;
-use crate::state::{Action, AppContext, SweepCommand, SweepForm, SweepRun, FEATURED_TUNABLE};
+use crate::state::{SweepCommand, SweepForm, SweepRun, FEATURED_TUNABLE};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct SweepPanelProps {
+    /// The scenario being edited: its policy's tunables and its machine's knobs are what can
+    /// be swept, and the slider's value is the plot's marker.
+    pub draft: Rc<Scenario>,
+    /// The metrics a sweep of the draft can report (`AppState::sweep_metrics`).
+    pub metrics: &'static [&'static str],
+    /// The sweep on screen, if one was run.
+    #[prop_or_default]
+    pub run: Option<Rc<SweepRun>>,
+    /// The draft no longer matches what that sweep ran (`AppState::sweep_is_stale`).
+    #[prop_or_default]
+    pub stale: bool,
+    /// Why the last "Run sweep" ran nothing.
+    #[prop_or_default]
+    pub error: Option<String>,
+    /// Where "Run sweep" and Cancel go.
+    pub onsweep: Callback<SweepCommand>,
+}
 
 /// Sweep mode: one tunable of the current policy over a range, one metric, plotted and tabled
 /// as the points come in (seed 000: Con Kolivas' contest over prio_bonus_ratio). The form starts
@@ -11,13 +33,11 @@ use crate::state::{Action, AppContext, SweepCommand, SweepForm, SweepRun, FEATUR
 /// the allowed range and runs nothing. A sweep whose scenario, policy or seed has since changed
 /// stays on screen, marked stale.
 #[component]
-pub fn SweepPanel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
+pub fn SweepPanel(props: &SweepPanelProps) -> Html {
+    let draft = &props.draft;
     // What the user typed; None until then (the form follows the policy's first tunable).
     let typed = use_state_eq(|| None::<SweepForm>);
-    let info = schedlab::find(&state.draft.policy.id);
+    let info = schedlab::find(&draft.policy.id);
     // The tunable the seeds argued about goes first when the policy has it, as in the sliders;
     // the scenario's machine knobs follow when it has a machine (each point sets the knob on it).
     let mut specs: Vec<&'static TunableSpec> = info
@@ -26,10 +46,10 @@ pub fn SweepPanel() -> Html {
     specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
     specs.extend(
         knobs::knobs()
-            .filter(|k| knobs::get(&state.draft, k.spec.key).is_some())
+            .filter(|k| knobs::get(draft, k.spec.key).is_some())
             .filter_map(|k| knobs::spec(k.spec.key)),
     );
-    let metrics = state.sweep_metrics();
+    let metrics = props.metrics;
     let first_metric = metrics.first().copied().unwrap_or("");
     let form = match &*typed {
         Some(f) if specs.iter().any(|s| s.key == f.key) => {
@@ -44,9 +64,9 @@ pub fn SweepPanel() -> Html {
     let spec = form
         .as_ref()
         .and_then(|f| specs.iter().find(|s| s.key == f.key).copied());
-    let run = state.sweep.clone();
+    let run = props.run.clone();
     let running = run.as_ref().is_some_and(|r| r.running());
-    let stale = state.sweep_is_stale();
+    let stale = props.stale;
 
     // Every edit stores the whole form, so the other fields keep what they show. Numbers are
     // stored as typed, on every keystroke, so a re-render (a point arriving) never resets them.
@@ -94,7 +114,7 @@ pub fn SweepPanel() -> Html {
     let on_step = edit(|f, v| f.step = v);
     let on_metric = edit(|f, v| f.metric = v);
     let onsubmit = {
-        let state = state.clone();
+        let onsweep = props.onsweep.clone();
         let form = form.clone();
         let refs = refs.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -117,13 +137,10 @@ pub fn SweepPanel() -> Html {
                     *field = v;
                 }
             }
-            state.dispatch(Action::from(SweepCommand::Run(f)));
+            onsweep.emit(SweepCommand::Run(f));
         })
     };
-    let on_cancel = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::from(SweepCommand::Cancel)))
-    };
+    let on_cancel = props.onsweep.reform(|_: MouseEvent| SweepCommand::Cancel);
 
     let unit = |s: &TunableSpec| {
         if s.unit.is_empty() {
@@ -132,7 +149,7 @@ pub fn SweepPanel() -> Html {
             format!(" ({})", s.unit)
         }
     };
-    let error = state.sweep_error.clone();
+    let error = props.error.clone();
     let form_html = match (&form, spec) {
         (Some(form), Some(spec)) => html! {
             <form class="sweep-form" {onsubmit} novalidate=true aria-describedby="sweep-error">
@@ -206,7 +223,7 @@ pub fn SweepPanel() -> Html {
                 { error.unwrap_or_default() }
             </p>
             if let Some(run) = run {
-                { results(&state, &run, stale) }
+                { results(draft, &run, stale) }
             }
         </section>
     }
@@ -243,15 +260,14 @@ fn progress(run: &SweepRun) -> String {
 }
 
 /// The plot and the table of a sweep, with what it ran.
-fn results(state: &AppContext, run: &std::rc::Rc<SweepRun>, stale: bool) -> Html {
+fn results(draft: &Scenario, run: &Rc<SweepRun>, stale: bool) -> Html {
     let key = run.spec.key;
     // The slider's value: a machine knob's on the scenario, a policy tunable's when the sweep's
     // policy is the current one.
-    let knob = knobs::find(key).map(|_| knobs::get(&state.draft, key));
+    let knob = knobs::find(key).map(|_| knobs::get(draft, key));
     let marker = knob.unwrap_or_else(|| {
-        (state.draft.policy.id == run.sweep.policy.id).then(|| {
-            state
-                .draft
+        (draft.policy.id == run.sweep.policy.id).then(|| {
+            draft
                 .policy
                 .tunables
                 .get(key)

@@ -3,7 +3,7 @@ use yew::prelude::*;
 
 use crate::state::{Action, AppContext, Edit};
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct TunableSliderProps {
     /// Everything the slider shows comes from here: label, unit, range, step, help.
     pub spec: TunableSpec,
@@ -14,6 +14,11 @@ pub struct TunableSliderProps {
     /// e.g. the kernel era's elevator).
     #[prop_or_default]
     pub baseline: Option<i64>,
+    /// Where a move (`SetTunable`) or a reset (`ResetTunable`) goes. A slider given none takes
+    /// the app's dispatcher from the context through [`ContextTunableSlider`] (presenter mode's
+    /// slider is made that way).
+    #[prop_or_default]
+    pub onedit: Option<Callback<Edit>>,
 }
 
 /// One tunable: a range input over the spec's min..max in its step (or, when the spec lists its
@@ -21,30 +26,22 @@ pub struct TunableSliderProps {
 /// live, its help behind an info button, and a reset to the default.
 #[component]
 pub fn TunableSlider(props: &TunableSliderProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
+    let Some(onedit) = props.onedit.clone() else {
+        return html! { <ContextTunableSlider ..props.clone() /> };
     };
     let spec = props.spec;
-    let oninput = {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Some(v) = input
-                .value()
-                .parse::<i64>()
-                .ok()
-                .and_then(|p| spec.slider_value(p))
-            {
-                state.dispatch(Action::from(Edit::SetTunable(spec.key.to_owned(), v)));
-            }
-        })
-    };
-    let onreset = {
-        let state = state.clone();
-        Callback::from(move |_| {
-            state.dispatch(Action::from(Edit::ResetTunable(spec.key.to_owned())))
-        })
-    };
+    let onreset = onedit.reform(move |_: MouseEvent| Edit::ResetTunable(spec.key.to_owned()));
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        if let Some(v) = input
+            .value()
+            .parse::<i64>()
+            .ok()
+            .and_then(|p| spec.slider_value(p))
+        {
+            onedit.emit(Edit::SetTunable(spec.key.to_owned(), v));
+        }
+    });
     let id = format!("tunable-{}", spec.key);
     let baseline = props.baseline.unwrap_or(spec.default);
     let at_default = props.value == baseline;
@@ -92,4 +89,15 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
             }
         </div>
     }
+}
+
+/// A slider whose owner passed no callback: its edits go to the app's reducer, read from the
+/// context. The one container of this file; everything else the slider shows is its props.
+#[component]
+pub fn ContextTunableSlider(props: &TunableSliderProps) -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let onedit = Callback::from(move |edit: Edit| state.dispatch(Action::from(edit)));
+    html! { <TunableSlider {onedit} ..props.clone() /> }
 }
