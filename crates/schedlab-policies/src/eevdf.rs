@@ -2,7 +2,7 @@
 //! after Stoica and Abdel-Wahab, 1995), `kernel/sched/fair.c` of v6.6,
 //! `reference/schedulers.md` §6.2 [S18].
 //!
-//! Model: CFS's weights and vruntime accounting (`vruntime += delta·1024/weight`, see `cfs`) with
+//! Model: CFS's weights and vruntime accounting (`vruntime += delta·1024/weight`, `crate::fair`) with
 //! a new pick and placement. Each CPU's queue knows the zero-lag virtual time
 //! `V = min_vruntime + Σ(v_i − min_vruntime)·w_i / Σw_i` over its queued entities and the running
 //! one (`avg_vruntime`, the division rounded down). An entity is eligible iff `v_i ≤ V`
@@ -47,7 +47,7 @@
 //! prefix of the vruntime order, so the pick is one O(log n) walk. No per-task slices
 //! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no
 //! PELT. Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are 6.6's
-//! CONFIG_FAIR_GROUP_SCHED, built as in `cfs` (a queue per group per CPU, a group entity in the
+//! CONFIG_FAIR_GROUP_SCHED, built on `crate::fair` as `cfs` is (a queue per group per CPU, a group entity in the
 //! parent's queue weighted by `calc_group_shares` from instantaneous queue weights instead of
 //! PELT averages): the group entity has its own vruntime, deadline and lag, is placed by its
 //! saved lag when its queue stops being empty and saves its lag when it empties, gets a new
@@ -55,7 +55,7 @@
 //! and `reweight_entity` (6.6: vruntime kept, the deadline's distance and a saved lag scaled by
 //! old/new weight) applies its new weight; `pick_eevdf` runs at every level down, and a wake-up
 //! preempts when `pick_eevdf` on the queue `find_matching_se` reaches picks the woken task's
-//! entity. SMP as in `cfs`: idle pull of the leftmost waiting entity of the busiest queue, a
+//! entity. SMP as in `cfs` (`crate::fair::FairBalance`): idle pull of the leftmost waiting entity of the busiest queue, a
 //! busy CPU's tick hands a waiting entity to an idle CPU, and its periodic `load_balance` is
 //! `crate::fair_balance` (6.6's, PELT loads replaced by queue weights); a moved entity keeps
 //! its lag (dequeue saves it, enqueue places by it).
@@ -75,15 +75,13 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
 };
 
-use crate::cfs::{
-    balance_move, calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor,
-    task_groups, until_next_tick, us, Entities, Hierarchy, Se, HZ_TUNABLE, SCALING_TUNABLE,
-};
 use crate::eevdf_tree::DeadlineTree;
-use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
-
-const NSEC_PER_USEC: u64 = 1_000;
-const NSEC_PER_SEC: u64 = 1_000_000_000;
+use crate::fair::{
+    calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor, task_groups,
+    until_next_tick, us, Entities, FairBalance, Hierarchy, Se, TaskSe, HZ_TUNABLE, SCALING_TUNABLE,
+};
+use crate::fair_balance::{DomainConfig, SchedDomain};
+use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
 
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
@@ -318,6 +316,89 @@ impl Entities for Eevdf {
         let e = &self.se[t.index()];
         self.h.rq(e.slot, e.cpu)
     }
+    fn curr(&self, q: usize) -> Option<Se> {
+        self.rq[q].curr
+    }
+    fn take_curr(&mut self, q: usize) -> Option<Se> {
+        self.rq[q].curr.take()
+    }
+    fn timeline(&self, q: usize) -> impl Iterator<Item = Se> + '_ {
+        self.rq[q].tasks_timeline.iter()
+    }
+    fn on_rq(&self, s: Se) -> bool {
+        self.e(s).on_rq
+    }
+    /// `__enqueue_entity` with `avg_vruntime_add`.
+    fn enqueue_tree(&mut self, q: usize, s: Se) {
+        let se = *self.e(s);
+        let rq = &mut self.rq[q];
+        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+        rq.avg_load += se.weight as i128;
+        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
+        self.e_mut(s).seq = seq;
+    }
+    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
+    fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let Se::Group(gq) = s else {
+            return;
+        };
+        let gq = gq as usize;
+        let tg_load: u64 = self.h.siblings(gq).map(|q| self.queue_load(q)).sum();
+        let shares = calc_group_shares(self.h.shares(gq), self.queue_load(gq), tg_load);
+        if self.gse[gq].weight != shares {
+            self.reweight_entity(cx, s, shares);
+        }
+    }
+    /// `avg_load` with curr: what EEVDF's `cfs_rq->load.weight` holds.
+    fn queue_load(&self, q: usize) -> u64 {
+        self.sums(q).1 as u64
+    }
+    fn group_weight(&self, q: usize) -> u64 {
+        self.gse[q].weight
+    }
+    fn task_weight(&self, t: TaskId) -> u64 {
+        self.se[t.index()].weight
+    }
+}
+
+impl FairBalance for Eevdf {
+    fn h_nr_running(&self, cpu: usize) -> u64 {
+        self.rq[cpu].h_nr_running as u64
+    }
+    fn nr_tasks(&self) -> usize {
+        self.se.len()
+    }
+    fn task_se(&self, t: TaskId) -> TaskSe {
+        let e = &self.se[t.index()];
+        TaskSe {
+            on_rq: e.on_rq,
+            cpu: e.cpu,
+            lru: e.lru,
+            exec_start: e.exec_start,
+        }
+    }
+    fn touch_lru(&mut self, t: TaskId) {
+        self.lru_seq += 1;
+        self.se[t.index()].lru = self.lru_seq;
+    }
+    fn tick_nsec(&self) -> u64 {
+        self.c.tick_nsec
+    }
+    fn domain(&self) -> &DomainConfig {
+        &self.dc
+    }
+    fn sched_domain(&self, cpu: usize) -> SchedDomain {
+        self.sd[cpu]
+    }
+    fn set_sched_domain(&mut self, cpu: usize, sd: SchedDomain) {
+        self.sd[cpu] = sd;
+    }
+    fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        Eevdf::move_task(self, cx, t, from, to);
+    }
+    fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
+        Eevdf::check_preempt_wakeup(self, cx, cpu, t);
+    }
 }
 
 impl Eevdf {
@@ -351,17 +432,6 @@ impl Eevdf {
                 ..Entity::default()
             })
             .collect();
-    }
-
-    /// The task at the end of the CPU's chain of `curr` entities, if one runs.
-    fn curr_task(&self, cpu: usize) -> Option<TaskId> {
-        let mut s = self.rq[cpu].curr?;
-        loop {
-            match s {
-                Se::Task(t) => return Some(t),
-                Se::Group(q) => s = self.rq[q as usize].curr?,
-            }
-        }
     }
 
     #[cfg(test)]
@@ -428,16 +498,6 @@ impl Eevdf {
         // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
         rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
         rq.min_vruntime = min;
-    }
-
-    /// `__enqueue_entity` with `avg_vruntime_add`.
-    fn enqueue_tree(&mut self, q: usize, s: Se) {
-        let se = *self.e(s);
-        let rq = &mut self.rq[q];
-        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
-        rq.avg_load += se.weight as i128;
-        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
-        self.e_mut(s).seq = seq;
     }
 
     /// `__dequeue_entity` with `avg_vruntime_sub`.
@@ -591,20 +651,6 @@ impl Eevdf {
         }
     }
 
-    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
-    fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
-        let Se::Group(gq) = s else {
-            return;
-        };
-        let gq = gq as usize;
-        let load = |q: usize| self.sums(q).1 as u64;
-        let tg_load: u64 = self.h.siblings(gq).map(load).sum();
-        let shares = calc_group_shares(self.h.shares(gq), load(gq), tg_load);
-        if self.gse[gq].weight != shares {
-            self.reweight_entity(cx, s, shares);
-        }
-    }
-
     /// `enqueue_task_fair` above the task's own queue: each group entity not yet queued is
     /// enqueued (`update_curr`, `update_cfs_group`, `place_entity` by its saved lag), then the
     /// weights of the rest of the path are updated.
@@ -622,10 +668,7 @@ impl Eevdf {
             self.enqueue_tree(pq, g);
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(cx, g);
-            cur = self.parent_entity(g);
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// `dequeue_task_fair` above the task's own queue: a group entity whose queue became empty
@@ -653,35 +696,7 @@ impl Eevdf {
             q = pq;
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(cx, g);
-            cur = self.parent_entity(g);
-        }
-    }
-
-    /// `put_prev_entity` for `p`, the curr of queue `q`, and the chain of curr entities under it.
-    fn put_prev_chain(&mut self, q: usize, p: Se) {
-        if self.e(p).on_rq {
-            self.enqueue_tree(q, p);
-        }
-        if let Se::Group(g) = p {
-            if let Some(pp) = self.rq[g as usize].curr.take() {
-                self.put_prev_chain(g as usize, pp);
-            }
-        }
-    }
-
-    /// The tasks of queue `q` waiting to run, in timeline order, group queues expanded in place
-    /// (the running task's chain included, the running task itself not).
-    fn waiting_tasks(&self, q: usize, out: &mut Vec<TaskId>) {
-        let rq = &self.rq[q];
-        for s in rq.tasks_timeline.iter().chain(rq.curr) {
-            match s {
-                Se::Task(t) if rq.curr != Some(s) => out.push(t),
-                Se::Task(_) => {}
-                Se::Group(g) => self.waiting_tasks(g as usize, out),
-            }
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// `check_preempt_wakeup` for `t` just queued on `cpu`: the running and the woken task
@@ -779,115 +794,6 @@ impl Eevdf {
                 &[from as i64, to as i64, us(se.vlag), us(se.deadline - se.vruntime)],
             ),
         );
-    }
-
-    /// `task_h_load` with the queues' instantaneous weights.
-    fn task_h_load(&self, t: TaskId) -> u64 {
-        let load = |q: usize| self.sums(q).1 as u64;
-        let mut path = Vec::new();
-        let mut q = self.task_rq(t);
-        while let Some(pq) = self.h.parent_q(q) {
-            path.push((load(q), self.gse[q].weight));
-            q = pq;
-        }
-        path.push((load(q), 0));
-        fair_balance::task_h_load(self.se[t.index()].weight, &path)
-    }
-
-    /// The periodic `load_balance` of busy CPU `this`, when its domain is due.
-    fn periodic_balance(&mut self, cx: &mut Cx<'_>, this: usize) {
-        let jiffies = cx.now().0 / self.c.tick_nsec.max(1);
-        if self.h.ncpus < 2 || !self.sd[this].due(&self.dc, jiffies, true) {
-            return;
-        }
-        self.sd[this].last_balance = jiffies;
-        let stats: Vec<CpuStat> = (0..self.h.ncpus)
-            .map(|c| CpuStat {
-                nr_running: self.rq[c].h_nr_running as u64,
-                load: self.sums(c).1 as u64,
-            })
-            .collect();
-        let now = cx.now().0;
-        let dst = CpuId(this as u16);
-        let candidates = |b: usize| {
-            let running = self.curr_task(b);
-            let mut on: Vec<(u64, TaskId)> = (0..self.se.len())
-                .map(|i| TaskId(i as u32))
-                .filter(|t| {
-                    let e = &self.se[t.index()];
-                    e.on_rq && e.cpu == b
-                })
-                .map(|t| (self.se[t.index()].lru, t))
-                .collect();
-            on.sort_unstable();
-            on.into_iter()
-                .map(|(_, t)| Candidate {
-                    task: t,
-                    load: self.task_h_load(t),
-                    running: running == Some(t),
-                    allowed: cx.task(t).allowed(dst),
-                    hot: now.saturating_sub(self.se[t.index()].exec_start)
-                        < fair_balance::MIGRATION_COST_NS,
-                })
-                .collect()
-        };
-        let mut sd = self.sd[this];
-        let r = fair_balance::load_balance(&self.dc, &mut sd, &stats, this, candidates);
-        self.sd[this] = sd;
-        let Some((busiest, d, imbalance)) = r else {
-            return;
-        };
-        for &t in &d.skipped {
-            self.lru_seq += 1;
-            self.se[t.index()].lru = self.lru_seq;
-        }
-        if d.moved.is_empty() {
-            if let Some(t) = self.curr_task(this) {
-                cx.note(
-                    dst,
-                    t,
-                    Note::new(
-                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
-                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
-                    ),
-                );
-            }
-        }
-        for t in d.moved {
-            self.move_task(cx, t, busiest, this);
-            self.check_preempt_wakeup(cx, this, t);
-        }
-    }
-
-    fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
-        if !this_idle {
-            self.periodic_balance(cx, this);
-        }
-        let ncpus = self.h.ncpus;
-        let nr: Vec<usize> = (0..ncpus).map(|c| self.rq[c].h_nr_running).collect();
-        let waiting: Vec<bool> = (0..ncpus)
-            .map(|c| self.rq[c].h_nr_running > self.curr_task(c).is_some() as usize)
-            .collect();
-        let free: Vec<bool> = cx
-            .cpus()
-            .map(|c| cx.is_idle(c) && !cx.resched_pending(c) && self.rq[c.index()].curr.is_none())
-            .collect();
-        let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
-            return;
-        };
-        // The leftmost waiting task allowed on `to` (can_migrate_task's affinity test).
-        let mut tasks = Vec::new();
-        self.waiting_tasks(from, &mut tasks);
-        let Some(t) = tasks
-            .into_iter()
-            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
-        else {
-            return;
-        };
-        self.move_task(cx, t, from, to);
-        if self.curr_task(to).is_some() {
-            self.check_preempt_wakeup(cx, to, t);
-        }
     }
 }
 
@@ -1173,11 +1079,7 @@ impl Policy for Eevdf {
             } else {
                 self.enqueue_tree(q, s);
             }
-            let mut cur = self.parent_entity(s);
-            while let Some(g) = cur {
-                self.update_cfs_group(cx, g);
-                cur = self.parent_entity(g);
-            }
+            self.update_cfs_groups_from(cx, self.parent_entity(s));
         }
         let cpu = CpuId(c as u16);
         if cx.annotating() {
