@@ -257,6 +257,10 @@ pub trait Entities {
     fn timeline(&self, q: usize) -> impl Iterator<Item = Se> + '_;
     /// `se->on_rq`.
     fn on_rq(&self, s: Se) -> bool;
+    /// `se->sched_delayed`: asleep but still queued (EEVDF's DELAY_DEQUEUE); never moved.
+    fn is_delayed(&self, _s: Se) -> bool {
+        false
+    }
     /// `__enqueue_entity`: `s` goes into queue `q`'s timeline.
     fn enqueue_tree(&mut self, q: usize, s: Se);
     /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
@@ -298,7 +302,7 @@ pub trait Entities {
         let queued: Vec<Se> = self.timeline(q).chain(curr).collect();
         for s in queued {
             match s {
-                Se::Task(t) if curr != Some(s) => out.push(t),
+                Se::Task(t) if curr != Some(s) && !self.is_delayed(s) => out.push(t),
                 Se::Task(_) => {}
                 Se::Group(g) => self.waiting_tasks(g as usize, out),
             }
