@@ -714,7 +714,8 @@ mod tests {
         assert!(d.contains("0 of 17 CPU times and 17 of 17 CPU shares agree within 5 %"), "{d}");
         // Ping-pong: 90 % of the CPU in half the round trips is 360 us a round trip.
         assert!(d.contains("For real each round trip took 360.0 us"), "{d}");
-        assert!(d.contains("Ping blocked in 12499 of its 12500 receives"), "{d}");
+        // (The 6.18 model's ping wakes 25000 times, the measurement stub halves that.)
+        assert!(d.contains("Ping blocked in every receive, as in the model"), "{d}");
         // The groups' shares, 25 % and 37.5 % twice by hand, within a tick of the 5 s.
         assert!(d.contains("| two-groups | light-hog | 1.252 s |"), "{d}");
         assert!(d.contains("| two-groups | heavy-hog-2 | 1.872 s |"), "{d}");
