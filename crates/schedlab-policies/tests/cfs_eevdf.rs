@@ -819,3 +819,34 @@ fn eevdf_6_18_sleeper_beside_a_hog_runs_at_once() {
     assert_eq!((cpu(&old), wait(&old)), (455, 454));
     assert_eq!((cpu(&new), wait(&new)), (500, 4));
 }
+
+/// 6.17's RUN_TO_PARITY by hand: A has the base slice (3 ms, 1 CPU, HZ 1000) and B its own
+/// 1 ms. B's shorter slice preempts at once (PREEMPT_SHORT), runs its first half request to
+/// 1 ms, then A is picked with vruntime 0 and deadline 1.5 ms, but protected only up to
+/// vruntime 0 + B's 1 ms slice (`set_protect_slice` with the shortest queued slice): at the
+/// 2 ms tick its protection is over and it is rescheduled although its request is not used up
+/// (the pick keeps it: V 1 ms, both eligible, A's deadline 1.5 ms the earlier).
+#[test]
+fn eevdf_6_18_run_to_parity_is_limited_by_the_shortest_queued_slice() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","slice":"1ms","program":[{"run":"1s"}]}]"#;
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":3000}}"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "12ms"));
+    assert_eq!(
+        notes_of(&out, "A", 3_000),
+        [
+            "0 new task at V 0.000 ms (lag 0.000 ms, saved 0.000 ms), deadline 1.500 ms: half a slice away",
+            "0 picked: earliest deadline 1.500 ms among 1 eligible (V 0.000 ms, lag 0.000 ms)",
+            "1000 picked: earliest deadline 1.500 ms among 1 eligible (V 0.500 ms, lag 0.500 ms)",
+            "2000 protected slice over (vprot 1.000 ms): resched",
+            "3000 request used up: new deadline 5.000 ms (vruntime 2.000 ms): resched",
+        ]
+    );
+    // 6.6 has no per-task slices: both have 3 ms requests and run to parity.
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":606,"hz":1000,"base_slice":3000}}"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "12ms"));
+    assert!(out
+        .trace
+        .notes()
+        .all(|a| !a.note.render().starts_with("protected slice over")));
+}
