@@ -391,6 +391,28 @@ impl Entities for Cfs {
     fn group_weight(&self, q: usize) -> u64 {
         self.gse[q].weight
     }
+    fn charge(&mut self, s: Se, delta: u64) {
+        let se = self.e_mut(s);
+        se.sum_exec_runtime += delta;
+        se.vruntime += calc_delta_fair(delta, se.weight) as i64;
+    }
+    fn update_min_vruntime(&mut self, q: usize) {
+        let rq = &self.rq[q];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.e(c).vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.e(l).vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[q];
+        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+    }
     fn task_weight(&self, t: TaskId) -> u64 {
         self.se[t.index()].weight
     }
@@ -529,24 +551,6 @@ impl Cfs {
                 ..Entity::default()
             })
             .collect();
-    }
-
-    fn update_min_vruntime(&mut self, q: usize) {
-        let rq = &self.rq[q];
-        let mut vruntime = rq.min_vruntime;
-        if let Some(c) = rq.curr {
-            vruntime = self.e(c).vruntime;
-        }
-        if let Some(l) = rq.tasks_timeline.first() {
-            let lv = self.e(l).vruntime;
-            vruntime = if rq.curr.is_some() {
-                vruntime.min(lv)
-            } else {
-                lv
-            };
-        }
-        let rq = &mut self.rq[q];
-        rq.min_vruntime = rq.min_vruntime.max(vruntime);
     }
 
     /// 6.5 `sched_slice` with ALT_PERIOD: the period of the CPU's `h_nr_running` tasks (plus
@@ -1070,21 +1074,7 @@ impl Policy for Cfs {
     /// `update_curr` at every level of the running task's chain.
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
-        let mut s = Se::Task(task);
-        loop {
-            let q = self.cfs_rq_of(s);
-            if self.rq[q].curr != Some(s) {
-                return;
-            }
-            let e = self.e_mut(s);
-            e.sum_exec_runtime += delta.0;
-            e.vruntime += calc_delta_fair(delta.0, e.weight) as i64;
-            self.update_min_vruntime(q);
-            match self.parent_entity(s) {
-                Some(p) => s = p,
-                None => return,
-            }
-        }
+        self.account_chain(task, delta.0);
     }
 
     /// The scheduler tick (`task_tick_fair` → `entity_tick` at every level: a group entity's

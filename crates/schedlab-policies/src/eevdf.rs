@@ -487,6 +487,32 @@ impl Entities for Eevdf {
     fn group_weight(&self, q: usize) -> u64 {
         self.gse[q].weight
     }
+    fn charge(&mut self, s: Se, delta: u64) {
+        let se = self.e_mut(s);
+        se.sum_exec_runtime += delta;
+        se.vruntime += calc_delta_fair(delta, se.weight) as i64;
+        se.charged |= delta > 0;
+    }
+    fn update_min_vruntime(&mut self, q: usize) {
+        let rq = &self.rq[q];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.e(c).vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.e(l).vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[q];
+        let min = rq.min_vruntime.max(vruntime);
+        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
+        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
+        rq.min_vruntime = min;
+    }
     fn task_weight(&self, t: TaskId) -> u64 {
         self.se[t.index()].weight
     }
@@ -609,27 +635,6 @@ impl Eevdf {
         let (avg, load) = self.sums(q);
         let key = (self.e(s).vruntime - self.rq[q].min_vruntime) as i128;
         avg >= key * load
-    }
-
-    fn update_min_vruntime(&mut self, q: usize) {
-        let rq = &self.rq[q];
-        let mut vruntime = rq.min_vruntime;
-        if let Some(c) = rq.curr {
-            vruntime = self.e(c).vruntime;
-        }
-        if let Some(l) = rq.tasks_timeline.first() {
-            let lv = self.e(l).vruntime;
-            vruntime = if rq.curr.is_some() {
-                vruntime.min(lv)
-            } else {
-                lv
-            };
-        }
-        let rq = &mut self.rq[q];
-        let min = rq.min_vruntime.max(vruntime);
-        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
-        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
-        rq.min_vruntime = min;
     }
 
     /// `__dequeue_entity` with `avg_vruntime_sub`.
@@ -1357,22 +1362,7 @@ impl Policy for Eevdf {
     /// `update_curr`'s accounting at every level of the running task's chain.
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
-        let mut s = Se::Task(task);
-        loop {
-            let q = self.cfs_rq_of(s);
-            if self.rq[q].curr != Some(s) {
-                return;
-            }
-            let se = self.e_mut(s);
-            se.sum_exec_runtime += delta.0;
-            se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
-            se.charged |= delta.0 > 0;
-            self.update_min_vruntime(q);
-            match self.parent_entity(s) {
-                Some(p) => s = p,
-                None => return,
-            }
-        }
+        self.account_chain(task, delta.0);
     }
 
     /// The scheduler tick: `entity_tick` at every level (`update_curr`: a used-up request

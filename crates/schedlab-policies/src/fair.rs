@@ -272,6 +272,31 @@ pub trait Entities {
     /// A task's weight.
     fn task_weight(&self, t: TaskId) -> u64;
 
+    /// `update_curr`'s accounting for one entity: `delta` ns of CPU, `calc_delta_fair(delta)`
+    /// of vruntime.
+    fn charge(&mut self, s: Se, delta: u64);
+    /// `update_min_vruntime` of queue `q`.
+    fn update_min_vruntime(&mut self, q: usize);
+
+    /// `update_curr`'s accounting at every level of the running task's chain: the running
+    /// entity of each queue from the task up, charged `delta`, each queue's `min_vruntime`
+    /// following.
+    fn account_chain(&mut self, task: TaskId, delta: u64) {
+        let mut s = Se::Task(task);
+        loop {
+            let q = self.cfs_rq_of(s);
+            if self.curr(q) != Some(s) {
+                return;
+            }
+            self.charge(s, delta);
+            self.update_min_vruntime(q);
+            match self.parent_entity(s) {
+                Some(p) => s = p,
+                None => return,
+            }
+        }
+    }
+
     /// The task at the end of the CPU's chain of `curr` entities, if one runs.
     fn curr_task(&self, cpu: usize) -> Option<TaskId> {
         let mut s = self.curr(cpu)?;
