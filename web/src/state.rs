@@ -877,6 +877,7 @@ fn new_task(name: &str, template: Template) -> TaskSpec {
         arrival: Nanos::ZERO,
         shares: None,
         cpu_rate_cap: None,
+        slice: None,
         cpus: None,
         group: None,
         rt: None,

@@ -268,6 +268,7 @@ struct Arrival {
     rt: Option<crate::scenario::RtSpec>,
     cpus_allowed: u32,
     group: Option<u16>,
+    slice: Option<Nanos>,
     entry: u32,
 }
 
@@ -283,6 +284,7 @@ impl Arrival {
             rt: None,
             cpus_allowed,
             group: None,
+            slice: None,
             entry,
         }
     }
@@ -444,6 +446,7 @@ impl Engine {
                     .as_deref()
                     .and_then(|g| scenario.group_index(g))
                     .map(|g| g as u16),
+                slice: t.slice,
                 entry: code.task_entries[i],
             };
             match t.count {
@@ -869,6 +872,7 @@ impl Engine {
         rt: Option<crate::scenario::RtSpec>,
         cpus_allowed: u32,
         group: Option<u16>,
+        slice: Option<Nanos>,
         parent: Option<TaskId>,
         entry: u32,
         cpu: CpuId,
@@ -900,6 +904,7 @@ impl Engine {
             cpus_allowed,
             parent,
             group,
+            slice,
             cpu,
             last_ran: None,
             // record_state below makes it Runnable (and counts it).
@@ -939,6 +944,7 @@ impl Engine {
             a.rt,
             a.cpus_allowed,
             a.group,
+            a.slice,
             None,
             a.entry,
             CpuId(0),
@@ -1249,6 +1255,7 @@ impl Engine {
                 let child_name = child_name(&base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
                 let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
+                let slice = parent.slice;
                 self.complete_step(t);
                 self.create_task(
                     child_name,
@@ -1258,6 +1265,7 @@ impl Engine {
                     rt,
                     mask,
                     group,
+                    slice,
                     Some(t),
                     entry,
                     pcpu,

@@ -99,6 +99,8 @@ pub struct TaskInfo {
     pub parent: Option<TaskId>,
     /// The task group, an index into [`Cx::groups`]; `None` = the root group.
     pub group: Option<u16>,
+    /// Its own slice (`sched_attr.sched_runtime`), if the scenario gives one.
+    pub slice: Option<Nanos>,
     /// The CPU whose queue holds the task (or held it last).
     pub cpu: CpuId,
     /// The CPU it last ran on, if it ever ran.

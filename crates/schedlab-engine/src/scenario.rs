@@ -98,6 +98,10 @@ pub mod limits {
     /// A group's `cpu.weight`, as cgroup v2 allows it (`CGROUP_WEIGHT_MIN..=CGROUP_WEIGHT_MAX`).
     pub const GROUP_WEIGHT_MIN: u32 = 1;
     pub const GROUP_WEIGHT_MAX: u32 = 10_000;
+    /// A task's `slice` (`sched_attr.sched_runtime` of a SCHED_NORMAL task, Linux 6.12+): the
+    /// range `__setparam_fair` clamps it to, 0.1 ms (HZ 1000 / 10) to 100 ms (HZ 100 × 10).
+    pub const SLICE_MIN: Nanos = Nanos::from_us(100);
+    pub const SLICE_MAX: Nanos = Nanos::from_ms(100);
 }
 
 /// Deserializes a duration field, naming the field and its maximum when it is too large.
@@ -114,6 +118,13 @@ bounded_nanos!(de_arrival, "arrival", limits::MAX_DURATION);
 bounded_nanos!(de_seek, "seek", limits::MAX_SEEK);
 bounded_nanos!(de_context_switch, "context_switch", limits::MAX_COST);
 bounded_nanos!(de_migration, "migration", limits::MAX_COST);
+
+fn de_slice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Nanos>, D::Error> {
+    let s = String::deserialize(d)?;
+    Nanos::parse_field(&s, "slice", limits::MAX_DURATION)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -224,6 +235,15 @@ pub struct TaskSpec {
     /// Inherited by forked children, as a cgroup is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// The task's own slice, as `sched_setattr` sets it with `sched_runtime` (Linux 6.12+),
+    /// `limits::SLICE_MIN..=SLICE_MAX`; absent = the base slice. Inherited by forked children,
+    /// as `se.slice` is. Policies other than EEVDF's 6.18 rules ignore it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "de_slice"
+    )]
+    pub slice: Option<Nanos>,
     /// Start this many identical copies, named `name-1` .. `name-N`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
@@ -741,6 +761,17 @@ impl Validator<'_> {
                     self.err(
                         format!("{p}.shares"),
                         format!("{sh} is outside the allowed range 1..=100000"),
+                    );
+                }
+            }
+            if let Some(slice) = t.slice {
+                if !(limits::SLICE_MIN..=limits::SLICE_MAX).contains(&slice) {
+                    self.err(
+                        format!("{p}.slice"),
+                        format!(
+                            "{slice} is outside the allowed range 100us..=100ms (sched_attr's \
+                             sched_runtime for a fair task)"
+                        ),
                     );
                 }
             }
@@ -1271,6 +1302,34 @@ mod tests {
         assert_eq!(cpus.message, "17 is outside the allowed range 1..=16");
         let nice = err.0.iter().find(|p| p.path == "tasks[0].nice").unwrap();
         assert_eq!(nice.message, "20 is outside the allowed range -20..=19");
+    }
+
+    /// A task's own slice (`sched_attr.sched_runtime`) is 100us..=100ms, named by its path.
+    #[test]
+    fn a_task_slice_is_checked_against_the_kernels_range() {
+        let json = |slice: &str| {
+            format!(
+                r#"{{"version":1,"cpus":1,"duration":"1s","seed":1,"policy":{{"id":"eevdf"}},
+                  "tasks":[{{"name":"a","slice":"{slice}","program":[{{"run":"1ms"}}]}}]}}"#
+            )
+        };
+        let s = Scenario::from_json(&json("3ms")).unwrap();
+        assert_eq!(s.tasks[0].slice, Some(Nanos::from_ms(3)));
+        assert!(s.validate().is_ok());
+        assert!(s.to_json_pretty().contains("\"slice\": \"3ms\""));
+        for bad in ["50us", "101ms"] {
+            let err = Scenario::from_json(&json(bad)).unwrap_err();
+            assert_eq!(err.0[0].path, "tasks[0].slice");
+            assert_eq!(
+                err.0[0].message,
+                format!(
+                    "{bad} is outside the allowed range 100us..=100ms (sched_attr's \
+                     sched_runtime for a fair task)"
+                )
+            );
+        }
+        let err = Scenario::from_json(&json("soon")).unwrap_err();
+        assert!(err.to_string().contains("slice"), "{err}");
     }
 
     #[test]

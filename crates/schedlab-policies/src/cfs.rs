@@ -79,55 +79,18 @@
 
 use std::collections::BTreeMap;
 
-use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
+use crate::fair::{
+    calc_delta, calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor,
+    task_groups, until_next_tick, us, Entities, FairBalance, Hierarchy, Se, TaskSe, HZ_TUNABLE,
+    SCALING_TUNABLE,
+};
+use crate::fair_balance::{DomainConfig, SchedDomain};
+use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
 use schedlab_engine::metrics::nice_weight;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
     Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
 };
-
-/// `NICE_0_LOAD` (scaled down: the weight of a nice-0 task).
-pub const NICE_0_LOAD: u64 = 1024;
-
-/// `SCHED_TUNABLESCALING_NONE`, `_LOG`, `_LINEAR`.
-pub const SCHED_TUNABLESCALING_NONE: i64 = 0;
-pub const SCHED_TUNABLESCALING_LOG: i64 = 1;
-pub const SCHED_TUNABLESCALING_LINEAR: i64 = 2;
-
-/// `get_update_sysctl_factor`: CPUs counted for scaling are capped at 8.
-const SCALING_MAX_CPUS: u32 = 8;
-
-const NSEC_PER_USEC: u64 = 1_000;
-const NSEC_PER_SEC: u64 = 1_000_000_000;
-
-/// CONFIG_HZ as a tunable: the kernel's `Kconfig.hz` default is HZ_250.
-pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
-    "hz",
-    "HZ",
-    "Hz",
-    250,
-    100,
-    1000,
-    "Scheduler tick rate (CONFIG_HZ: 100, 250 (the Kconfig default), 300 or 1000; distributions \
-     use 100 to 1000). Slice ends and tick preemption are noticed only at a tick.",
-)
-.step(50)
-.values(&[100, 250, 300, 1000])
-.kernel("CONFIG_HZ");
-
-/// `sched_tunable_scaling` as a tunable.
-pub const SCALING_TUNABLE: TunableSpec = TunableSpec::new(
-    "sched_tunable_scaling",
-    "Tunable scaling",
-    "",
-    SCHED_TUNABLESCALING_LOG,
-    SCHED_TUNABLESCALING_NONE,
-    SCHED_TUNABLESCALING_LINEAR,
-    "How the time tunables grow with the number of CPUs: 0 = not at all, 1 = by 1 + ilog2(CPUs) \
-     (the default: 1, 2, 3, 4 for 1, 2, 4, 8 CPUs), 2 = by the number of CPUs. At most 8 CPUs \
-     count.",
-)
-.kernel("sched_tunable_scaling");
 
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
@@ -226,30 +189,6 @@ pub const INFO: PolicyInfo = PolicyInfo {
     metric: Some("vruntime in µs (lower runs first)"),
     build,
 };
-
-/// The boot-time multiplier of the time tunables (`get_update_sysctl_factor`).
-pub fn sysctl_factor(ncpus: u32, scaling: i64) -> u64 {
-    let cpus = ncpus.clamp(1, SCALING_MAX_CPUS);
-    match scaling {
-        SCHED_TUNABLESCALING_NONE => 1,
-        SCHED_TUNABLESCALING_LINEAR => cpus as u64,
-        _ => 1 + cpus.ilog2() as u64,
-    }
-}
-
-/// `calc_delta_fair`: `delta` of real time in the virtual time of an entity of `weight`
-/// (`delta·NICE_0_LOAD/weight`, truncated; exact for nice 0, as in the kernel).
-pub fn calc_delta_fair(delta: u64, weight: u64) -> u64 {
-    if weight == NICE_0_LOAD {
-        return delta;
-    }
-    ((delta as u128 * NICE_0_LOAD as u128) / weight.max(1) as u128) as u64
-}
-
-/// `__calc_delta(delta, weight, lw)`: `delta·weight/load`, truncated.
-pub fn calc_delta(delta: u64, weight: u64, load: u64) -> u64 {
-    ((delta as u128 * weight as u128) / load.max(1) as u128) as u64
-}
 
 /// `__sched_period`.
 pub fn sched_period(nr_running: u64, c: &CfsConfig) -> u64 {
@@ -361,51 +300,6 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     })
 }
 
-/// Time until the next jiffy boundary (a full tick when exactly on one).
-/// `select_task_rq_fair`, reduced: the preferred CPU (the parent's for a fork, the last one for a
-/// wake-up) if it is idle and not already claimed this instant, else any such idle CPU, else for
-/// a fork the CPU with the fewest tasks (`find_idlest_cpu`; the preferred CPU, then the lowest
-/// id, on ties) and for a wake-up the preferred CPU. Shared by `cfs` and `eevdf`.
-pub fn select_cpu_fair(
-    cx: &Cx<'_>,
-    task: TaskId,
-    prev: CpuId,
-    why: Select,
-    nr_running: impl Fn(CpuId) -> u64,
-) -> CpuId {
-    let info = cx.task(task);
-    let allowed = |c: CpuId| info.allowed(c);
-    let free = |c: CpuId| allowed(c) && cx.is_idle(c) && !cx.resched_pending(c);
-    let prefer = info.allowed_or_fallback(match why {
-        Select::New { parent_cpu } => parent_cpu.unwrap_or(prev),
-        Select::Wakeup { .. } => prev,
-    });
-    if free(prefer) {
-        return prefer;
-    }
-    if let Some(c) = cx.cpus().find(|&c| free(c)) {
-        return c;
-    }
-    match why {
-        Select::New { .. } => cx
-            .cpus()
-            .filter(|&c| allowed(c))
-            .min_by_key(|&c| (nr_running(c), c != prefer, c.0))
-            .unwrap_or(prefer),
-        Select::Wakeup { .. } => prefer,
-    }
-}
-
-pub fn until_next_tick(now: Nanos, tick_nsec: u64) -> Nanos {
-    let tick = tick_nsec.max(1);
-    Nanos(tick - now.0 % tick)
-}
-
-/// Virtual nanoseconds as µs, for notes (`{.3}` then prints milliseconds).
-pub fn us(v: i64) -> i64 {
-    v / NSEC_PER_USEC as i64
-}
-
 /// A timeline sorted by `(key, insertion sequence)`: the rbtree of `cfs_rq->tasks_timeline`,
 /// with equal keys in insertion order.
 #[derive(Clone, Debug, Default)]
@@ -446,176 +340,6 @@ impl Timeline {
     }
 }
 
-/// Where a balancing pass should move one waiting task, given each queue's `nr_running` and
-/// whether it has a waiting (not running) entity. Returns `(from, to)`.
-///
-/// `this` is the balancing CPU. Idle pull (`this_idle`): from the busiest queue with a waiting
-/// entity (busiest = most `nr_running`, lowest CPU id on ties). On a busy CPU's tick: hand a
-/// waiting entity of `this` to a free idle CPU (the nohz kick); the busy CPU's own periodic
-/// balance is `crate::fair_balance`.
-pub fn balance_move(
-    nr_running: &[usize],
-    has_waiting: &[bool],
-    free_idle: &[bool],
-    this: usize,
-    this_idle: bool,
-) -> Option<(usize, usize)> {
-    let busiest = (0..nr_running.len())
-        .filter(|&i| i != this && has_waiting[i])
-        .max_by_key(|&i| (nr_running[i], std::cmp::Reverse(i)));
-    if this_idle {
-        return busiest.map(|b| (b, this));
-    }
-    if has_waiting[this] {
-        if let Some(idle) = (0..free_idle.len()).find(|&i| i != this && free_idle[i]) {
-            return Some((this, idle));
-        }
-    }
-    None
-}
-
-/// A scheduling entity: a task, or the entity of a task group on one CPU (`Group(q)` is the
-/// entity whose own queue, the kernel's `my_q`, is cfs_rq `q`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Se {
-    Task(TaskId),
-    Group(u32),
-}
-
-/// `NICE_0_LOAD`'s share of a group: the kernel's `MIN_SHARES` (scaled down), the least weight
-/// a group entity gets (`calc_group_shares`'s clamp).
-pub const MIN_SHARES: u64 = 2;
-
-/// `sched_weight_from_cgroup`: cgroup v2's `cpu.weight` (1..=10000, default 100) as the
-/// group's `tg->shares` (scaled down): `DIV_ROUND_CLOSEST(weight·1024, 100)`.
-pub fn shares_from_cpu_weight(cpu_weight: u32) -> u64 {
-    (cpu_weight as u64 * NICE_0_LOAD + 50) / 100
-}
-
-/// `calc_group_shares`: a group entity's weight on one CPU, `tg->shares` times this CPU's
-/// group load over the group's load on all CPUs, at least `MIN_SHARES` and at most
-/// `tg->shares`. `load` is this CPU's group queue's `load.weight`; `tg_load` the sum of those
-/// over every CPU (the kernel's `tg->load_avg` with this CPU's contribution replaced by `load`;
-/// here instantaneous weights, not PELT averages, see the header).
-pub fn calc_group_shares(tg_shares: u64, load: u64, tg_load: u64) -> u64 {
-    // `if (tg_weight) shares /= tg_weight;`
-    let shares = (tg_shares * load)
-        .checked_div(tg_load)
-        .unwrap_or(tg_shares * load);
-    shares.clamp(MIN_SHARES, tg_shares.max(MIN_SHARES))
-}
-
-/// A task group as the policies keep it: the kernel's `task_group` (parent and `shares`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TaskGroup {
-    pub parent: Option<u16>,
-    pub shares: u64,
-}
-
-/// The groups of a scenario as `task_group`s, parents first.
-pub fn task_groups(cx: &Cx<'_>) -> Vec<TaskGroup> {
-    cx.groups()
-        .iter()
-        .map(|g| TaskGroup {
-            parent: g.parent,
-            shares: shares_from_cpu_weight(g.cpu_weight),
-        })
-        .collect()
-}
-
-/// The layout of the per-CPU queues of a hierarchy: queue `q = slot·ncpus + cpu`, slot 0 the
-/// root (`rq->cfs`, so without groups a queue's index is its CPU) and slot `g + 1` group `g`'s
-/// `tg->cfs_rq[cpu]`. Shared by `cfs` and `eevdf`.
-#[derive(Clone, Debug, Default)]
-pub struct Hierarchy {
-    pub ncpus: usize,
-    pub tg: Vec<TaskGroup>,
-}
-
-impl Hierarchy {
-    pub fn cpu_of(&self, q: usize) -> usize {
-        q % self.ncpus
-    }
-    /// The queue of a task of group `slot` (0 = root) on `cpu`.
-    pub fn rq(&self, slot: usize, cpu: usize) -> usize {
-        slot * self.ncpus + cpu
-    }
-    /// The queue holding group queue `q`'s entity (its parent group's queue on the same CPU);
-    /// `None` for a root queue.
-    pub fn parent_q(&self, q: usize) -> Option<usize> {
-        let slot = q / self.ncpus;
-        let g = slot.checked_sub(1)?;
-        let pslot = self.tg.get(g)?.parent.map_or(0, |p| p as usize + 1);
-        Some(self.rq(pslot, q % self.ncpus))
-    }
-    /// `tg->shares` of the group whose queue is `q`.
-    pub fn shares(&self, q: usize) -> u64 {
-        (q / self.ncpus)
-            .checked_sub(1)
-            .and_then(|g| self.tg.get(g))
-            .map_or(NICE_0_LOAD, |g| g.shares)
-    }
-    /// Every queue of the same group as `q`, one per CPU.
-    pub fn siblings(&self, q: usize) -> impl Iterator<Item = usize> {
-        let base = q - q % self.ncpus;
-        base..base + self.ncpus
-    }
-    pub fn queues(&self) -> usize {
-        (self.tg.len() + 1) * self.ncpus
-    }
-}
-
-/// The hierarchy walks over a policy's entities (`cfs_rq_of`, `parent_entity`,
-/// `find_matching_se`), shared by `cfs` and `eevdf`.
-pub trait Entities {
-    fn hierarchy(&self) -> &Hierarchy;
-    /// The queue of a task: its group's queue on the CPU it is on or was last on.
-    fn task_rq(&self, t: TaskId) -> usize;
-
-    /// `cfs_rq_of(se)`.
-    fn cfs_rq_of(&self, s: Se) -> usize {
-        match s {
-            Se::Task(t) => self.task_rq(t),
-            Se::Group(q) => self.hierarchy().parent_q(q as usize).unwrap_or(0),
-        }
-    }
-
-    /// `parent_entity(se)`: the entity of the group whose queue holds `s`.
-    fn parent_entity(&self, s: Se) -> Option<Se> {
-        let q = self.cfs_rq_of(s);
-        (q >= self.hierarchy().ncpus).then_some(Se::Group(q as u32))
-    }
-
-    fn depth(&self, mut s: Se) -> usize {
-        let mut d = 0;
-        while let Some(p) = self.parent_entity(s) {
-            s = p;
-            d += 1;
-        }
-        d
-    }
-
-    /// `find_matching_se`: `a` and `b` raised to entities of one queue.
-    fn find_matching_se(&self, mut a: Se, mut b: Se) -> (Se, Se) {
-        let (mut da, mut db) = (self.depth(a), self.depth(b));
-        while da > db {
-            a = self.parent_entity(a).unwrap_or(a);
-            da -= 1;
-        }
-        while db > da {
-            b = self.parent_entity(b).unwrap_or(b);
-            db -= 1;
-        }
-        while self.cfs_rq_of(a) != self.cfs_rq_of(b) {
-            match (self.parent_entity(a), self.parent_entity(b)) {
-                (Some(pa), Some(pb)) => (a, b) = (pa, pb),
-                _ => break,
-            }
-        }
-        (a, b)
-    }
-}
-
 impl Entities for Cfs {
     fn hierarchy(&self) -> &Hierarchy {
         &self.h
@@ -623,6 +347,118 @@ impl Entities for Cfs {
     fn task_rq(&self, t: TaskId) -> usize {
         let e = &self.se[t.index()];
         self.h.rq(e.slot, e.cpu)
+    }
+    fn curr(&self, q: usize) -> Option<Se> {
+        self.rq[q].curr
+    }
+    fn take_curr(&mut self, q: usize) -> Option<Se> {
+        self.rq[q].curr.take()
+    }
+    fn timeline(&self, q: usize) -> impl Iterator<Item = Se> + '_ {
+        self.rq[q].tasks_timeline.iter()
+    }
+    fn on_rq(&self, s: Se) -> bool {
+        self.e(s).on_rq
+    }
+    fn enqueue_tree(&mut self, q: usize, s: Se) {
+        let v = self.e(s).vruntime;
+        let seq = self.rq[q].tasks_timeline.insert(v, s);
+        self.e_mut(s).seq = seq;
+    }
+    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`, applied by 6.5's
+    /// `reweight_entity` (the queue's load follows; vruntime is kept).
+    fn update_cfs_group(&mut self, _cx: &mut Cx<'_>, s: Se) {
+        let Se::Group(gq) = s else {
+            return;
+        };
+        let gq = gq as usize;
+        let load = self.rq[gq].load;
+        let tg_load: u64 = self.h.siblings(gq).map(|q| self.rq[q].load).sum();
+        let shares = calc_group_shares(self.h.shares(gq), load, tg_load);
+        let e = self.gse[gq];
+        if e.weight == shares {
+            return;
+        }
+        if e.on_rq {
+            let pq = self.cfs_rq_of(s);
+            self.rq[pq].load = self.rq[pq].load - e.weight + shares;
+        }
+        self.gse[gq].weight = shares;
+    }
+    fn queue_load(&self, q: usize) -> u64 {
+        self.rq[q].load
+    }
+    fn group_weight(&self, q: usize) -> u64 {
+        self.gse[q].weight
+    }
+    fn charge(&mut self, s: Se, delta: u64) {
+        let se = self.e_mut(s);
+        se.sum_exec_runtime += delta;
+        se.vruntime += calc_delta_fair(delta, se.weight) as i64;
+    }
+    fn update_min_vruntime(&mut self, q: usize) {
+        let rq = &self.rq[q];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.e(c).vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.e(l).vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[q];
+        rq.min_vruntime = rq.min_vruntime.max(vruntime);
+    }
+    fn task_weight(&self, t: TaskId) -> u64 {
+        self.se[t.index()].weight
+    }
+}
+
+impl FairBalance for Cfs {
+    fn h_nr_running(&self, cpu: usize) -> u64 {
+        self.rq[cpu].h_nr_running
+    }
+    fn nr_tasks(&self) -> usize {
+        self.se.len()
+    }
+    fn task_se(&self, t: TaskId) -> TaskSe {
+        let e = &self.se[t.index()];
+        TaskSe {
+            on_rq: e.on_rq,
+            cpu: e.cpu,
+            lru: e.lru,
+            exec_start: e.exec_start,
+        }
+    }
+    fn touch_lru(&mut self, t: TaskId) {
+        self.lru_seq += 1;
+        self.se[t.index()].lru = self.lru_seq;
+    }
+    /// A wake-up's next buddy is cache hot for `task_hot` (6.5's `sched_feat(CACHE_HOT_BUDDY)`).
+    fn is_next_buddy(&self, t: TaskId) -> bool {
+        self.rq[self.task_rq(t)].next == Some(Se::Task(t))
+    }
+    fn tick_nsec(&self) -> u64 {
+        self.c.tick_nsec
+    }
+    fn domain(&self) -> &DomainConfig {
+        &self.dc
+    }
+    fn sched_domain(&self, cpu: usize) -> SchedDomain {
+        self.sd[cpu]
+    }
+    fn set_sched_domain(&mut self, cpu: usize, sd: SchedDomain) {
+        self.sd[cpu] = sd;
+    }
+    fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        Cfs::move_task(self, cx, t, from, to);
+    }
+    fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
+        Cfs::check_preempt_wakeup(self, cx, cpu, t);
     }
 }
 
@@ -700,17 +536,6 @@ impl Cfs {
         }
     }
 
-    /// The task at the end of the CPU's chain of `curr` entities, if one runs.
-    fn curr_task(&self, cpu: usize) -> Option<TaskId> {
-        let mut s = self.rq[cpu].curr?;
-        loop {
-            match s {
-                Se::Task(t) => return Some(t),
-                Se::Group(q) => s = self.rq[q as usize].curr?,
-            }
-        }
-    }
-
     /// Allocates the group queues and entities when the scenario has groups (once).
     fn init_groups(&mut self, cx: &Cx<'_>) {
         if !self.h.tg.is_empty() || cx.groups().is_empty() {
@@ -728,24 +553,6 @@ impl Cfs {
             .collect();
     }
 
-    fn update_min_vruntime(&mut self, q: usize) {
-        let rq = &self.rq[q];
-        let mut vruntime = rq.min_vruntime;
-        if let Some(c) = rq.curr {
-            vruntime = self.e(c).vruntime;
-        }
-        if let Some(l) = rq.tasks_timeline.first() {
-            let lv = self.e(l).vruntime;
-            vruntime = if rq.curr.is_some() {
-                vruntime.min(lv)
-            } else {
-                lv
-            };
-        }
-        let rq = &mut self.rq[q];
-        rq.min_vruntime = rq.min_vruntime.max(vruntime);
-    }
-
     /// 6.5 `sched_slice` with ALT_PERIOD: the period of the CPU's `h_nr_running` tasks (plus
     /// `s` if it is not queued), scaled by the entity's weight over its queue's load at every
     /// level up to the root, at least `sched_min_granularity` (BASE_SLICE).
@@ -761,12 +568,6 @@ impl Cfs {
             cur = self.parent_entity(x);
         }
         slice.max(self.c.sysctl_sched_min_granularity)
-    }
-
-    fn enqueue_tree(&mut self, q: usize, s: Se) {
-        let v = self.e(s).vruntime;
-        let seq = self.rq[q].tasks_timeline.insert(v, s);
-        self.e_mut(s).seq = seq;
     }
 
     fn dequeue_tree(&mut self, q: usize, s: Se) {
@@ -878,31 +679,10 @@ impl Cfs {
             .or(rq.last.filter(|&b| fair(b)))
     }
 
-    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`, applied by 6.5's
-    /// `reweight_entity` (the queue's load follows; vruntime is kept).
-    fn update_cfs_group(&mut self, s: Se) {
-        let Se::Group(gq) = s else {
-            return;
-        };
-        let gq = gq as usize;
-        let load = self.rq[gq].load;
-        let tg_load: u64 = self.h.siblings(gq).map(|q| self.rq[q].load).sum();
-        let shares = calc_group_shares(self.h.shares(gq), load, tg_load);
-        let e = self.gse[gq];
-        if e.weight == shares {
-            return;
-        }
-        if e.on_rq {
-            let pq = self.cfs_rq_of(s);
-            self.rq[pq].load = self.rq[pq].load - e.weight + shares;
-        }
-        self.gse[gq].weight = shares;
-    }
-
     /// `enqueue_task_fair` above the task's own queue: each group entity not yet queued is
     /// enqueued with ENQUEUE_WAKEUP (so `place_entity` gives it the sleeper credit), then the
     /// weights of the rest of the path are updated (`update_cfs_group`).
-    fn enqueue_upper(&mut self, s: Se) {
+    fn enqueue_upper(&mut self, cx: &mut Cx<'_>, s: Se) {
         let mut cur = self.parent_entity(s);
         while let Some(g) = cur {
             if self.e(g).on_rq {
@@ -910,7 +690,7 @@ impl Cfs {
             }
             let pq = self.cfs_rq_of(g);
             self.update_min_vruntime(pq);
-            self.update_cfs_group(g);
+            self.update_cfs_group(cx, g);
             let base = place_base(self.rq[pq].min_vruntime, false, 0, &self.c);
             let e = self.e_mut(g);
             e.vruntime = e.vruntime.max(base);
@@ -920,10 +700,7 @@ impl Cfs {
             self.enqueue_tree(pq, g);
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(g);
-            cur = self.parent_entity(g);
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// `dequeue_task_fair` above the task's own queue: a group entity whose queue became empty
@@ -931,7 +708,7 @@ impl Cfs {
     /// entities stops the walk and, when the task went to sleep, becomes the next buddy of its
     /// queue ("bias pick_next to pick a task from this cfs_rq"); the weights of the rest are
     /// updated.
-    fn dequeue_upper(&mut self, s: Se, task_sleep: bool) {
+    fn dequeue_upper(&mut self, cx: &mut Cx<'_>, s: Se, task_sleep: bool) {
         let mut q = self.cfs_rq_of(s);
         let mut cur = self.parent_entity(s);
         while let Some(g) = cur {
@@ -951,40 +728,12 @@ impl Cfs {
             let w = self.e(g).weight;
             self.e_mut(g).on_rq = false;
             self.rq[pq].load -= w;
-            self.update_cfs_group(g);
+            self.update_cfs_group(cx, g);
             self.update_min_vruntime(pq);
             q = pq;
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(g);
-            cur = self.parent_entity(g);
-        }
-    }
-
-    /// `put_prev_entity` for `p`, the curr of queue `q`, and the chain of curr entities under it.
-    fn put_prev_chain(&mut self, q: usize, p: Se) {
-        if self.e(p).on_rq {
-            self.enqueue_tree(q, p);
-        }
-        if let Se::Group(g) = p {
-            if let Some(pp) = self.rq[g as usize].curr.take() {
-                self.put_prev_chain(g as usize, pp);
-            }
-        }
-    }
-
-    /// The entities tasks of `cpu` waiting to run, in timeline order, group queues expanded in
-    /// place (the running task's chain included, the running task itself not).
-    fn waiting_tasks(&self, q: usize, out: &mut Vec<TaskId>) {
-        let rq = &self.rq[q];
-        for s in rq.tasks_timeline.iter().chain(rq.curr) {
-            match s {
-                Se::Task(t) if rq.curr != Some(s) => out.push(t),
-                Se::Task(_) => {}
-                Se::Group(g) => self.waiting_tasks(g as usize, out),
-            }
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// Moves a waiting task to another CPU's queue, keeping its vruntime relative to
@@ -1001,7 +750,7 @@ impl Cfs {
         let rel = self.se[t.index()].vruntime - self.rq[fq].min_vruntime;
         self.update_min_vruntime(fq);
         self.rq[from].h_nr_running -= 1;
-        self.dequeue_upper(s, false);
+        self.dequeue_upper(cx, s, false);
         let se = &mut self.se[t.index()];
         se.vruntime = rel + self.rq[tq].min_vruntime;
         se.cpu = to;
@@ -1010,7 +759,7 @@ impl Cfs {
         self.rq[tq].load += w;
         self.enqueue_tree(tq, s);
         self.rq[to].h_nr_running += 1;
-        self.enqueue_upper(s);
+        self.enqueue_upper(cx, s);
         cx.migrate(t, CpuId(to as u16));
         cx.note(
             CpuId(to as u16),
@@ -1020,121 +769,6 @@ impl Cfs {
                 &[from as i64, to as i64, us(self.se[t.index()].vruntime)],
             ),
         );
-    }
-
-    /// `task_h_load` with the queues' instantaneous weights.
-    fn task_h_load(&self, t: TaskId) -> u64 {
-        let mut path = Vec::new();
-        let mut q = self.task_rq(t);
-        while let Some(pq) = self.h.parent_q(q) {
-            path.push((self.rq[q].load, self.gse[q].weight));
-            q = pq;
-        }
-        path.push((self.rq[q].load, 0));
-        fair_balance::task_h_load(self.se[t.index()].weight, &path)
-    }
-
-    /// The periodic `load_balance` of busy CPU `this`, when its domain is due.
-    fn periodic_balance(&mut self, cx: &mut Cx<'_>, this: usize) {
-        let jiffies = cx.now().0 / self.c.tick_nsec.max(1);
-        if self.h.ncpus < 2 || !self.sd[this].due(&self.dc, jiffies, true) {
-            return;
-        }
-        self.sd[this].last_balance = jiffies;
-        let stats: Vec<CpuStat> = (0..self.h.ncpus)
-            .map(|c| CpuStat {
-                nr_running: self.rq[c].h_nr_running,
-                load: self.rq[c].load,
-            })
-            .collect();
-        let now = cx.now().0;
-        let dst = CpuId(this as u16);
-        let dst_busy = self.rq[this].h_nr_running > 0;
-        let candidates = |b: usize| {
-            let running = self.curr_task(b);
-            let mut on: Vec<(u64, TaskId)> = (0..self.se.len())
-                .map(|i| TaskId(i as u32))
-                .filter(|t| {
-                    let e = &self.se[t.index()];
-                    e.on_rq && e.cpu == b
-                })
-                .map(|t| (self.se[t.index()].lru, t))
-                .collect();
-            on.sort_unstable();
-            on.into_iter()
-                .map(|(_, t)| {
-                    let e = &self.se[t.index()];
-                    let buddy = dst_busy && self.rq[self.task_rq(t)].next == Some(Se::Task(t));
-                    Candidate {
-                        task: t,
-                        load: self.task_h_load(t),
-                        running: running == Some(t),
-                        allowed: cx.task(t).allowed(dst),
-                        hot: buddy
-                            || now.saturating_sub(e.exec_start) < fair_balance::MIGRATION_COST_NS,
-                    }
-                })
-                .collect()
-        };
-        let mut sd = self.sd[this];
-        let r = fair_balance::load_balance(&self.dc, &mut sd, &stats, this, candidates);
-        self.sd[this] = sd;
-        let Some((busiest, d, imbalance)) = r else {
-            return;
-        };
-        for &t in &d.skipped {
-            self.lru_seq += 1;
-            self.se[t.index()].lru = self.lru_seq;
-        }
-        if d.moved.is_empty() {
-            if let Some(t) = self.curr_task(this) {
-                cx.note(
-                    dst,
-                    t,
-                    Note::new(
-                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
-                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
-                    ),
-                );
-            }
-        }
-        for t in d.moved {
-            self.move_task(cx, t, busiest, this);
-            self.check_preempt_wakeup(cx, this, t);
-        }
-    }
-
-    fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
-        if !this_idle {
-            self.periodic_balance(cx, this);
-        }
-        let ncpus = self.h.ncpus;
-        let nr: Vec<usize> = (0..ncpus)
-            .map(|c| self.rq[c].h_nr_running as usize)
-            .collect();
-        let waiting: Vec<bool> = (0..ncpus)
-            .map(|c| self.rq[c].h_nr_running > self.curr_task(c).is_some() as u64)
-            .collect();
-        let free: Vec<bool> = cx
-            .cpus()
-            .map(|c| cx.is_idle(c) && !cx.resched_pending(c) && self.rq[c.index()].curr.is_none())
-            .collect();
-        let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
-            return;
-        };
-        // The leftmost waiting task allowed on `to` (can_migrate_task's affinity test).
-        let mut tasks = Vec::new();
-        self.waiting_tasks(from, &mut tasks);
-        let Some(t) = tasks
-            .into_iter()
-            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
-        else {
-            return;
-        };
-        self.move_task(cx, t, from, to);
-        if self.curr_task(to).is_some() {
-            self.check_preempt_wakeup(cx, to, t);
-        }
     }
 
     /// `check_preempt_tick` for `curr`, the running entity of queue `q` (`task` runs under it).
@@ -1373,10 +1007,10 @@ impl Policy for Cfs {
         self.rq[q].load += se.weight;
         self.enqueue_tree(q, Se::Task(task));
         self.rq[c].h_nr_running += 1;
-        self.enqueue_upper(Se::Task(task));
+        self.enqueue_upper(cx, Se::Task(task));
     }
 
-    fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, why: Dequeue) {
+    fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, why: Dequeue) {
         let s = Se::Task(task);
         if !self.se[task.index()].on_rq {
             return;
@@ -1394,7 +1028,7 @@ impl Policy for Cfs {
         self.rq[q].load -= se.weight;
         self.update_min_vruntime(q);
         self.rq[cpu].h_nr_running -= 1;
-        self.dequeue_upper(s, why == Dequeue::Sleep);
+        self.dequeue_upper(cx, s, why == Dequeue::Sleep);
     }
 
     fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
@@ -1440,21 +1074,7 @@ impl Policy for Cfs {
     /// `update_curr` at every level of the running task's chain.
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
-        let mut s = Se::Task(task);
-        loop {
-            let q = self.cfs_rq_of(s);
-            if self.rq[q].curr != Some(s) {
-                return;
-            }
-            let e = self.e_mut(s);
-            e.sum_exec_runtime += delta.0;
-            e.vruntime += calc_delta_fair(delta.0, e.weight) as i64;
-            self.update_min_vruntime(q);
-            match self.parent_entity(s) {
-                Some(p) => s = p,
-                None => return,
-            }
-        }
+        self.account_chain(task, delta.0);
     }
 
     /// The scheduler tick (`task_tick_fair` → `entity_tick` at every level: a group entity's
@@ -1476,7 +1096,7 @@ impl Policy for Cfs {
             if self.rq[q].curr != Some(s) {
                 break;
             }
-            self.update_cfs_group(s);
+            self.update_cfs_group(cx, s);
             if self.rq[q].nr_running() > 1 {
                 self.check_preempt_tick(cx, q, s, t);
             }
@@ -1532,11 +1152,7 @@ impl Policy for Cfs {
             } else {
                 self.enqueue_tree(q, s);
             }
-            let mut cur = self.parent_entity(s);
-            while let Some(g) = cur {
-                self.update_cfs_group(g);
-                cur = self.parent_entity(g);
-            }
+            self.update_cfs_groups_from(cx, self.parent_entity(s));
         }
         let cpu = CpuId(c as u16);
         cx.note(
@@ -1682,43 +1298,17 @@ impl Cfs {
     }
 }
 
-/// Nanoseconds as "12.345 ms".
-pub fn ms3(ns: i64) -> String {
-    let sign = if ns < 0 { "-" } else { "" };
-    let us = ns.unsigned_abs() / NSEC_PER_USEC;
-    format!("{sign}{}.{:03} ms", us / 1000, us % 1000)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schedlab_engine::metrics::NICE_TO_WEIGHT;
 
     fn config(cpus: u16) -> CfsConfig {
         CfsConfig::new(&Tunables::defaults(INFO.tunables), Machine { cpus })
     }
 
-    /// §6.1 Weights: spot values of sched_prio_to_weight.
-    #[test]
-    fn weight_table_spot_values() {
-        assert_eq!(nice_weight(0) as u64, NICE_0_LOAD);
-        assert_eq!(NICE_TO_WEIGHT[0], 88761); // nice -20
-        assert_eq!(nice_weight(5), 335);
-        assert_eq!(nice_weight(-5), 3121);
-        assert_eq!(nice_weight(19), 15);
-    }
-
-    /// §6.1 Defaults: factor 1 + ilog2(min(ncpus, 8)) = 1, 2, 3, 4 for 1, 2, 4, 8 CPUs, and
-    /// still 4 for 16.
+    /// §6.1 Defaults, scaled by the factor of 2 CPUs.
     #[test]
     fn tunable_scaling_factor() {
-        let f: Vec<u64> = [1, 2, 3, 4, 8, 16]
-            .iter()
-            .map(|&n| sysctl_factor(n, SCHED_TUNABLESCALING_LOG))
-            .collect();
-        assert_eq!(f, [1, 2, 2, 3, 4, 4]);
-        assert_eq!(sysctl_factor(4, SCHED_TUNABLESCALING_LINEAR), 4);
-        assert_eq!(sysctl_factor(4, SCHED_TUNABLESCALING_NONE), 1);
         // 2 CPUs: latency 12 ms, min_granularity 1.5 ms, wakeup 2 ms, nr_latency 8.
         let c = config(2);
         assert_eq!(c.sysctl_sched_latency, 12_000_000);
@@ -1726,19 +1316,6 @@ mod tests {
         assert_eq!(c.sysctl_sched_wakeup_granularity, 2_000_000);
         assert_eq!(c.sched_nr_latency, 8);
         assert_eq!(c.tick_nsec, 4_000_000); // HZ 250
-    }
-
-    /// §6.1 Accounting: calc_delta_fair = delta·1024/weight, truncated.
-    #[test]
-    fn calc_delta_fair_by_hand() {
-        // nice 0: identity.
-        assert_eq!(calc_delta_fair(1_000_000, 1024), 1_000_000);
-        // nice 5: 1e6·1024/335 = 3_056_716.4 -> 3_056_716.
-        assert_eq!(calc_delta_fair(1_000_000, 335), 3_056_716);
-        // nice -5: 1e6·1024/3121 = 328_099.97 -> 328_099.
-        assert_eq!(calc_delta_fair(1_000_000, 3121), 328_099);
-        // nice 19: 7·1024/15 = 477.9 -> 477.
-        assert_eq!(calc_delta_fair(7, 15), 477);
     }
 
     /// §6.1 Period and slice, 1 CPU (factor 1): latency 6 ms, min_gran 0.75 ms, nr_latency 8.
@@ -1786,54 +1363,5 @@ mod tests {
         // nice 5 wakee: gran = 3_056_716 ns of virtual time.
         assert_eq!(wakeup_preempt_entity(13_000_000, 10_000_000, 335, &c), 0);
         assert_eq!(wakeup_preempt_entity(13_056_717, 10_000_000, 335, &c), 1);
-    }
-
-    #[test]
-    fn balance_choices() {
-        // Idle CPU 1 pulls from the busiest queue with a waiting task.
-        assert_eq!(
-            balance_move(&[3, 0], &[true, false], &[false, true], 1, true),
-            Some((0, 1))
-        );
-        // Busy CPU 0 with a waiting task hands it to idle CPU 1.
-        assert_eq!(
-            balance_move(&[2, 0], &[true, false], &[false, true], 0, false),
-            Some((0, 1))
-        );
-        // A busy CPU without an idle one beside it leaves the rest to fair_balance.
-        assert_eq!(
-            balance_move(&[1, 3], &[false, true], &[false, false], 0, false),
-            None
-        );
-        assert_eq!(
-            balance_move(&[1, 2], &[false, true], &[false, false], 0, false),
-            None
-        );
-    }
-
-    /// Group weights: `sched_weight_from_cgroup` (cpu.weight·1024/100, rounded to nearest) and
-    /// `calc_group_shares` (tg->shares·load/tg_load, clamped to MIN_SHARES..=tg->shares).
-    #[test]
-    fn group_shares_by_hand() {
-        assert_eq!(shares_from_cpu_weight(100), 1024);
-        assert_eq!(shares_from_cpu_weight(300), 3072);
-        assert_eq!(shares_from_cpu_weight(1), 10); // 10.24
-        assert_eq!(shares_from_cpu_weight(33), 338); // 337.92
-        assert_eq!(shares_from_cpu_weight(10_000), 102_400);
-        // Half of the group's load on this CPU: half its shares.
-        assert_eq!(calc_group_shares(1024, 1024, 2048), 512);
-        // All of it: all of them.
-        assert_eq!(calc_group_shares(3072, 3072, 3072), 3072);
-        // 3 of 7 nice-0 tasks: 3072·3/7 = 1316.6 -> 1316.
-        assert_eq!(calc_group_shares(3072, 3 * 1024, 7 * 1024), 1316);
-        // An empty queue, and a tiny share: MIN_SHARES.
-        assert_eq!(calc_group_shares(1024, 0, 0), MIN_SHARES);
-        assert_eq!(calc_group_shares(10, 1024, 102_400), MIN_SHARES);
-    }
-
-    #[test]
-    fn ms3_formats() {
-        assert_eq!(ms3(12_345_678), "12.345 ms");
-        assert_eq!(ms3(-3_000_000), "-3.000 ms");
     }
 }

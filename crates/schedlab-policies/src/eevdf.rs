@@ -2,7 +2,7 @@
 //! after Stoica and Abdel-Wahab, 1995), `kernel/sched/fair.c` of v6.6,
 //! `reference/schedulers.md` §6.2 [S18].
 //!
-//! Model: CFS's weights and vruntime accounting (`vruntime += delta·1024/weight`, see `cfs`) with
+//! Model: CFS's weights and vruntime accounting (`vruntime += delta·1024/weight`, `crate::fair`) with
 //! a new pick and placement. Each CPU's queue knows the zero-lag virtual time
 //! `V = min_vruntime + Σ(v_i − min_vruntime)·w_i / Σw_i` over its queued entities and the running
 //! one (`avg_vruntime`, the division rounded down). An entity is eligible iff `v_i ≤ V`
@@ -44,10 +44,9 @@
 //! integers without the kernel's weight scaling, so they are the exact sums and eligibility is
 //! an O(1) test. The timeline is a tree augmented with each subtree's earliest deadline
 //! (`crate::eevdf_tree`, as the kernel augments its rbtree): eligibility (`v_i ≤ V`) holds for a
-//! prefix of the vruntime order, so the pick is one O(log n) walk. No per-task slices
-//! (`sched_setattr`, 6.12), no DELAY_DEQUEUE or PREEMPT_SHORT (6.12), no next buddy, no
+//! prefix of the vruntime order, so the pick is one O(log n) walk. No next buddy, no
 //! PELT. Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are 6.6's
-//! CONFIG_FAIR_GROUP_SCHED, built as in `cfs` (a queue per group per CPU, a group entity in the
+//! CONFIG_FAIR_GROUP_SCHED, built on `crate::fair` as `cfs` is (a queue per group per CPU, a group entity in the
 //! parent's queue weighted by `calc_group_shares` from instantaneous queue weights instead of
 //! PELT averages): the group entity has its own vruntime, deadline and lag, is placed by its
 //! saved lag when its queue stops being empty and saves its lag when it empties, gets a new
@@ -55,10 +54,52 @@
 //! and `reweight_entity` (6.6: vruntime kept, the deadline's distance and a saved lag scaled by
 //! old/new weight) applies its new weight; `pick_eevdf` runs at every level down, and a wake-up
 //! preempts when `pick_eevdf` on the queue `find_matching_se` reaches picks the woken task's
-//! entity. SMP as in `cfs`: idle pull of the leftmost waiting entity of the busiest queue, a
+//! entity. SMP as in `cfs` (`crate::fair::FairBalance`): idle pull of the leftmost waiting entity of the busiest queue, a
 //! busy CPU's tick hands a waiting entity to an idle CPU, and its periodic `load_balance` is
 //! `crate::fair_balance` (6.6's, PELT loads replaced by queue weights); a moved entity keeps
 //! its lag (dequeue saves it, enqueue places by it).
+//!
+//! **6.18** (`kernel` 618; 606, the default, is 6.6 above). Sources: v6.12 `fair.c` and
+//! `features.h` (Peter Zijlstra's "Complete EEVDF" series) and the 6.17 commits of Vincent
+//! Guittot's run-to-parity series, which v6.18 carries unchanged:
+//! * DELAY_DEQUEUE (152e11f6df29, "sched/fair: Implement delayed dequeue") with DELAY_ZERO
+//!   (54a58a787791): a task that sleeps while not eligible stays queued and competing, its
+//!   weight in V. When a pick lands on it, it is dequeued then (`pick_next_entity` →
+//!   `dequeue_entities(DEQUEUE_DELAYED)`) and its lag saved, a positive lag zeroed; if it wakes
+//!   first, `requeue_delayed_entity` keeps its place, or places it again at V when its lag has
+//!   turned positive. So a sleeper's debt decays while it sleeps. Here the kernel's pick loop
+//!   runs in `put_prev` and after each dequeue, before the engine's pick; a delayed task is
+//!   never moved by the balancer. Exits are not delayed; group entities are not delayed
+//!   (simplified: their queue still holds the delayed task, so they stay anyway until it goes).
+//! * Per-task slices (857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set
+//!   request/slice suggestion"): a task's `slice` in the scenario is its `custom_slice`, kept by
+//!   `place_entity` and `update_deadline` and inherited by forks. Group entities keep the base
+//!   slice (not modelled: aef6987d8954's propagation of the shortest slice up the hierarchy).
+//! * PREEMPT_SHORT (85e511df3cec, reworked in 6.17 by 9de74a9850b9 "sched/fair: Remove spurious
+//!   shorter slice preemption"): a waking entity with a shorter slice than the running one's
+//!   preempts if `__pick_eevdf` without the running entity's protection picks it; the
+//!   protection is then cancelled. If it does not, with RUN_TO_PARITY the protection shrinks to
+//!   the shortest slice queued (`update_protect_slice`, 3a0baa8e6c57).
+//! * RUN_TO_PARITY as of 6.17: `set_protect_slice` at each pick sets `vprot`, the deadline, or
+//!   `vruntime + calc_delta_fair(shortest queued slice)` if that is earlier (052c3d87c82e,
+//!   "sched/fair: Limit run to parity to the min slice of enqueued entities"); without
+//!   RUN_TO_PARITY one normalized base slice (74eec63661d4, "Fix NO_RUN_TO_PARITY case");
+//!   `protect_slice` is `vruntime < vprot` (9cdb4fe20cd2), and `update_curr` reschedules once
+//!   the protected slice is over even if the task is still eligible (0b9ca2dcabc3, "Always
+//!   trigger resched at the end of a protected period"). `update_curr` does nothing when no
+//!   time was charged since the last one, as the kernel's `delta_exec <= 0` return.
+//! * PLACE_DEADLINE_INITIAL in effect (c40dd90ac045) and PLACE_REL_DEADLINE (82e9d0456e06),
+//!   both on in 6.18.
+//!
+//! Not modelled in 6.18 mode (6.6's paths are kept, say so when comparing): 6.13's
+//! lag-preserving `reweight_entity` (6d71a9c61604) for renice and group weights; the rbtree
+//! sorted by deadline (2227a957e1d5; only tie-breaking could differ); `zero_vruntime` in place of
+//! `min_vruntime` (V itself is exact here); 6.15's 0.70 ms base slice is the `base_slice`
+//! tunable's value, not its default. Found with the reality check's hog and periodic sleeper:
+//! 6.6 carries the sleeper's −0.5 ms debt from each 1 ms run into its next wake-up, so it waits
+//! about 1 ms a period; DELAY_DEQUEUE lets the debt decay during the sleep, the sleeper wakes
+//! with lag 0, its deadline ties or beats the hog's and it preempts at once (500 periods in 5 s
+//! against 455; the measured 6.18 kernel: 498).
 //!
 //! ```text
 //!  cpu0  V = 40.0 ms                             eligible: v <= V
@@ -75,15 +116,13 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
 };
 
-use crate::cfs::{
-    balance_move, calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor,
-    task_groups, until_next_tick, us, Entities, Hierarchy, Se, HZ_TUNABLE, SCALING_TUNABLE,
-};
 use crate::eevdf_tree::DeadlineTree;
-use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
-
-const NSEC_PER_USEC: u64 = 1_000;
-const NSEC_PER_SEC: u64 = 1_000_000_000;
+use crate::fair::{
+    calc_delta_fair, calc_group_shares, ms3, select_cpu_fair, sysctl_factor, task_groups,
+    until_next_tick, us, Entities, FairBalance, Hierarchy, Se, TaskSe, HZ_TUNABLE, SCALING_TUNABLE,
+};
+use crate::fair_balance::{DomainConfig, SchedDomain};
+use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
 
 const TUNABLES: &[TunableSpec] = &[
     TunableSpec::new(
@@ -138,7 +177,7 @@ const TUNABLES: &[TunableSpec] = &[
          enqueue places it again without the flag, with a full slice (0, the 6.6 default \
          here). It takes effect from v6.12, commit c40dd90ac045 (\"sched: Initialize the \
          vruntime of a new task when it is first enqueued\", ENQUEUE_INITIAL passed to \
-         activate_task): 1.",
+         activate_task): 1. Always in effect with kernel 618.",
     )
     .kernel("PLACE_DEADLINE_INITIAL"),
     TunableSpec::new(
@@ -152,12 +191,56 @@ const TUNABLES: &[TunableSpec] = &[
          virtual deadline on 'migrations'\"): a task moved to another CPU by the balancer keeps \
          its deadline relative to its vruntime instead of getting a fresh request. 0 is 6.6, \
          where placement always gives a new deadline one slice away. Here it applies to \
-         balancing moves only.",
+         balancing moves only. Always in effect with kernel 618.",
     )
     .kernel("PLACE_REL_DEADLINE"),
+    TunableSpec::new(
+        "kernel",
+        "Kernel release",
+        "",
+        KERNEL_6_6,
+        KERNEL_6_6,
+        KERNEL_6_18,
+        "Which EEVDF: 606 is v6.6 exactly; 618 is v6.18, with the changes of 6.12 to 6.17 \
+         (DELAY_DEQUEUE and DELAY_ZERO, PREEMPT_SHORT, per-task slices, PLACE_DEADLINE_INITIAL \
+         and PLACE_REL_DEADLINE in effect, run to parity limited by the shortest queued slice, \
+         a resched once the protected slice is over). Choose base_slice 700 for 6.15 and later.",
+    )
+    .step(KERNEL_6_18 - KERNEL_6_6)
+    .values(&[KERNEL_6_6, KERNEL_6_18]),
+    TunableSpec::new(
+        "delay_dequeue",
+        "DELAY_DEQUEUE",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature of v6.12 (commit 152e11f6df29, with DELAY_ZERO, 54a58a787791), \
+         kernel 618 only: a task that sleeps while not eligible (negative lag) stays queued, \
+         competing, until it is picked (it is then dequeued with its lag, a positive one \
+         zeroed) or wakes; so a sleeper's debt decays while it sleeps instead of following it.",
+    )
+    .kernel("DELAY_DEQUEUE"),
+    TunableSpec::new(
+        "preempt_short",
+        "PREEMPT_SHORT",
+        "",
+        1,
+        0,
+        1,
+        "Scheduler feature of v6.12 (commit 85e511df3cec), as reworked in 6.17 (9de74a9850b9), \
+         kernel 618 only: a waking task with a shorter slice than the running one may preempt \
+         it despite RUN_TO_PARITY, when the pick without the running task's protection \
+         chooses it.",
+    )
+    .kernel("PREEMPT_SHORT"),
     SCALING_TUNABLE,
     HZ_TUNABLE,
 ];
+
+/// The `kernel` tunable's values: the release whose rules apply.
+pub const KERNEL_6_6: i64 = 606;
+pub const KERNEL_6_18: i64 = 618;
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "eevdf",
@@ -169,21 +252,42 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source:
         "Linux v6.6 kernel/sched/fair.c (Peter Zijlstra, \"sched/fair: Implement an EEVDF-like \
              scheduling policy\", 2023; Stoica & Abdel-Wahab, 1995); reference/schedulers.md §6.2 \
-             [S18]",
+             [S18]. With kernel 618: v6.18, i.e. v6.12's fair.c (DELAY_DEQUEUE 152e11f6df29, \
+             PREEMPT_SHORT 85e511df3cec, sched_attr slices 857b158dc5e8) and the 6.17 \
+             run-to-parity commits 052c3d87c82e, 74eec63661d4, 9de74a9850b9, 3a0baa8e6c57, \
+             0b9ca2dcabc3",
     reconstruction: None,
     tunables: TUNABLES,
     metric: Some("lag V - vruntime in µs (positive: owed CPU)"),
     build,
 };
 
+/// Which release's rules apply (the `kernel` tunable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// v6.6, as merged.
+    V6_6,
+    /// v6.18: 6.6 plus 6.12's DELAY_DEQUEUE, PREEMPT_SHORT, per-task slices and placement
+    /// fixes, and 6.17's run-to-parity rework.
+    V6_18,
+}
+
 /// The scaled tunables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EevdfConfig {
     pub sysctl_sched_base_slice: u64,
+    /// `normalized_sysctl_sched_base_slice`: the base slice before the CPU factor (6.17's
+    /// NO_RUN_TO_PARITY quantum uses it as it is).
+    pub normalized_base_slice: u64,
     pub run_to_parity: bool,
     pub place_lag: bool,
     pub place_deadline_initial: bool,
     pub place_rel_deadline: bool,
+    pub release: Release,
+    /// DELAY_DEQUEUE with DELAY_ZERO (6.18 only).
+    pub delay_dequeue: bool,
+    /// PREEMPT_SHORT (6.18 only).
+    pub preempt_short: bool,
     /// `TICK_NSEC`.
     pub tick_nsec: u64,
 }
@@ -191,12 +295,23 @@ pub struct EevdfConfig {
 impl EevdfConfig {
     pub fn new(t: &Tunables, m: Machine) -> EevdfConfig {
         let factor = sysctl_factor(m.cpus as u32, t.get("sched_tunable_scaling"));
+        let normalized = t.get("base_slice").max(1) as u64 * NSEC_PER_USEC;
+        let release = if t.get("kernel") >= KERNEL_6_18 {
+            Release::V6_18
+        } else {
+            Release::V6_6
+        };
+        let later = release == Release::V6_18;
         EevdfConfig {
-            sysctl_sched_base_slice: t.get("base_slice").max(1) as u64 * NSEC_PER_USEC * factor,
+            sysctl_sched_base_slice: normalized * factor,
+            normalized_base_slice: normalized,
             run_to_parity: t.get("run_to_parity") != 0,
             place_lag: t.get("place_lag") != 0,
-            place_deadline_initial: t.get("place_deadline_initial") != 0,
-            place_rel_deadline: t.get("place_rel_deadline") != 0,
+            place_deadline_initial: later || t.get("place_deadline_initial") != 0,
+            place_rel_deadline: later || t.get("place_rel_deadline") != 0,
+            release,
+            delay_dequeue: later && t.get("delay_dequeue") != 0,
+            preempt_short: later && t.get("preempt_short") != 0,
             tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
         }
     }
@@ -262,6 +377,17 @@ struct Entity {
     on_rq: bool,
     /// PLACE_REL_DEADLINE: `deadline` holds `deadline − vruntime` until the next placement.
     rel_deadline: bool,
+    /// 6.18 `vprot`: while running, the vruntime up to which its slice is protected
+    /// (`set_protect_slice`; 6.6 keeps a copy of the deadline in `vlag` instead).
+    vprot: i64,
+    /// 6.18 `custom_slice`: `slice` was set for the task (sched_attr) or, for a group entity,
+    /// from its queue's shortest slice, and is not reset to the base slice.
+    custom_slice: bool,
+    /// 6.18 `sched_delayed`: asleep but still queued (DELAY_DEQUEUE).
+    sched_delayed: bool,
+    /// Time was charged (`account`) since the last `update_curr`: 6.18's `update_curr` does
+    /// nothing for a zero `delta_exec`.
+    charged: bool,
     seq: u64,
     /// The CPU whose queue it is on or was last on.
     cpu: usize,
@@ -318,6 +444,119 @@ impl Entities for Eevdf {
         let e = &self.se[t.index()];
         self.h.rq(e.slot, e.cpu)
     }
+    fn curr(&self, q: usize) -> Option<Se> {
+        self.rq[q].curr
+    }
+    fn take_curr(&mut self, q: usize) -> Option<Se> {
+        self.rq[q].curr.take()
+    }
+    fn timeline(&self, q: usize) -> impl Iterator<Item = Se> + '_ {
+        self.rq[q].tasks_timeline.iter()
+    }
+    fn on_rq(&self, s: Se) -> bool {
+        self.e(s).on_rq
+    }
+    fn is_delayed(&self, s: Se) -> bool {
+        self.e(s).sched_delayed
+    }
+    /// `__enqueue_entity` with `avg_vruntime_add`.
+    fn enqueue_tree(&mut self, q: usize, s: Se) {
+        let se = *self.e(s);
+        let rq = &mut self.rq[q];
+        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
+        rq.avg_load += se.weight as i128;
+        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
+        self.e_mut(s).seq = seq;
+    }
+    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
+    fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let Se::Group(gq) = s else {
+            return;
+        };
+        let gq = gq as usize;
+        let tg_load: u64 = self.h.siblings(gq).map(|q| self.queue_load(q)).sum();
+        let shares = calc_group_shares(self.h.shares(gq), self.queue_load(gq), tg_load);
+        if self.gse[gq].weight != shares {
+            self.reweight_entity(cx, s, shares);
+        }
+    }
+    /// `avg_load` with curr: what EEVDF's `cfs_rq->load.weight` holds.
+    fn queue_load(&self, q: usize) -> u64 {
+        self.sums(q).1 as u64
+    }
+    fn group_weight(&self, q: usize) -> u64 {
+        self.gse[q].weight
+    }
+    fn charge(&mut self, s: Se, delta: u64) {
+        let se = self.e_mut(s);
+        se.sum_exec_runtime += delta;
+        se.vruntime += calc_delta_fair(delta, se.weight) as i64;
+        se.charged |= delta > 0;
+    }
+    fn update_min_vruntime(&mut self, q: usize) {
+        let rq = &self.rq[q];
+        let mut vruntime = rq.min_vruntime;
+        if let Some(c) = rq.curr {
+            vruntime = self.e(c).vruntime;
+        }
+        if let Some(l) = rq.tasks_timeline.first() {
+            let lv = self.e(l).vruntime;
+            vruntime = if rq.curr.is_some() {
+                vruntime.min(lv)
+            } else {
+                lv
+            };
+        }
+        let rq = &mut self.rq[q];
+        let min = rq.min_vruntime.max(vruntime);
+        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
+        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
+        rq.min_vruntime = min;
+    }
+    fn task_weight(&self, t: TaskId) -> u64 {
+        self.se[t.index()].weight
+    }
+}
+
+impl FairBalance for Eevdf {
+    fn h_nr_running(&self, cpu: usize) -> u64 {
+        self.rq[cpu].h_nr_running as u64
+    }
+    fn nr_tasks(&self) -> usize {
+        self.se.len()
+    }
+    fn task_se(&self, t: TaskId) -> TaskSe {
+        let e = &self.se[t.index()];
+        TaskSe {
+            // A delayed task is asleep: `can_migrate_task` leaves it.
+            on_rq: e.on_rq && !e.sched_delayed,
+            cpu: e.cpu,
+            lru: e.lru,
+            exec_start: e.exec_start,
+        }
+    }
+    fn touch_lru(&mut self, t: TaskId) {
+        self.lru_seq += 1;
+        self.se[t.index()].lru = self.lru_seq;
+    }
+    fn tick_nsec(&self) -> u64 {
+        self.c.tick_nsec
+    }
+    fn domain(&self) -> &DomainConfig {
+        &self.dc
+    }
+    fn sched_domain(&self, cpu: usize) -> SchedDomain {
+        self.sd[cpu]
+    }
+    fn set_sched_domain(&mut self, cpu: usize, sd: SchedDomain) {
+        self.sd[cpu] = sd;
+    }
+    fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        Eevdf::move_task(self, cx, t, from, to);
+    }
+    fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
+        Eevdf::check_preempt_wakeup(self, cx, cpu, t);
+    }
 }
 
 impl Eevdf {
@@ -351,17 +590,6 @@ impl Eevdf {
                 ..Entity::default()
             })
             .collect();
-    }
-
-    /// The task at the end of the CPU's chain of `curr` entities, if one runs.
-    fn curr_task(&self, cpu: usize) -> Option<TaskId> {
-        let mut s = self.rq[cpu].curr?;
-        loop {
-            match s {
-                Se::Task(t) => return Some(t),
-                Se::Group(q) => s = self.rq[q as usize].curr?,
-            }
-        }
     }
 
     #[cfg(test)]
@@ -409,37 +637,6 @@ impl Eevdf {
         avg >= key * load
     }
 
-    fn update_min_vruntime(&mut self, q: usize) {
-        let rq = &self.rq[q];
-        let mut vruntime = rq.min_vruntime;
-        if let Some(c) = rq.curr {
-            vruntime = self.e(c).vruntime;
-        }
-        if let Some(l) = rq.tasks_timeline.first() {
-            let lv = self.e(l).vruntime;
-            vruntime = if rq.curr.is_some() {
-                vruntime.min(lv)
-            } else {
-                lv
-            };
-        }
-        let rq = &mut self.rq[q];
-        let min = rq.min_vruntime.max(vruntime);
-        // avg_vruntime_update: every key v_i − min_vruntime shrinks by the move.
-        rq.avg_vruntime -= (min - rq.min_vruntime) as i128 * rq.avg_load;
-        rq.min_vruntime = min;
-    }
-
-    /// `__enqueue_entity` with `avg_vruntime_add`.
-    fn enqueue_tree(&mut self, q: usize, s: Se) {
-        let se = *self.e(s);
-        let rq = &mut self.rq[q];
-        rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
-        rq.avg_load += se.weight as i128;
-        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
-        self.e_mut(s).seq = seq;
-    }
-
     /// `__dequeue_entity` with `avg_vruntime_sub`.
     fn dequeue_tree(&mut self, q: usize, s: Se) {
         let se = *self.e(s);
@@ -452,6 +649,22 @@ impl Eevdf {
 
     /// `pick_eevdf`. Returns the pick and how many entities were eligible.
     fn pick_eevdf(&self, q: usize) -> (Option<Se>, usize) {
+        self.pick_eevdf_protect(q, true)
+    }
+
+    /// Whether the running entity's slice is protected: 6.6's RUN_TO_PARITY test (the deadline
+    /// is still the one it was picked with), 6.18's `protect_slice` (vruntime below `vprot`).
+    fn protect_slice(&self, s: Se) -> bool {
+        let se = self.e(s);
+        match self.c.release {
+            Release::V6_6 => self.c.run_to_parity && se.vlag == se.deadline,
+            Release::V6_18 => se.vprot > se.vruntime,
+        }
+    }
+
+    /// 6.17's `__pick_eevdf(cfs_rq, protect)`: with `protect` false the running entity's slice
+    /// protection is ignored (a PREEMPT_SHORT wake-up).
+    fn pick_eevdf_protect(&self, q: usize, protect: bool) -> (Option<Se>, usize) {
         #[cfg(test)]
         assert_eq!(
             self.sums(q),
@@ -461,8 +674,7 @@ impl Eevdf {
         let rq = &self.rq[q];
         let curr = rq.curr.filter(|&c| self.eligible(q, c));
         if let Some(c) = curr {
-            let se = self.e(c);
-            if self.c.run_to_parity && se.vlag == se.deadline {
+            if protect && self.protect_slice(c) {
                 return (Some(c), 0);
             }
         }
@@ -500,7 +712,9 @@ impl Eevdf {
         let nr_running = self.rq[q].nr_running();
         let c = self.c;
         let se = self.e_mut(s);
-        se.slice = c.sysctl_sched_base_slice;
+        if !se.custom_slice {
+            se.slice = c.sysctl_sched_base_slice;
+        }
         let mut vslice = calc_delta_fair(se.slice, se.weight);
         let mut lag = 0;
         if c.place_lag && nr_running > 0 {
@@ -518,6 +732,102 @@ impl Eevdf {
         se.deadline = se.vruntime + vslice as i64;
     }
 
+    /// The delayed dequeues of `pick_task_fair` on `cpu` (6.12, DELAY_DEQUEUE): while the pick
+    /// lands on a delayed entity, that entity is dequeued for good and the pick starts again.
+    /// Run before every pick (`put_prev`, and after a dequeue), so that `pick_next`, a pure
+    /// query, never meets a delayed entity at the end of its walk.
+    fn pick_delayed(&mut self, cx: &mut Cx<'_>, cpu: usize) {
+        if !self.c.delay_dequeue {
+            return;
+        }
+        loop {
+            let mut q = cpu;
+            let t = loop {
+                match self.pick_eevdf(q).0 {
+                    Some(Se::Group(g)) => q = g as usize,
+                    Some(Se::Task(t)) => break Some(t),
+                    None => break None,
+                }
+            };
+            match t {
+                Some(t) if self.se[t.index()].sched_delayed => self.finish_delayed_dequeue(cx, t),
+                _ => return,
+            }
+        }
+    }
+
+    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` for a delayed task: its lag is
+    /// saved, a positive one zeroed (DELAY_ZERO), and the group entities whose queues empty
+    /// leave too.
+    fn finish_delayed_dequeue(&mut self, cx: &mut Cx<'_>, t: TaskId) {
+        let s = Se::Task(t);
+        let q = self.cfs_rq_of(s);
+        self.update_curr(cx, q);
+        self.update_entity_lag(q, s);
+        if self.rq[q].curr == Some(s) {
+            self.rq[q].curr = None;
+        } else {
+            self.dequeue_tree(q, s);
+        }
+        let se = &mut self.se[t.index()];
+        let lag = se.vlag;
+        se.on_rq = false;
+        se.sched_delayed = false;
+        // DELAY_ZERO.
+        se.vlag = se.vlag.min(0);
+        self.update_min_vruntime(q);
+        let cpu = CpuId(self.h.cpu_of(q) as u16);
+        cx.note(
+            cpu,
+            t,
+            Note::new(
+                "delayed dequeue: picked while asleep, lag {.3} ms saved as {.3} ms (DELAY_ZERO)",
+                &[us(lag), us(lag.min(0))],
+            ),
+        );
+        self.dequeue_upper(cx, s);
+    }
+
+    /// `requeue_delayed_entity`: a delayed task wakes where it is still queued. With DELAY_ZERO
+    /// a positive lag is dropped: it is placed again at V with a fresh request; otherwise it
+    /// keeps its vruntime and deadline.
+    fn requeue_delayed_entity(&mut self, cx: &mut Cx<'_>, t: TaskId) {
+        let s = Se::Task(t);
+        let q = self.cfs_rq_of(s);
+        let c = self.se[t.index()].cpu;
+        self.update_curr(cx, q);
+        self.update_entity_lag(q, s);
+        let lag = self.se[t.index()].vlag;
+        if lag > 0 {
+            let curr = self.rq[q].curr == Some(s);
+            if !curr {
+                self.dequeue_tree(q, s);
+            }
+            self.se[t.index()].vlag = 0;
+            self.place_entity(q, s, false);
+            if !curr {
+                self.enqueue_tree(q, s);
+            }
+        }
+        self.se[t.index()].sched_delayed = false;
+        self.lru_seq += 1;
+        self.se[t.index()].lru = self.lru_seq;
+        self.rq[c].h_nr_running += 1;
+        let se = self.se[t.index()];
+        cx.note(
+            CpuId(c as u16),
+            t,
+            Note::new(
+                if lag > 0 {
+                    "woke while still queued (delayed) with lag {.3} ms: placed again at V, deadline {.3} ms"
+                } else {
+                    "woke while still queued (delayed) with lag {.3} ms: keeps its place, deadline {.3} ms"
+                },
+                &[us(lag), us(se.deadline)],
+            ),
+        );
+    }
+
     /// `update_entity_lag`.
     fn update_entity_lag(&mut self, q: usize, s: Se) {
         let v = self.avg_vruntime(q);
@@ -533,11 +843,41 @@ impl Eevdf {
             return;
         };
         let base = self.c.sysctl_sched_base_slice;
+        let later = self.c.release == Release::V6_18;
         let se = self.e_mut(s);
+        if later {
+            // `if (unlikely(delta_exec <= 0)) return;`
+            if !se.charged {
+                return;
+            }
+            se.charged = false;
+        }
         if se.vruntime < se.deadline {
+            // 6.17 (0b9ca2dcabc3, "Always trigger resched at the end of a protected period"):
+            // a running entity whose protected slice is over is rescheduled even if eligible.
+            if later && self.rq[q].nr_running() > 1 && !self.protect_slice(s) {
+                let cpu = self.h.cpu_of(q);
+                let id = CpuId(cpu as u16);
+                if !cx.resched_pending(id) {
+                    cx.resched(id);
+                    if let Some(t) = self.curr_task(cpu) {
+                        let vprot = self.e(s).vprot;
+                        cx.note(
+                            id,
+                            t,
+                            Note::new(
+                                "protected slice over (vprot {.3} ms): resched",
+                                &[us(vprot)],
+                            ),
+                        );
+                    }
+                }
+            }
             return;
         }
-        se.slice = base;
+        if !(later && se.custom_slice) {
+            se.slice = base;
+        }
         se.deadline = se.vruntime + calc_delta_fair(se.slice, se.weight) as i64;
         let (v, d) = (se.vruntime, se.deadline);
         if self.rq[q].nr_running() > 1 {
@@ -562,6 +902,42 @@ impl Eevdf {
 
     fn lag_of(&self, q: usize, s: Se) -> i64 {
         self.avg_vruntime(q) - self.e(s).vruntime
+    }
+
+    /// `cfs_rq_min_slice`: the shortest slice of queue `q`'s entities, curr included (the
+    /// kernel keeps it in the tree's augmented `min_slice`; here the timeline is scanned).
+    fn min_slice(&self, q: usize) -> Option<u64> {
+        let rq = &self.rq[q];
+        rq.tasks_timeline
+            .iter()
+            .chain(rq.curr)
+            .map(|x| self.e(x).slice)
+            .min()
+    }
+
+    /// Marks `s`, just made the running entity of queue `q`, as protected: 6.6 stashes a copy
+    /// of its deadline in `vlag`; 6.18's `set_protect_slice` (6.17, commits 74eec63661d4 and
+    /// 052c3d87c82e) protects it up to its deadline, shortened to the shortest slice queued
+    /// beside it with RUN_TO_PARITY, or to one normalized base slice without.
+    fn set_protect_slice(&mut self, q: usize, s: Se) {
+        let min_slice = self.min_slice(q);
+        let c = self.c;
+        let se = self.e_mut(s);
+        match c.release {
+            Release::V6_6 => se.vlag = se.deadline,
+            Release::V6_18 => {
+                let mut slice = c.normalized_base_slice;
+                if c.run_to_parity {
+                    slice = min_slice.unwrap_or(u64::MAX);
+                }
+                slice = slice.min(se.slice);
+                se.vprot = se.deadline;
+                if slice != se.slice {
+                    let v = se.vruntime + calc_delta_fair(slice, se.weight) as i64;
+                    se.vprot = se.vprot.min(v);
+                }
+            }
+        }
     }
 
     /// 6.6 `reweight_entity`: a queued entity's deadline keeps its distance in real time (its
@@ -591,20 +967,6 @@ impl Eevdf {
         }
     }
 
-    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
-    fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
-        let Se::Group(gq) = s else {
-            return;
-        };
-        let gq = gq as usize;
-        let load = |q: usize| self.sums(q).1 as u64;
-        let tg_load: u64 = self.h.siblings(gq).map(load).sum();
-        let shares = calc_group_shares(self.h.shares(gq), load(gq), tg_load);
-        if self.gse[gq].weight != shares {
-            self.reweight_entity(cx, s, shares);
-        }
-    }
-
     /// `enqueue_task_fair` above the task's own queue: each group entity not yet queued is
     /// enqueued (`update_curr`, `update_cfs_group`, `place_entity` by its saved lag), then the
     /// weights of the rest of the path are updated.
@@ -622,10 +984,7 @@ impl Eevdf {
             self.enqueue_tree(pq, g);
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(cx, g);
-            cur = self.parent_entity(g);
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// `dequeue_task_fair` above the task's own queue: a group entity whose queue became empty
@@ -653,35 +1012,7 @@ impl Eevdf {
             q = pq;
             cur = self.parent_entity(g);
         }
-        while let Some(g) = cur {
-            self.update_cfs_group(cx, g);
-            cur = self.parent_entity(g);
-        }
-    }
-
-    /// `put_prev_entity` for `p`, the curr of queue `q`, and the chain of curr entities under it.
-    fn put_prev_chain(&mut self, q: usize, p: Se) {
-        if self.e(p).on_rq {
-            self.enqueue_tree(q, p);
-        }
-        if let Se::Group(g) = p {
-            if let Some(pp) = self.rq[g as usize].curr.take() {
-                self.put_prev_chain(g as usize, pp);
-            }
-        }
-    }
-
-    /// The tasks of queue `q` waiting to run, in timeline order, group queues expanded in place
-    /// (the running task's chain included, the running task itself not).
-    fn waiting_tasks(&self, q: usize, out: &mut Vec<TaskId>) {
-        let rq = &self.rq[q];
-        for s in rq.tasks_timeline.iter().chain(rq.curr) {
-            match s {
-                Se::Task(t) if rq.curr != Some(s) => out.push(t),
-                Se::Task(_) => {}
-                Se::Group(g) => self.waiting_tasks(g as usize, out),
-            }
-        }
+        self.update_cfs_groups_from(cx, cur);
     }
 
     /// `check_preempt_wakeup` for `t` just queued on `cpu`: the running and the woken task
@@ -698,9 +1029,42 @@ impl Eevdf {
         let (cse, pse) = self.find_matching_se(Se::Task(curr), Se::Task(t));
         let q = self.cfs_rq_of(cse);
         self.update_curr(cx, q);
-        let (pick, n) = self.pick_eevdf(q);
+        // 6.18 PREEMPT_SHORT (9de74a9850b9): a shorter slice than the running entity's may
+        // override its protection, if the pick without it chooses the woken one.
+        let short = self.c.preempt_short && self.e(pse).slice < self.e(cse).slice;
+        let (pick, n) = self.pick_eevdf_protect(q, !short);
         let lag = us(self.lag_of(q, pse));
         let d = us(self.e(pse).deadline);
+        if pick == Some(pse) && short {
+            // `cancel_protect_slice`.
+            let se = self.e_mut(cse);
+            if se.vprot > se.vruntime {
+                se.vprot = se.vruntime;
+            }
+            cx.note(
+                id,
+                t,
+                Note::new(
+                    "wakeup preempts (PREEMPT_SHORT: slice {.3} ms < {.3} ms): earliest deadline {.3} ms among {} eligible",
+                    &[
+                        us(self.e(pse).slice as i64),
+                        us(self.e(cse).slice as i64),
+                        d,
+                        n as i64,
+                    ],
+                ),
+            );
+            cx.resched(id);
+            return;
+        }
+        if short && self.c.run_to_parity {
+            // 6.17 `update_protect_slice` (3a0baa8e6c57): the running entity's protection
+            // shrinks to the shortest slice now queued, so the woken one's lag stays bounded.
+            let min_slice = self.min_slice(q).unwrap_or(u64::MAX);
+            let se = self.e_mut(cse);
+            let v = se.vruntime + calc_delta_fair(min_slice, se.weight) as i64;
+            se.vprot = se.vprot.min(v);
+        }
         if pick == Some(pse) {
             cx.note(
                 id,
@@ -780,115 +1144,6 @@ impl Eevdf {
             ),
         );
     }
-
-    /// `task_h_load` with the queues' instantaneous weights.
-    fn task_h_load(&self, t: TaskId) -> u64 {
-        let load = |q: usize| self.sums(q).1 as u64;
-        let mut path = Vec::new();
-        let mut q = self.task_rq(t);
-        while let Some(pq) = self.h.parent_q(q) {
-            path.push((load(q), self.gse[q].weight));
-            q = pq;
-        }
-        path.push((load(q), 0));
-        fair_balance::task_h_load(self.se[t.index()].weight, &path)
-    }
-
-    /// The periodic `load_balance` of busy CPU `this`, when its domain is due.
-    fn periodic_balance(&mut self, cx: &mut Cx<'_>, this: usize) {
-        let jiffies = cx.now().0 / self.c.tick_nsec.max(1);
-        if self.h.ncpus < 2 || !self.sd[this].due(&self.dc, jiffies, true) {
-            return;
-        }
-        self.sd[this].last_balance = jiffies;
-        let stats: Vec<CpuStat> = (0..self.h.ncpus)
-            .map(|c| CpuStat {
-                nr_running: self.rq[c].h_nr_running as u64,
-                load: self.sums(c).1 as u64,
-            })
-            .collect();
-        let now = cx.now().0;
-        let dst = CpuId(this as u16);
-        let candidates = |b: usize| {
-            let running = self.curr_task(b);
-            let mut on: Vec<(u64, TaskId)> = (0..self.se.len())
-                .map(|i| TaskId(i as u32))
-                .filter(|t| {
-                    let e = &self.se[t.index()];
-                    e.on_rq && e.cpu == b
-                })
-                .map(|t| (self.se[t.index()].lru, t))
-                .collect();
-            on.sort_unstable();
-            on.into_iter()
-                .map(|(_, t)| Candidate {
-                    task: t,
-                    load: self.task_h_load(t),
-                    running: running == Some(t),
-                    allowed: cx.task(t).allowed(dst),
-                    hot: now.saturating_sub(self.se[t.index()].exec_start)
-                        < fair_balance::MIGRATION_COST_NS,
-                })
-                .collect()
-        };
-        let mut sd = self.sd[this];
-        let r = fair_balance::load_balance(&self.dc, &mut sd, &stats, this, candidates);
-        self.sd[this] = sd;
-        let Some((busiest, d, imbalance)) = r else {
-            return;
-        };
-        for &t in &d.skipped {
-            self.lru_seq += 1;
-            self.se[t.index()].lru = self.lru_seq;
-        }
-        if d.moved.is_empty() {
-            if let Some(t) = self.curr_task(this) {
-                cx.note(
-                    dst,
-                    t,
-                    Note::new(
-                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
-                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
-                    ),
-                );
-            }
-        }
-        for t in d.moved {
-            self.move_task(cx, t, busiest, this);
-            self.check_preempt_wakeup(cx, this, t);
-        }
-    }
-
-    fn balance_pass(&mut self, cx: &mut Cx<'_>, this: usize, this_idle: bool) {
-        if !this_idle {
-            self.periodic_balance(cx, this);
-        }
-        let ncpus = self.h.ncpus;
-        let nr: Vec<usize> = (0..ncpus).map(|c| self.rq[c].h_nr_running).collect();
-        let waiting: Vec<bool> = (0..ncpus)
-            .map(|c| self.rq[c].h_nr_running > self.curr_task(c).is_some() as usize)
-            .collect();
-        let free: Vec<bool> = cx
-            .cpus()
-            .map(|c| cx.is_idle(c) && !cx.resched_pending(c) && self.rq[c.index()].curr.is_none())
-            .collect();
-        let Some((from, to)) = balance_move(&nr, &waiting, &free, this, this_idle) else {
-            return;
-        };
-        // The leftmost waiting task allowed on `to` (can_migrate_task's affinity test).
-        let mut tasks = Vec::new();
-        self.waiting_tasks(from, &mut tasks);
-        let Some(t) = tasks
-            .into_iter()
-            .find(|&t| cx.task(t).allowed(CpuId(to as u16)))
-        else {
-            return;
-        };
-        self.move_task(cx, t, from, to);
-        if self.curr_task(to).is_some() {
-            self.check_preempt_wakeup(cx, to, t);
-        }
-    }
 }
 
 impl Policy for Eevdf {
@@ -908,9 +1163,12 @@ impl Policy for Eevdf {
         if self.se.len() <= task.index() {
             self.se.resize(task.index() + 1, Entity::default());
         }
+        // 6.12 `__setparam_fair` (857b158dc5e8): sched_runtime becomes a custom slice.
+        let custom = info.slice.filter(|_| self.c.release == Release::V6_18);
         self.se[task.index()] = Entity {
             weight: nice_weight(info.nice) as u64,
-            slice: self.c.sysctl_sched_base_slice,
+            slice: custom.map_or(self.c.sysctl_sched_base_slice, |s| s.0),
+            custom_slice: custom.is_some(),
             cpu: info.cpu.index().min(self.h.ncpus - 1),
             slot: info
                 .group
@@ -919,8 +1177,13 @@ impl Policy for Eevdf {
         };
     }
 
+    /// `select_task_rq_fair`; a delayed task is still queued where it slept, and
+    /// `ttwu_runnable` requeues it there without choosing a CPU.
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
         let prev = CpuId(self.se[task.index()].cpu.min(self.h.ncpus - 1) as u16);
+        if self.se[task.index()].sched_delayed && cx.task(task).allowed(prev) {
+            return prev;
+        }
         select_cpu_fair(cx, task, prev, why, |c| {
             self.rq[c.index()].h_nr_running as u64
         })
@@ -930,6 +1193,13 @@ impl Policy for Eevdf {
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
         let c = cpu.index();
         let s = Se::Task(task);
+        if self.se[task.index()].sched_delayed {
+            if self.se[task.index()].cpu == c {
+                self.requeue_delayed_entity(cx, task);
+                return;
+            }
+            self.finish_delayed_dequeue(cx, task);
+        }
         let q = self.h.rq(self.se[task.index()].slot, c);
         self.update_curr(cx, q);
         let initial = why == Enqueue::New;
@@ -971,7 +1241,7 @@ impl Policy for Eevdf {
 
     /// `dequeue_entity`: update_curr, save the lag (V still counts the entity), remove; then
     /// the group entities above whose queues became empty.
-    fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Dequeue) {
+    fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue) {
         let s = Se::Task(task);
         if !self.se[task.index()].on_rq {
             return;
@@ -979,6 +1249,27 @@ impl Policy for Eevdf {
         let q = self.cfs_rq_of(s);
         let c = self.se[task.index()].cpu;
         self.update_curr(cx, q);
+        if self.c.delay_dequeue && why == Dequeue::Sleep && !self.eligible(q, s) {
+            // DELAY_DEQUEUE: it stays queued, competing, until picked or woken. The kernel's
+            // curr stays curr until the pick puts it back; V is the same either way.
+            if self.rq[q].curr == Some(s) {
+                self.rq[q].curr = None;
+                self.enqueue_tree(q, s);
+            }
+            self.se[task.index()].sched_delayed = true;
+            self.rq[c].h_nr_running -= 1;
+            let lag = self.lag_of(q, s);
+            cx.note(
+                cpu,
+                task,
+                Note::new(
+                    "sleeps with lag {.3} ms, not eligible: stays queued (DELAY_DEQUEUE)",
+                    &[us(lag)],
+                ),
+            );
+            self.pick_delayed(cx, c);
+            return;
+        }
         self.update_entity_lag(q, s);
         if self.rq[q].curr == Some(s) {
             self.rq[q].curr = None;
@@ -995,6 +1286,7 @@ impl Policy for Eevdf {
             Note::new("dequeued with lag {.3} ms (clamped)", &[us(lag)]),
         );
         self.dequeue_upper(cx, s);
+        self.pick_delayed(cx, c);
     }
 
     fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
@@ -1004,7 +1296,7 @@ impl Policy for Eevdf {
     /// The group path of `pick_next_task_fair`: the previous task stayed curr during the pick
     /// (so RUN_TO_PARITY applies), and `update_curr` ran at each level of its chain;
     /// `set_next_entity` only for a different task.
-    fn put_prev(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
+    fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
         if !runnable {
             return;
         }
@@ -1012,14 +1304,15 @@ impl Policy for Eevdf {
         loop {
             let q = self.cfs_rq_of(s);
             if self.rq[q].curr != Some(s) {
-                return;
+                break;
             }
             self.update_curr(cx, q);
             match self.parent_entity(s) {
                 Some(p) => s = p,
-                None => return,
+                None => break,
             }
         }
+        self.pick_delayed(cx, cpu.index());
     }
 
     /// `set_next_entity` at every level from the task up to the first queue whose curr it
@@ -1043,6 +1336,7 @@ impl Policy for Eevdf {
                 self.put_prev_chain(q, p);
             }
             self.dequeue_tree(q, s);
+            self.set_protect_slice(q, s);
             self.rq[q].curr = Some(s);
             if s == Se::Task(task) && cx.annotating() {
                 let v = self.avg_vruntime(q);
@@ -1058,8 +1352,6 @@ impl Policy for Eevdf {
             }
             let se = self.e_mut(s);
             se.prev_sum_exec_runtime = se.sum_exec_runtime;
-            // HACK, stash a copy of deadline at the point of pick in vlag (RUN_TO_PARITY).
-            se.vlag = se.deadline;
             match self.parent_entity(s) {
                 Some(p) => s = p,
                 None => return,
@@ -1070,21 +1362,7 @@ impl Policy for Eevdf {
     /// `update_curr`'s accounting at every level of the running task's chain.
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
-        let mut s = Se::Task(task);
-        loop {
-            let q = self.cfs_rq_of(s);
-            if self.rq[q].curr != Some(s) {
-                return;
-            }
-            let se = self.e_mut(s);
-            se.sum_exec_runtime += delta.0;
-            se.vruntime += calc_delta_fair(delta.0, se.weight) as i64;
-            self.update_min_vruntime(q);
-            match self.parent_entity(s) {
-                Some(p) => s = p,
-                None => return,
-            }
-        }
+        self.account_chain(task, delta.0);
     }
 
     /// The scheduler tick: `entity_tick` at every level (`update_curr`: a used-up request
@@ -1166,18 +1444,14 @@ impl Policy for Eevdf {
             self.se[task.index()].on_rq = true;
             if running {
                 // set_next_entity: curr again, out of the tree.
+                self.set_protect_slice(q, s);
                 self.rq[q].curr = Some(s);
                 let se = &mut self.se[task.index()];
                 se.prev_sum_exec_runtime = se.sum_exec_runtime;
-                se.vlag = se.deadline;
             } else {
                 self.enqueue_tree(q, s);
             }
-            let mut cur = self.parent_entity(s);
-            while let Some(g) = cur {
-                self.update_cfs_group(cx, g);
-                cur = self.parent_entity(g);
-            }
+            self.update_cfs_groups_from(cx, self.parent_entity(s));
         }
         let cpu = CpuId(c as u16);
         if cx.annotating() {
@@ -1241,7 +1515,13 @@ impl Policy for Eevdf {
                         key: format!("deadline {}", ms3(se.deadline)),
                         detail: format!(
                             "{}vruntime {}, lag {}, {}, weight {}",
-                            if rq.curr == Some(s) { "running, " } else { "" },
+                            if rq.curr == Some(s) {
+                                "running, "
+                            } else if se.sched_delayed {
+                                "asleep, still queued (delayed), "
+                            } else {
+                                ""
+                            },
                             ms3(se.vruntime),
                             ms3(v - se.vruntime),
                             if self.eligible(q, s) {
@@ -1280,9 +1560,13 @@ impl Policy for Eevdf {
                 format!("V {}, min_vruntime {}", ms3(v), ms3(rq.min_vruntime)),
                 format!("avg_load {load}, nr_running {}", rq.nr_running()),
                 format!(
-                    "base_slice {}, tick {}",
+                    "base_slice {}, tick {}, {} rules",
                     ms3(self.c.sysctl_sched_base_slice as i64),
-                    ms3(self.c.tick_nsec as i64)
+                    ms3(self.c.tick_nsec as i64),
+                    match self.c.release {
+                        Release::V6_6 => "6.6",
+                        Release::V6_18 => "6.18",
+                    }
                 ),
                 match pick.flatten() {
                     Some(t) if n == 0 => format!("next: task {} (runs to parity)", t.0),
@@ -1367,6 +1651,54 @@ mod tests {
         let s = schedlab_engine::Scenario::from_json(json).expect("valid scenario");
         let out = crate::run(&s, schedlab_engine::RunOptions::default()).expect("runs");
         assert!(out.events > 500, "{} events", out.events);
+    }
+
+    /// The same through 6.18's paths: delayed dequeues and their wake-ups, per-task slices,
+    /// PREEMPT_SHORT and the protected slice.
+    #[test]
+    fn incremental_sums_stay_exact_with_6_18_rules() {
+        let json = r#"{"version":1,"cpus":2,"duration":"300ms","seed":5,
+            "policy":{"id":"eevdf","tunables":{"kernel":618,"hz":1000}},
+            "tasks":[
+              {"name":"hog","count":2,"program":[{"run":"200ms"}]},
+              {"name":"short","slice":"200us","count":2,"program":[{"repeat":60,"body":[
+                 {"run":{"exponential":{"mean":"400us"}}},{"sleep":{"uniform":{"min":"100us","max":"3ms"}}}]}]},
+              {"name":"long","slice":"20ms","program":[{"repeat":30,"body":[
+                 {"run":"3ms"},{"sleep":"1ms"}]},{"nice":5},{"run":"10ms"}]},
+              {"name":"f","program":[{"repeat":5,"body":[
+                 {"fork":{"program":[{"run":"3ms"},{"sleep":"2ms"},{"run":"1ms"}]}},
+                 {"sleep":"5ms"}]},{"wait":"all"}]}
+            ]}"#;
+        let s = schedlab_engine::Scenario::from_json(json).expect("valid scenario");
+        let out = crate::run(&s, schedlab_engine::RunOptions::default()).expect("runs");
+        assert!(out.events > 500, "{} events", out.events);
+        let delayed = out
+            .trace
+            .notes()
+            .filter(|a| a.note.text.starts_with("delayed dequeue"))
+            .count();
+        assert!(delayed > 10, "{delayed} delayed dequeues");
+    }
+
+    /// The `kernel` tunable: 618 puts 6.12's placement features in effect and enables
+    /// DELAY_DEQUEUE and PREEMPT_SHORT, which 606 does not have.
+    #[test]
+    fn kernel_release_selects_the_feature_set() {
+        let c = EevdfConfig::new(&Tunables::defaults(INFO.tunables), Machine { cpus: 2 });
+        assert_eq!(c.release, Release::V6_6);
+        assert!(!c.place_deadline_initial && !c.place_rel_deadline);
+        assert!(!c.delay_dequeue && !c.preempt_short);
+        let given = [("kernel".to_string(), KERNEL_6_18)].into_iter().collect();
+        let t = Tunables::resolve("eevdf", INFO.tunables, &given).expect("618 is allowed");
+        let c = EevdfConfig::new(&t, Machine { cpus: 2 });
+        assert_eq!(c.release, Release::V6_18);
+        assert!(c.place_deadline_initial && c.place_rel_deadline);
+        assert!(c.delay_dequeue && c.preempt_short);
+        // The NO_RUN_TO_PARITY quantum is the base slice before scaling.
+        assert_eq!(
+            (c.normalized_base_slice, c.sysctl_sched_base_slice),
+            (750_000, 1_500_000)
+        );
     }
 
     /// §6.2 Placement: lag·(W + w)/W.

@@ -7,7 +7,7 @@
 //! A treap (a binary search tree whose nodes also form a heap on a priority) keeps it balanced;
 //! priorities are a fixed hash of the insertion number, so runs stay deterministic.
 
-use crate::cfs::Se;
+use crate::fair::Se;
 
 const NIL: u32 = u32::MAX;
 

@@ -20,6 +20,7 @@ pub mod waiting;
 pub mod cfs;
 pub mod ebs;
 pub mod eevdf;
+pub mod fair;
 pub mod fair_balance;
 pub mod fifo;
 pub mod houston_selftune;

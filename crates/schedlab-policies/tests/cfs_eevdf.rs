@@ -667,3 +667,186 @@ fn eevdf_pinned_beside_free_hogs_is_sometimes_alone() {
         assert!(ms.abs_diff(6_667) <= 200, "task {t}: {ms} ms");
     }
 }
+
+/// The notes `task` received, as "µs text", up to `until_us`.
+fn notes_of(out: &RunOutput, task: &str, until_us: u64) -> Vec<String> {
+    let id = out.tasks.iter().position(|t| t.name == task).unwrap() as u32;
+    out.trace
+        .notes()
+        .filter(|a| a.task == TaskId(id) && a.time.0 <= until_us * 1000)
+        .map(|a| format!("{} {}", a.time.0 / 1000, a.note.render()))
+        .collect()
+}
+
+/// A hog A and B, which arrives at 5 ms, runs 2 ms, sleeps 10 ms and runs again; 1 CPU, HZ
+/// 1000, base slice 1 ms. `kernel` 606 or 618, `delay` DELAY_DEQUEUE.
+fn delayed_sleeper(kernel: i64, delay: i64) -> RunOutput {
+    let policy = format!(
+        r#"{{"id":"eevdf","tunables":{{"kernel":{kernel},"delay_dequeue":{delay},"hz":1000,"base_slice":1000}}}}"#
+    );
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","arrival":"5ms","program":[{"run":"2ms"},{"sleep":"10ms"},{"run":"1s"}]}]"#;
+    run(&with_duration(scenario(1, &policy, tasks), "30ms"))
+}
+
+/// 6.18 DELAY_DEQUEUE by hand. B arrives at V = 5 ms (A ran 5 ms) with half a slice (6.12's
+/// PLACE_DEADLINE_INITIAL: deadline 5.5 ms, before A's 6 ms) and preempts. A and B alternate
+/// by request (1 ms each) until B sleeps at 8 ms with vruntime 7 ms while A has 6 ms: V = 6.5,
+/// lag −0.5 ms, not eligible, so B stays queued. At the 9 ms tick A (vruntime 7) used its
+/// request; V = 7, both eligible with deadline 8 ms, and the running one loses the tie: the pick
+/// lands on B, which is dequeued for good then with lag 0. It wakes at 18 ms with lag 0 at V =
+/// 16 ms (A alone ran 9 ms more): deadline 17 ms, A's request was renewed at the 18 ms tick to
+/// 17 ms too, and B preempts.
+#[test]
+fn eevdf_6_18_delayed_dequeue_keeps_a_sleeper_queued_until_eligible() {
+    let out = delayed_sleeper(618, 1);
+    assert_eq!(
+        notes_of(&out, "B", 18_000),
+        [
+            "5000 new task at V 5.000 ms (lag 0.000 ms, saved 0.000 ms), deadline 5.500 ms: half a slice away",
+            "5000 wakeup preempts: earliest deadline 5.500 ms among 2 eligible (lag 0.000 ms)",
+            "5000 picked: earliest deadline 5.500 ms among 2 eligible (V 5.000 ms, lag 0.000 ms)",
+            "6000 request used up: new deadline 7.000 ms (vruntime 6.000 ms): resched",
+            "7000 picked: earliest deadline 7.000 ms among 2 eligible (V 6.000 ms, lag 0.000 ms)",
+            "8000 request used up: new deadline 8.000 ms (vruntime 7.000 ms): resched",
+            "8000 sleeps with lag -0.500 ms, not eligible: stays queued (DELAY_DEQUEUE)",
+            "9000 delayed dequeue: picked while asleep, lag 0.000 ms saved as 0.000 ms (DELAY_ZERO)",
+            "18000 placed: V 16.000 ms, lag 0.000 ms (saved 0.000 ms), deadline 17.000 ms: eligible",
+            "18000 wakeup preempts: earliest deadline 17.000 ms among 2 eligible (lag 0.000 ms)",
+            "18000 picked: earliest deadline 17.000 ms among 2 eligible (V 16.000 ms, lag 0.000 ms)",
+        ]
+    );
+    // Between 8 and 9 ms the inspector shows B asleep in the queue.
+    let s = Scenario::from_json(&with_duration(
+        scenario(
+            1,
+            r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":1000}}"#,
+            r#"[{"name":"A","program":[{"run":"1s"}]},
+                {"name":"B","arrival":"5ms","program":[{"run":"2ms"},{"sleep":"10ms"},{"run":"1s"}]}]"#,
+        ),
+        "30ms",
+    ))
+    .unwrap();
+    let mut e = schedlab_policies::registry::engine(&s, RunOptions::default()).unwrap();
+    e.run_until(Nanos::from_us(8_500)).unwrap();
+    let q = &e.inspect(CpuId(0)).queues[0];
+    let b = q
+        .entries
+        .iter()
+        .find(|x| x.task == 1)
+        .expect("B still queued");
+    assert!(
+        b.detail.starts_with("asleep, still queued (delayed)"),
+        "{}",
+        b.detail
+    );
+    e.run_until(Nanos::from_us(9_500)).unwrap();
+    let q = &e.inspect(CpuId(0)).queues[0];
+    assert!(q.entries.iter().all(|x| x.task != 1), "{q:?}");
+
+    // Without DELAY_DEQUEUE (and in 6.6) B leaves at once and carries its debt: it wakes
+    // 0.5 ms behind V (PLACE_LAG keeps the saved lag) and is not eligible.
+    for out in [delayed_sleeper(618, 0), delayed_sleeper(606, 1)] {
+        let n = notes_of(&out, "B", 18_000);
+        assert!(
+            n.contains(&"8000 dequeued with lag -0.500 ms (clamped)".to_string()),
+            "{n:?}"
+        );
+        assert!(
+            n.iter().any(|x| x.starts_with("18000 placed: V ")
+                && x.contains("lag -0.500 ms (saved -0.500 ms)")
+                && x.ends_with("not eligible")),
+            "{n:?}"
+        );
+    }
+}
+
+/// Hogs A and C with the base slice (3 ms, 1 CPU, HZ 250) and B with its own 1 ms slice
+/// (sched_attr), arriving at 12.5 ms.
+fn short_waker(preempt_short: i64) -> RunOutput {
+    let policy = format!(
+        r#"{{"id":"eevdf","tunables":{{"kernel":618,"hz":250,"base_slice":3000,"preempt_short":{preempt_short}}}}}"#
+    );
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},{"name":"C","program":[{"run":"1s"}]},
+                    {"name":"B","arrival":"12500us","slice":"1ms","program":[{"run":"500us"}]}]"#;
+    run(&with_duration(scenario(1, &policy, tasks), "30ms"))
+}
+
+/// 6.18 PREEMPT_SHORT and per-task slices by hand. A and C alternate by tick: C is picked at
+/// 12 ms with vruntime 4 ms and deadline 7 ms, protected to its deadline. B arrives at 12.5 ms:
+/// V = (A 8 + C 4.5) / 2 = 6.25 ms; its slice is its own 1 ms, so its first deadline is half of
+/// it away, 6.75 ms, and the next one a whole 1 ms after its vruntime (6.75 -> 7.75 ms). C is
+/// eligible and protected: without PREEMPT_SHORT B waits for the 16 ms tick; with it, B's
+/// shorter slice lifts C's protection and B, the earliest deadline, preempts at once.
+#[test]
+fn eevdf_6_18_preempt_short_lets_a_short_slice_waker_preempt() {
+    let with = notes_of(&short_waker(1), "B", 30_000);
+    assert_eq!(
+        with[..4],
+        [
+            "12500 new task at V 6.250 ms (lag 0.000 ms, saved 0.000 ms), deadline 6.750 ms: half a slice away",
+            "12500 wakeup preempts (PREEMPT_SHORT: slice 1.000 ms < 3.000 ms): earliest deadline 6.750 ms among 2 eligible",
+            "12500 picked: earliest deadline 6.750 ms among 2 eligible (V 6.250 ms, lag 0.000 ms)",
+            "13000 request used up: new deadline 7.750 ms (vruntime 6.750 ms): resched",
+        ]
+    );
+    let without = notes_of(&short_waker(0), "B", 30_000);
+    assert_eq!(
+        without[1..3],
+        [
+            "12500 no wakeup preemption: the running task runs to parity (deadline 6.750 ms)",
+            "16000 picked: earliest deadline 6.750 ms among 1 eligible (V 7.416 ms, lag 1.166 ms)",
+        ]
+    );
+}
+
+/// The reality check's hog and periodic sleeper (1 ms every 10 ms on one CPU, HZ 250, slice
+/// 1.4 ms). 6.6 carries the sleeper's debt across each sleep (−0.5 ms after every 1 ms run), so
+/// it waits about 1 ms per period and completes 454 periods in 5 s. 6.18's DELAY_DEQUEUE lets
+/// the debt decay while it sleeps: it wakes with lag 0, preempts, and completes 500 (the
+/// measured kernel: 498, 502 ms of CPU, 4.3 ms of waiting).
+#[test]
+fn eevdf_6_18_sleeper_beside_a_hog_runs_at_once() {
+    let json = |kernel: i64| {
+        format!(
+            r#"{{"version":1,"cpus":1,"duration":"5s","seed":1,"policy":{{"id":"eevdf","tunables":{{"kernel":{kernel},"base_slice":1400,"hz":250}}}},"tasks":[{{"name":"hog","program":[{{"run":"60s"}}]}},{{"name":"sleeper","program":[{{"body":[{{"run":"1ms"}},{{"sleep":"9ms"}}],"repeat":"forever"}}]}}]}}"#
+        )
+    };
+    let old = run(&json(606));
+    let new = run(&json(618));
+    let cpu = |o: &RunOutput| o.metrics.tasks[1].cpu_ns / 1_000_000;
+    let wait = |o: &RunOutput| o.metrics.tasks[1].wait_ns / 1_000_000;
+    assert_eq!((cpu(&old), wait(&old)), (455, 454));
+    assert_eq!((cpu(&new), wait(&new)), (500, 4));
+}
+
+/// 6.17's RUN_TO_PARITY by hand: A has the base slice (3 ms, 1 CPU, HZ 1000) and B its own
+/// 1 ms. B's shorter slice preempts at once (PREEMPT_SHORT), runs its first half request to
+/// 1 ms, then A is picked with vruntime 0 and deadline 1.5 ms, but protected only up to
+/// vruntime 0 + B's 1 ms slice (`set_protect_slice` with the shortest queued slice): at the
+/// 2 ms tick its protection is over and it is rescheduled although its request is not used up
+/// (the pick keeps it: V 1 ms, both eligible, A's deadline 1.5 ms the earlier).
+#[test]
+fn eevdf_6_18_run_to_parity_is_limited_by_the_shortest_queued_slice() {
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","slice":"1ms","program":[{"run":"1s"}]}]"#;
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":3000}}"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "12ms"));
+    assert_eq!(
+        notes_of(&out, "A", 3_000),
+        [
+            "0 new task at V 0.000 ms (lag 0.000 ms, saved 0.000 ms), deadline 1.500 ms: half a slice away",
+            "0 picked: earliest deadline 1.500 ms among 1 eligible (V 0.000 ms, lag 0.000 ms)",
+            "1000 picked: earliest deadline 1.500 ms among 1 eligible (V 0.500 ms, lag 0.500 ms)",
+            "2000 protected slice over (vprot 1.000 ms): resched",
+            "3000 request used up: new deadline 5.000 ms (vruntime 2.000 ms): resched",
+        ]
+    );
+    // 6.6 has no per-task slices: both have 3 ms requests and run to parity.
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":606,"hz":1000,"base_slice":3000}}"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "12ms"));
+    assert!(out
+        .trace
+        .notes()
+        .all(|a| !a.note.render().starts_with("protected slice over")));
+}

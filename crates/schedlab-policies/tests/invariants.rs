@@ -473,7 +473,14 @@ fn every_policy_keeps_the_invariants() {
     let cases = env_u64("SCHEDLAB_PROPTEST_CASES", 48) as u32;
     let seed = env_u64("SCHEDLAB_PROPTEST_SEED", 0);
     let mut failures = Vec::new();
-    for info in POLICIES {
+    // Every policy at its defaults, and the settings that select other code: EEVDF's 6.18 rules.
+    let settings = POLICIES.iter().map(|i| (i, None)).chain(
+        POLICIES
+            .iter()
+            .filter(|i| i.id == "eevdf")
+            .map(|i| (i, Some(("kernel", 618)))),
+    );
+    for (info, setting) in settings {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
         let config = Config {
@@ -486,6 +493,9 @@ fn every_policy_keeps_the_invariants() {
         let result = runner.run(&scenario_strategy(), |g| {
             let (mut s, demand) = build(&g);
             s.policy.id = info.id.to_string();
+            s.policy
+                .tunables
+                .extend(setting.map(|(k, v)| (k.to_string(), v)));
             check(info, &s, &demand)
         });
         if let Err(e) = result {
@@ -493,11 +503,14 @@ fn every_policy_keeps_the_invariants() {
                 proptest::test_runner::TestError::Fail(why, g) => {
                     let (mut s, _) = build(g);
                     s.policy.id = info.id.to_string();
+                    s.policy
+                        .tunables
+                        .extend(setting.map(|(k, v)| (k.to_string(), v)));
                     format!("{why}\nminimal scenario:\n{}", s.to_json_pretty())
                 }
                 other => other.to_string(),
             };
-            failures.push(format!("policy {}: {detail}", info.id));
+            failures.push(format!("policy {} {setting:?}: {detail}", info.id));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -114,6 +114,7 @@ pub fn task(name: &str, nice: i32, arrival: Nanos, program: Vec<Step>) -> TaskSp
         arrival,
         shares: None,
         cpu_rate_cap: None,
+        slice: None,
         cpus: None,
         group: None,
         rt: None,

@@ -506,6 +506,7 @@ mod tests {
                     arrival: Nanos::ZERO,
                     shares: None,
                     cpu_rate_cap: None,
+                    slice: None,
                     cpus: None,
                     group: None,
                     rt: None,

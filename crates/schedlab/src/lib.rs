@@ -90,7 +90,7 @@ pub mod policies {
     pub use schedlab_policies::SimError;
 
     pub mod cfs {
-        pub use schedlab_policies::cfs::{shares_from_cpu_weight, sysctl_factor};
+        pub use schedlab_policies::fair::{shares_from_cpu_weight, sysctl_factor};
     }
 
     pub mod eevdf {

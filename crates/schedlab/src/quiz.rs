@@ -105,6 +105,7 @@ pub fn scenario(seed: u64) -> Scenario {
                 arrival,
                 shares: None,
                 cpu_rate_cap: None,
+                slice: None,
                 cpus: None,
                 group: None,
                 rt: None,

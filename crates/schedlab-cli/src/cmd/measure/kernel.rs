@@ -32,13 +32,20 @@ pub fn version(release: &str) -> Option<(u32, u32, u32)> {
     Some((major, minor, patch))
 }
 
-/// The policy id for a kernel version: 6.6+ EEVDF, 2.6.23-6.5 CFS, 2.6.0-2.6.22 the 2.6 O(1)
-/// scheduler, 2.5 the 2.5 O(1) scheduler, 2.4 the goodness scheduler.
+/// The policy id for a kernel version: 6.6+ EEVDF (with 6.18's rules from 6.12 on, see
+/// [`eevdf_kernel`]), 2.6.23-6.5 CFS, 2.6.0-2.6.22 the 2.6 O(1) scheduler, 2.5 the 2.5 O(1)
+/// scheduler, 2.4 the goodness scheduler.
 pub fn policy_for(v: (u32, u32, u32)) -> Option<(&'static str, &'static str)> {
     Some(match v {
-        (major, minor, _) if major > 6 || (major == 6 && minor >= 6) => {
-            ("eevdf", "EEVDF is the fair class from Linux 6.6 on")
-        }
+        (major, minor, _) if major > 6 || (major == 6 && minor >= 12) => (
+            "eevdf",
+            "EEVDF is the fair class from Linux 6.6 on; 6.12 added delayed dequeue, \
+             PREEMPT_SHORT and per-task slices (modelled with 6.18's rules)",
+        ),
+        (6, minor, _) if minor >= 6 => (
+            "eevdf",
+            "EEVDF is the fair class from Linux 6.6 on (6.6's rules up to 6.11)",
+        ),
         (major, _, _) if major >= 3 => ("cfs", "CFS is the fair class from 2.6.23 to 6.5"),
         (2, 6, patch) if patch >= 23 => ("cfs", "CFS is the fair class from 2.6.23 to 6.5"),
         (2, 6, _) => (
@@ -49,6 +56,17 @@ pub fn policy_for(v: (u32, u32, u32)) -> Option<(&'static str, &'static str)> {
         (2, 4, _) => ("linux-2.4", "2.4 ran the goodness scheduler"),
         _ => return None,
     })
+}
+
+/// `eevdf`'s `kernel` tunable for a kernel version: 618 (v6.18's rules) for 6.12 and later,
+/// which have DELAY_DEQUEUE, PREEMPT_SHORT and sched_attr slices; 606 (v6.6's) for 6.6 to 6.11.
+/// 6.12 to 6.16 lack 6.17's run-to-parity rework, which the 618 rules include.
+pub fn eevdf_kernel(v: (u32, u32, u32)) -> i64 {
+    if v >= (6, 12, 0) {
+        618
+    } else {
+        606
+    }
 }
 
 /// What the model reads from the machine: kernel config and the scheduler's own numbers.
@@ -108,6 +126,20 @@ pub fn model(machine: &Machine, scenario_cpus: u32) -> Result<Model, String> {
     let kernel_factor = sysctl_factor(machine.online_cpus.max(1), 1);
     let model_factor = sysctl_factor(scenario_cpus.max(1), 1);
     if policy == "eevdf" {
+        let kernel = eevdf_kernel(v);
+        set(
+            "kernel",
+            kernel,
+            if kernel == 618 {
+                format!(
+                    "kernel = 618: {} has 6.12's delayed dequeue, PREEMPT_SHORT and per-task \
+                     slices, modelled with 6.18's rules",
+                    short(v)
+                )
+            } else {
+                format!("kernel = 606: {} runs 6.6's EEVDF", short(v))
+            },
+        );
         let (slice_ns, src) = match machine.slice_ns {
             Some(s) => (s, "se.slice of /proc/self/sched".to_string()),
             None => {
@@ -199,6 +231,41 @@ mod tests {
         assert_eq!(p("2.2.26"), None);
         assert_eq!(version("7.0"), Some((7, 0, 0)));
         assert_eq!(version("fc"), None);
+    }
+
+    /// 6.6 to 6.11 run 6.6's EEVDF; 6.12 brought delayed dequeue, PREEMPT_SHORT and per-task
+    /// slices, so from there the model runs `eevdf` with 6.18's rules.
+    #[test]
+    fn eevdf_kernels_get_the_rules_of_their_release() {
+        let kernel = |r: &str| {
+            let m = Machine {
+                release: r.into(),
+                online_cpus: 2,
+                ..Machine::default()
+            };
+            let model = model(&m, 1).unwrap();
+            assert_eq!(model.policy, "eevdf", "{r}");
+            model.tunables["kernel"]
+        };
+        assert_eq!(kernel("6.6.0"), 606);
+        assert_eq!(kernel("6.11.11-300.fc41.x86_64"), 606);
+        assert_eq!(kernel("6.12.0"), 618);
+        assert_eq!(kernel("6.18.44-fc-v857"), 618);
+        assert_eq!(kernel("7.0.1"), 618);
+        assert_eq!(eevdf_kernel((6, 11, 99)), 606);
+        // The value is one the policy accepts.
+        let m = Machine {
+            release: "6.18.44".into(),
+            online_cpus: 2,
+            ..Machine::default()
+        };
+        let mut s: schedlab::Scenario = serde_json::from_str(
+            r#"{"version":1,"cpus":1,"duration":"1s","policy":{"id":"eevdf"},
+                "tasks":[{"name":"a","program":[{"run":"1ms"}]}]}"#,
+        )
+        .unwrap();
+        s.policy.tunables = model(&m, 1).unwrap().tunables;
+        assert!(schedlab::validate(&s).is_ok());
     }
 
     #[test]

@@ -49,6 +49,12 @@ pub fn problems(s: &Scenario) -> Vec<String> {
                  kernel (use nice, or task groups with cpu.weight)"
             ));
         }
+        if t.slice.is_some() {
+            out.push(format!(
+                "{p}.slice: a task's own slice (sched_setattr's sched_runtime) is not set on the \
+                 measured processes yet; leave slice out"
+            ));
+        }
         if t.cpu_rate_cap.is_some() {
             out.push(format!(
                 "{p}.cpu_rate_cap: EBS rate caps have no equivalent in the running kernel"
