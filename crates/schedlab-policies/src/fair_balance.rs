@@ -225,7 +225,9 @@ pub fn find_busiest(
     if lt < GroupType::Overloaded && (local.load >= busy.load || local.load >= avg) {
         return None;
     }
-    let imbalance = (busy.load - avg).min(avg - local.load);
+    // `calculate_imbalance` subtracts in unsigned long: a busiest group below the average (one
+    // picked for its group type over a heavier one) wraps, and min() takes the local side.
+    let imbalance = busy.load.wrapping_sub(avg).min(avg - local.load);
     (imbalance > 0).then_some((b, imbalance))
 }
 
@@ -442,6 +444,20 @@ mod tests {
             },
         ];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), None);
+    }
+
+    /// A busiest CPU below the average: CPU 1 (two nice-0 tasks, 2048) is picked over CPU 2
+    /// (one nice −20 task, 88761) for its group type. avg = 90824·1024/3072 = 30274; the
+    /// kernel's unsigned 2048 − 30274 wraps and min() gives 30274 − 15 = 30259.
+    #[test]
+    fn a_busiest_cpu_below_the_average_takes_the_local_side() {
+        let c = DomainConfig::new(3, 250);
+        let stat = |nr_running, load| CpuStat { nr_running, load };
+        let stats = [stat(1, 15), stat(2, 2048), stat(1, 88761)];
+        assert_eq!(
+            find_busiest(&c, &stats, &[true, true, true], 0),
+            Some((1, 30259))
+        );
     }
 
     /// The sequence on the lone hog's CPU, the waiting hog (task 1) cache cold: attempt 1
