@@ -92,88 +92,85 @@ use schedlab_engine::{
     Policy, PolicyInfo, Queues, Select, TaskId, TunableSpec, Tunables,
 };
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "sched_latency",
-        "Target latency (normalized)",
-        "us",
-        6_000,
-        100,
-        1_000_000,
-        "Period in which every runnable task should run once, while there are at most \
-         sched_nr_latency of them. Also twice the sleeper credit. This is the kernel's \
-         normalized value (20 ms in 2.6.24, 6 ms up to 6.5); the sysctl sched_latency_ns it \
-         sets at boot is this times 1 + ilog2(min(CPUs, 8)) under the default scaling: 12 ms on \
-         2 CPUs, 18 ms on 4. The inspector shows the scaled value.",
-    )
-    .step(50)
-    .scale(1000)
-    .kernel("normalized_sysctl_sched_latency"),
-    TunableSpec::new(
-        "sched_min_granularity",
-        "Minimum granularity (normalized)",
-        "us",
-        750,
-        100,
-        1_000_000,
-        "Shortest slice: with more than latency/min_granularity tasks the period grows to \
-         nr_running times this, and tick preemption never cuts a run shorter. The kernel's \
-         normalized value; sched_min_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) (1.5 \
-         ms on 2 CPUs).",
-    )
-    .step(50)
-    .scale(1000)
-    .kernel("normalized_sysctl_sched_min_granularity"),
-    TunableSpec::new(
-        "sched_wakeup_granularity",
-        "Wake-up granularity (normalized)",
-        "us",
-        1_000,
-        0,
-        1_000_000,
-        "How far (in the woken task's virtual time) a woken task must be behind the running one \
-         to preempt it. Larger values favour throughput over wake-up latency. The kernel's \
-         normalized value; sched_wakeup_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) \
-         (2 ms on 2 CPUs).",
-    )
-    .step(50)
-    .scale(1000)
-    .kernel("normalized_sysctl_sched_wakeup_granularity"),
-    TunableSpec::new(
-        "sched_child_runs_first",
-        "Child runs first",
-        "",
-        0,
-        0,
-        1,
-        "1: a forked child takes its parent's place in the timeline and runs first (the default \
-         in 2.6.23-2.6.31); 0: the parent goes on (the default since 2.6.32).",
-    )
-    .kernel("sched_child_runs_first"),
-    TunableSpec::new(
-        "start_debit",
-        "START_DEBIT",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature: a new task starts one virtual slice behind min_vruntime, so forking \
-         cannot be used to grab the CPU.",
-    )
-    .kernel("START_DEBIT"),
-    TunableSpec::new(
-        "gentle_fair_sleepers",
-        "GENTLE_FAIR_SLEEPERS",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature: the sleeper credit is half of sched_latency instead of all of it.",
-    )
-    .kernel("GENTLE_FAIR_SLEEPERS"),
-    SCALING_TUNABLE,
-    HZ_TUNABLE,
-];
+schedlab_engine::tunables! {
+    /// CFS's tunables: the sysctls (normalized, before the CPU factor) and scheduler features.
+    pub struct CfsKnobs {
+        pub sched_latency: u64 = TunableSpec::knob(
+            "Target latency (normalized)",
+            "us",
+            6_000,
+            100,
+            1_000_000,
+            "Period in which every runnable task should run once, while there are at most \
+             sched_nr_latency of them. Also twice the sleeper credit. This is the kernel's \
+             normalized value (20 ms in 2.6.24, 6 ms up to 6.5); the sysctl sched_latency_ns it \
+             sets at boot is this times 1 + ilog2(min(CPUs, 8)) under the default scaling: 12 ms on \
+             2 CPUs, 18 ms on 4. The inspector shows the scaled value.",
+        )
+        .step(50)
+        .scale(1000)
+        .kernel("normalized_sysctl_sched_latency"),
+        pub sched_min_granularity: u64 = TunableSpec::knob(
+            "Minimum granularity (normalized)",
+            "us",
+            750,
+            100,
+            1_000_000,
+            "Shortest slice: with more than latency/min_granularity tasks the period grows to \
+             nr_running times this, and tick preemption never cuts a run shorter. The kernel's \
+             normalized value; sched_min_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) (1.5 \
+             ms on 2 CPUs).",
+        )
+        .step(50)
+        .scale(1000)
+        .kernel("normalized_sysctl_sched_min_granularity"),
+        pub sched_wakeup_granularity: u64 = TunableSpec::knob(
+            "Wake-up granularity (normalized)",
+            "us",
+            1_000,
+            0,
+            1_000_000,
+            "How far (in the woken task's virtual time) a woken task must be behind the running one \
+             to preempt it. Larger values favour throughput over wake-up latency. The kernel's \
+             normalized value; sched_wakeup_granularity_ns is this times 1 + ilog2(min(CPUs, 8)) \
+             (2 ms on 2 CPUs).",
+        )
+        .step(50)
+        .scale(1000)
+        .kernel("normalized_sysctl_sched_wakeup_granularity"),
+        pub sched_child_runs_first: bool = TunableSpec::knob(
+            "Child runs first",
+            "",
+            0,
+            0,
+            1,
+            "1: a forked child takes its parent's place in the timeline and runs first (the default \
+             in 2.6.23-2.6.31); 0: the parent goes on (the default since 2.6.32).",
+        )
+        .kernel("sched_child_runs_first"),
+        pub start_debit: bool = TunableSpec::knob(
+            "START_DEBIT",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature: a new task starts one virtual slice behind min_vruntime, so forking \
+             cannot be used to grab the CPU.",
+        )
+        .kernel("START_DEBIT"),
+        pub gentle_fair_sleepers: bool = TunableSpec::knob(
+            "GENTLE_FAIR_SLEEPERS",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature: the sleeper credit is half of sched_latency instead of all of it.",
+        )
+        .kernel("GENTLE_FAIR_SLEEPERS"),
+        pub sched_tunable_scaling: i64 = SCALING_TUNABLE,
+        pub hz: u64 = HZ_TUNABLE,
+    }
+}
 
 pub const INFO: PolicyInfo = PolicyInfo {
     id: "cfs",
@@ -185,7 +182,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
     source: "Linux v6.5 kernel/sched/fair.c (CFS, Ingo Molnar, merged 2.6.23, Oct 2007); \
              reference/schedulers.md §6.1 [S17]",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: CfsKnobs::SPECS,
     metric: Some("vruntime in µs (lower runs first)"),
     build,
 };
@@ -265,26 +262,27 @@ pub struct CfsConfig {
 
 impl CfsConfig {
     pub fn new(t: &Tunables, m: Machine) -> CfsConfig {
-        let factor = sysctl_factor(m.cpus as u32, t.get("sched_tunable_scaling"));
-        let us = |k: &str| t.get(k).max(0) as u64 * NSEC_PER_USEC * factor;
-        let latency = us("sched_latency");
-        let min_gran = us("sched_min_granularity").max(1);
+        let k = CfsKnobs::read(t);
+        let factor = sysctl_factor(m.cpus as u32, k.sched_tunable_scaling);
+        let us = |v: u64| v * NSEC_PER_USEC * factor;
+        let latency = us(k.sched_latency);
+        let min_gran = us(k.sched_min_granularity).max(1);
         CfsConfig {
             sysctl_sched_latency: latency,
             sysctl_sched_min_granularity: min_gran,
-            sysctl_sched_wakeup_granularity: us("sched_wakeup_granularity"),
+            sysctl_sched_wakeup_granularity: us(k.sched_wakeup_granularity),
             sched_nr_latency: latency.div_ceil(min_gran),
-            sysctl_sched_child_runs_first: t.get("sched_child_runs_first") != 0,
-            start_debit: t.get("start_debit") != 0,
-            gentle_fair_sleepers: t.get("gentle_fair_sleepers") != 0,
-            tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
+            sysctl_sched_child_runs_first: k.sched_child_runs_first,
+            start_debit: k.start_debit,
+            gentle_fair_sleepers: k.gentle_fair_sleepers,
+            tick_nsec: NSEC_PER_SEC / k.hz.max(1),
         }
     }
 }
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let ncpus = m.cpus.max(1) as usize;
-    let dc = DomainConfig::new(ncpus, t.get("hz").max(1) as u64);
+    let dc = DomainConfig::new(ncpus, CfsKnobs::read(t).hz.max(1));
     Box::new(Cfs {
         c: CfsConfig::new(t, m),
         se: Vec::new(),

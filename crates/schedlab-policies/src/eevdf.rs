@@ -124,119 +124,114 @@ use crate::fair::{
 use crate::fair_balance::{DomainConfig, SchedDomain};
 use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
 
-const TUNABLES: &[TunableSpec] = &[
-    TunableSpec::new(
-        "base_slice",
-        "Base slice (normalized)",
-        "us",
-        750,
-        100,
-        100_000,
-        "Request size r_i of every task: a task's virtual deadline is one slice of its virtual \
-         time after its eligible time. The kernel's normalized value, 0.75 ms (the renamed \
-         min_granularity) in 6.6-6.14, 0.70 ms from 6.15 so that a slice of N ticks does not \
-         spill into N+1; the base_slice_ns it sets at boot is this times 1 + ilog2(min(CPUs, \
-         8)) under the default scaling (1.5 ms on 2 CPUs). The inspector shows the scaled \
-         value.",
-    )
-    .step(50)
-    .scale(1000)
-    .kernel("normalized_sysctl_sched_base_slice"),
-    TunableSpec::new(
-        "run_to_parity",
-        "RUN_TO_PARITY",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature: once picked, a task keeps the CPU until it is no longer eligible or \
-         has used its request, even if a waking task has an earlier deadline.",
-    )
-    .kernel("RUN_TO_PARITY"),
-    TunableSpec::new(
-        "place_lag",
-        "PLACE_LAG",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature: a waking task keeps the lag it had when it went to sleep (bounded by \
-         about two slices). Off: it is placed at the zero-lag point V.",
-    )
-    .kernel("PLACE_LAG"),
-    TunableSpec::new(
-        "place_deadline_initial",
-        "PLACE_DEADLINE_INITIAL",
-        "",
-        0,
-        0,
-        1,
-        "Whether a new task's first deadline is half a slice away (the tasks already running \
-         are on average half-way through theirs). The feature is on in 6.6 but has no effect \
-         there: task_fork_fair places the child with ENQUEUE_INITIAL, then wake_up_new_task's \
-         enqueue places it again without the flag, with a full slice (0, the 6.6 default \
-         here). It takes effect from v6.12, commit c40dd90ac045 (\"sched: Initialize the \
-         vruntime of a new task when it is first enqueued\", ENQUEUE_INITIAL passed to \
-         activate_task): 1. Always in effect with kernel 618.",
-    )
-    .kernel("PLACE_DEADLINE_INITIAL"),
-    TunableSpec::new(
-        "place_rel_deadline",
-        "PLACE_REL_DEADLINE",
-        "",
-        0,
-        0,
-        1,
-        "Scheduler feature of v6.12 (commit 82e9d0456e06, \"sched/fair: Avoid re-setting \
-         virtual deadline on 'migrations'\"): a task moved to another CPU by the balancer keeps \
-         its deadline relative to its vruntime instead of getting a fresh request. 0 is 6.6, \
-         where placement always gives a new deadline one slice away. Here it applies to \
-         balancing moves only. Always in effect with kernel 618.",
-    )
-    .kernel("PLACE_REL_DEADLINE"),
-    TunableSpec::new(
-        "kernel",
-        "Kernel release",
-        "",
-        KERNEL_6_6,
-        KERNEL_6_6,
-        KERNEL_6_18,
-        "Which EEVDF: 606 is v6.6 exactly; 618 is v6.18, with the changes of 6.12 to 6.17 \
-         (DELAY_DEQUEUE and DELAY_ZERO, PREEMPT_SHORT, per-task slices, PLACE_DEADLINE_INITIAL \
-         and PLACE_REL_DEADLINE in effect, run to parity limited by the shortest queued slice, \
-         a resched once the protected slice is over). Choose base_slice 700 for 6.15 and later.",
-    )
-    .step(KERNEL_6_18 - KERNEL_6_6)
-    .values(&[KERNEL_6_6, KERNEL_6_18]),
-    TunableSpec::new(
-        "delay_dequeue",
-        "DELAY_DEQUEUE",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature of v6.12 (commit 152e11f6df29, with DELAY_ZERO, 54a58a787791), \
-         kernel 618 only: a task that sleeps while not eligible (negative lag) stays queued, \
-         competing, until it is picked (it is then dequeued with its lag, a positive one \
-         zeroed) or wakes; so a sleeper's debt decays while it sleeps instead of following it.",
-    )
-    .kernel("DELAY_DEQUEUE"),
-    TunableSpec::new(
-        "preempt_short",
-        "PREEMPT_SHORT",
-        "",
-        1,
-        0,
-        1,
-        "Scheduler feature of v6.12 (commit 85e511df3cec), as reworked in 6.17 (9de74a9850b9), \
-         kernel 618 only: a waking task with a shorter slice than the running one may preempt \
-         it despite RUN_TO_PARITY, when the pick without the running task's protection \
-         chooses it.",
-    )
-    .kernel("PREEMPT_SHORT"),
-    SCALING_TUNABLE,
-    HZ_TUNABLE,
-];
+schedlab_engine::tunables! {
+    /// EEVDF's tunables: the base slice, the scheduler features and the release.
+    pub struct EevdfKnobs {
+        pub base_slice: u64 = TunableSpec::knob(
+            "Base slice (normalized)",
+            "us",
+            750,
+            100,
+            100_000,
+            "Request size r_i of every task: a task's virtual deadline is one slice of its virtual \
+             time after its eligible time. The kernel's normalized value, 0.75 ms (the renamed \
+             min_granularity) in 6.6-6.14, 0.70 ms from 6.15 so that a slice of N ticks does not \
+             spill into N+1; the base_slice_ns it sets at boot is this times 1 + ilog2(min(CPUs, \
+             8)) under the default scaling (1.5 ms on 2 CPUs). The inspector shows the scaled \
+             value.",
+        )
+        .step(50)
+        .scale(1000)
+        .kernel("normalized_sysctl_sched_base_slice"),
+        pub run_to_parity: bool = TunableSpec::knob(
+            "RUN_TO_PARITY",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature: once picked, a task keeps the CPU until it is no longer eligible or \
+             has used its request, even if a waking task has an earlier deadline.",
+        )
+        .kernel("RUN_TO_PARITY"),
+        pub place_lag: bool = TunableSpec::knob(
+            "PLACE_LAG",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature: a waking task keeps the lag it had when it went to sleep (bounded by \
+             about two slices). Off: it is placed at the zero-lag point V.",
+        )
+        .kernel("PLACE_LAG"),
+        pub place_deadline_initial: bool = TunableSpec::knob(
+            "PLACE_DEADLINE_INITIAL",
+            "",
+            0,
+            0,
+            1,
+            "Whether a new task's first deadline is half a slice away (the tasks already running \
+             are on average half-way through theirs). The feature is on in 6.6 but has no effect \
+             there: task_fork_fair places the child with ENQUEUE_INITIAL, then wake_up_new_task's \
+             enqueue places it again without the flag, with a full slice (0, the 6.6 default \
+             here). It takes effect from v6.12, commit c40dd90ac045 (\"sched: Initialize the \
+             vruntime of a new task when it is first enqueued\", ENQUEUE_INITIAL passed to \
+             activate_task): 1. Always in effect with kernel 618.",
+        )
+        .kernel("PLACE_DEADLINE_INITIAL"),
+        pub place_rel_deadline: bool = TunableSpec::knob(
+            "PLACE_REL_DEADLINE",
+            "",
+            0,
+            0,
+            1,
+            "Scheduler feature of v6.12 (commit 82e9d0456e06, \"sched/fair: Avoid re-setting \
+             virtual deadline on 'migrations'\"): a task moved to another CPU by the balancer keeps \
+             its deadline relative to its vruntime instead of getting a fresh request. 0 is 6.6, \
+             where placement always gives a new deadline one slice away. Here it applies to \
+             balancing moves only. Always in effect with kernel 618.",
+        )
+        .kernel("PLACE_REL_DEADLINE"),
+        pub kernel: i64 = TunableSpec::knob(
+            "Kernel release",
+            "",
+            KERNEL_6_6,
+            KERNEL_6_6,
+            KERNEL_6_18,
+            "Which EEVDF: 606 is v6.6 exactly; 618 is v6.18, with the changes of 6.12 to 6.17 \
+             (DELAY_DEQUEUE and DELAY_ZERO, PREEMPT_SHORT, per-task slices, PLACE_DEADLINE_INITIAL \
+             and PLACE_REL_DEADLINE in effect, run to parity limited by the shortest queued slice, \
+             a resched once the protected slice is over). Choose base_slice 700 for 6.15 and later.",
+        )
+        .step(KERNEL_6_18 - KERNEL_6_6)
+        .values(&[KERNEL_6_6, KERNEL_6_18]),
+        pub delay_dequeue: bool = TunableSpec::knob(
+            "DELAY_DEQUEUE",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature of v6.12 (commit 152e11f6df29, with DELAY_ZERO, 54a58a787791), \
+             kernel 618 only: a task that sleeps while not eligible (negative lag) stays queued, \
+             competing, until it is picked (it is then dequeued with its lag, a positive one \
+             zeroed) or wakes; so a sleeper's debt decays while it sleeps instead of following it.",
+        )
+        .kernel("DELAY_DEQUEUE"),
+        pub preempt_short: bool = TunableSpec::knob(
+            "PREEMPT_SHORT",
+            "",
+            1,
+            0,
+            1,
+            "Scheduler feature of v6.12 (commit 85e511df3cec), as reworked in 6.17 (9de74a9850b9), \
+             kernel 618 only: a waking task with a shorter slice than the running one may preempt \
+             it despite RUN_TO_PARITY, when the pick without the running task's protection \
+             chooses it.",
+        )
+        .kernel("PREEMPT_SHORT"),
+        pub sched_tunable_scaling: i64 = SCALING_TUNABLE,
+        pub hz: u64 = HZ_TUNABLE,
+    }
+}
 
 /// The `kernel` tunable's values: the release whose rules apply.
 pub const KERNEL_6_6: i64 = 606;
@@ -257,7 +252,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
              run-to-parity commits 052c3d87c82e, 74eec63661d4, 9de74a9850b9, 3a0baa8e6c57, \
              0b9ca2dcabc3",
     reconstruction: None,
-    tunables: TUNABLES,
+    tunables: EevdfKnobs::SPECS,
     metric: Some("lag V - vruntime in µs (positive: owed CPU)"),
     build,
 };
@@ -294,9 +289,10 @@ pub struct EevdfConfig {
 
 impl EevdfConfig {
     pub fn new(t: &Tunables, m: Machine) -> EevdfConfig {
-        let factor = sysctl_factor(m.cpus as u32, t.get("sched_tunable_scaling"));
-        let normalized = t.get("base_slice").max(1) as u64 * NSEC_PER_USEC;
-        let release = if t.get("kernel") >= KERNEL_6_18 {
+        let k = EevdfKnobs::read(t);
+        let factor = sysctl_factor(m.cpus as u32, k.sched_tunable_scaling);
+        let normalized = k.base_slice.max(1) * NSEC_PER_USEC;
+        let release = if k.kernel >= KERNEL_6_18 {
             Release::V6_18
         } else {
             Release::V6_6
@@ -305,21 +301,21 @@ impl EevdfConfig {
         EevdfConfig {
             sysctl_sched_base_slice: normalized * factor,
             normalized_base_slice: normalized,
-            run_to_parity: t.get("run_to_parity") != 0,
-            place_lag: t.get("place_lag") != 0,
-            place_deadline_initial: later || t.get("place_deadline_initial") != 0,
-            place_rel_deadline: later || t.get("place_rel_deadline") != 0,
+            run_to_parity: k.run_to_parity,
+            place_lag: k.place_lag,
+            place_deadline_initial: later || k.place_deadline_initial,
+            place_rel_deadline: later || k.place_rel_deadline,
             release,
-            delay_dequeue: later && t.get("delay_dequeue") != 0,
-            preempt_short: later && t.get("preempt_short") != 0,
-            tick_nsec: NSEC_PER_SEC / t.get("hz").max(1) as u64,
+            delay_dequeue: later && k.delay_dequeue,
+            preempt_short: later && k.preempt_short,
+            tick_nsec: NSEC_PER_SEC / k.hz.max(1),
         }
     }
 }
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let ncpus = m.cpus.max(1) as usize;
-    let dc = DomainConfig::new(ncpus, t.get("hz").max(1) as u64);
+    let dc = DomainConfig::new(ncpus, EevdfKnobs::read(t).hz.max(1));
     Box::new(Eevdf {
         c: EevdfConfig::new(t, m),
         se: Vec::new(),

@@ -25,9 +25,8 @@ pub const SCHED_TUNABLESCALING_LINEAR: i64 = 2;
 /// `get_update_sysctl_factor`: CPUs counted for scaling are capped at 8.
 const SCALING_MAX_CPUS: u32 = 8;
 
-/// CONFIG_HZ as a tunable: the kernel's `Kconfig.hz` default is HZ_250.
-pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
-    "hz",
+/// CONFIG_HZ as a tunable (keyless: cfs and eevdf declare it as their `hz` field): the kernel's `Kconfig.hz` default is HZ_250.
+pub const HZ_TUNABLE: TunableSpec = TunableSpec::knob(
     "HZ",
     "Hz",
     250,
@@ -40,9 +39,8 @@ pub const HZ_TUNABLE: TunableSpec = TunableSpec::new(
 .values(&[100, 250, 300, 1000])
 .kernel("CONFIG_HZ");
 
-/// `sched_tunable_scaling` as a tunable.
-pub const SCALING_TUNABLE: TunableSpec = TunableSpec::new(
-    "sched_tunable_scaling",
+/// `sched_tunable_scaling` as a tunable (keyless: the field `sched_tunable_scaling`).
+pub const SCALING_TUNABLE: TunableSpec = TunableSpec::knob(
     "Tunable scaling",
     "",
     SCHED_TUNABLESCALING_LOG,
