@@ -304,7 +304,7 @@ pub fn App() -> Html {
                         }
                         <HeadlineCards shown={state.shown.clone()} />
                         <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
-                            view={state.view.clone()} onview={on_view} />
+                            view={state.view.clone()} onview={on_view.clone()} />
                         // Under the charts: the two timelines stay at the top, on one axis.
                         if let Some((a, b)) = compare {
                             <ComparePanel {a} {b}
@@ -313,7 +313,9 @@ pub fn App() -> Html {
                         <ReportPanel />
                         <ContestTable />
                         <SweepPanel />
-                        <StatsTable />
+                        <StatsTable shown={state.shown.clone()} sort={state.sort}
+                            selected={state.view.selected_task.clone().map(AttrValue::from)}
+                            compared={charts::compared(&state.view)} onview={on_view.clone()} />
                         <components::quiz::QuizPanel />
                     </section>
                 </main>

@@ -309,6 +309,9 @@ pub enum ViewChange {
     SetZoom(Option<TimeWindow>),
     /// The task picked out in the charts and tables, by name; again, or `None`, to clear.
     SelectTask(Option<String>),
+    /// Adds a task (by name) to those compared with the selected one, or takes it out again;
+    /// past `charts::palette::PICKED_MAX` in all, the one compared longest goes.
+    CompareTask(String),
     /// Pins the run on screen as A for comparison, or unpins it.
     TogglePin,
     /// Opens the quiz of a seed beside the run, or closes it.
@@ -1254,6 +1257,17 @@ impl AppState {
                 // Picking the selected task again clears the selection.
                 self.view.selected_task =
                     task.filter(|t| self.view.selected_task.as_ref() != Some(t));
+            }
+            ViewChange::CompareTask(task) => {
+                let compared = &mut self.view.compared_tasks;
+                if let Some(i) = compared.iter().position(|t| *t == task) {
+                    compared.remove(i);
+                } else {
+                    compared.push(task);
+                    let room = crate::charts::palette::PICKED_MAX - 1;
+                    let over = compared.len().saturating_sub(room);
+                    compared.drain(..over);
+                }
             }
             ViewChange::TogglePin => {
                 if self.pinned.is_some() || self.pin_pending.is_some() {

@@ -110,7 +110,12 @@ pub fn ExportBar() -> Html {
                 })
                 .map_or(960, |c| c.client_width().max(0) as u32);
             let window = Window::shown(view.zoom, shown.data.shown_until_ns);
-            let svg = crate::charts::gantt::svg(&shown.data, view.lanes, window, width);
+            let colours = crate::charts::palette::TaskColours::new(
+                &shown.data,
+                view.selected_task.as_deref(),
+                view.compared_tasks.iter().map(String::as_str),
+            );
+            let svg = crate::charts::gantt::svg(&shown.data, &colours, view.lanes, window, width);
             download(&name, "image/svg+xml", &svg).ok();
         })
     };

@@ -32,6 +32,20 @@ pub fn TaskTable() -> Html {
     }
 }
 
+/// How a task's row stands out: the task in focus, a compared one, or faded behind them (as
+/// in the charts); `None` when no task is picked.
+fn picked(view: &schedlab::link::ViewState, name: &str) -> Option<&'static str> {
+    if view.selected_task.as_deref() == Some(name) {
+        Some("focus")
+    } else if view.compared_tasks.iter().any(|t| t == name) {
+        Some("compared")
+    } else if view.selected_task.is_some() || !view.compared_tasks.is_empty() {
+        Some("faded")
+    } else {
+        None
+    }
+}
+
 /// The default job a new row starts as: 10 s of CPU, no I/O.
 const NEW_JOB: Job = Job {
     burst: Nanos::from_secs(10),
@@ -196,7 +210,8 @@ fn JobRow(props: &TaskRowProps) -> Html {
     };
     html! {
         <>
-        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"))} data-task={task.name.clone()}>
+        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"), picked(&state.view, &task.name))}
+            data-task={task.name.clone()} data-picked={picked(&state.view, &task.name)}>
             <td data-label="Job">
                 <input type="text" class="task-name" aria-label={format!("Name of job {}", i + 1)} value={task.name.clone()}
                     onchange={name_cb} />
@@ -320,7 +335,8 @@ fn TaskRow(props: &TaskRowProps) -> Html {
     let count = task.count.map(|n| format!(" ×{n}")).unwrap_or_default();
     let name_label = format!("Name of task {}", i + 1);
     html! {
-        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"))}>
+        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"), picked(&state.view, &task.name))}
+            data-task={task.name.clone()} data-picked={picked(&state.view, &task.name)}>
             <td>
                 <input type="text" class="task-name" aria-label={name_label} value={task.name.clone()}
                     onchange={text_cb(Edit::RenameTask)} />
