@@ -160,6 +160,21 @@ pub fn draw<DB: DrawingBackend>(
     Ok(bars)
 }
 
+/// The histogram of the task in focus (else the busiest waker) as an SVG document `size` CSS
+/// pixels, its y axis fitted to the bars.
+pub fn svg(
+    data: &RunData,
+    focus: Option<&str>,
+    colours: &super::palette::TaskColours,
+    size: (u32, u32),
+) -> String {
+    let task = shown_task(data, focus);
+    let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
+    let colour = task.map_or(palette::task(0), |t| colours.of(t).colour);
+    let top = auto_top(&full_counts(&bins));
+    super::plotters_svg(size, |b| draw(b, &bins, colour, top, 1.0).map(|_| ()))
+}
+
 /// The task to show: the one picked by name if this run has it, else the busiest waker.
 fn shown_task(data: &RunData, picked: Option<&str>) -> Option<u32> {
     picked

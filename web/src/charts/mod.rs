@@ -142,6 +142,17 @@ pub fn compared(view: &schedlab::link::ViewState) -> Vec<AttrValue> {
         .collect()
 }
 
+/// A chart drawn by `draw` on plotters' SVG backend, `size` CSS pixels, as a standalone SVG
+/// document: the export of a plotters chart, from the same drawing code as its canvas.
+pub(crate) fn plotters_svg<E>(
+    size: (u32, u32),
+    draw: impl FnOnce(plotters::prelude::SVGBackend<'_>) -> Result<(), E>,
+) -> String {
+    let mut out = String::new();
+    let _ = draw(plotters::prelude::SVGBackend::with_string(&mut out, size));
+    out
+}
+
 /// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).
 pub(crate) fn run_key(data: &Rc<RunData>) -> usize {
     Rc::as_ptr(data) as usize

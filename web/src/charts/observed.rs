@@ -117,6 +117,22 @@ pub fn draw<DB: DrawingBackend>(
     })
 }
 
+/// The chart of every observed task (the first lines, and the picked tasks') over the run as
+/// an SVG document `size` CSS pixels.
+pub fn svg(data: &RunData, colours: &super::palette::TaskColours, size: (u32, u32)) -> String {
+    let all = data.observed_tasks();
+    let mut tasks: Vec<u32> = all.iter().copied().take(MAX_LINES).collect();
+    tasks.extend(
+        all.iter()
+            .skip(MAX_LINES)
+            .filter(|&&t| colours.is_picked(t)),
+    );
+    let window = Window::new(0, data.shown_until_ns.max(1));
+    super::plotters_svg(size, |b| {
+        draw(b, data, colours, &tasks, window, 1.0).map(|_| ())
+    })
+}
+
 #[component]
 pub fn ObservedChart(props: &ChartProps) -> Html {
     let data = props.data.clone();

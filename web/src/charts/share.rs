@@ -4,7 +4,7 @@
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use schedlab::view::ShareChart as ShareModel;
+use schedlab::view::{RunData, ShareChart as ShareModel};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -93,6 +93,12 @@ pub fn draw<DB: DrawingBackend>(
     let bars = BarMap::of_segments(&chart, model.bars.len() as u32);
     root.present()?;
     Ok(bars)
+}
+
+/// The chart as an SVG document `size` CSS pixels.
+pub fn svg(data: &RunData, colours: &TaskColours, size: (u32, u32)) -> String {
+    let model = data.share_chart();
+    super::plotters_svg(size, |b| draw(b, &model, colours, 1.0).map(|_| ()))
 }
 
 fn percent(ppm: u64) -> String {
