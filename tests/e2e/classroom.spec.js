@@ -172,6 +172,18 @@ test.describe("accessibility", () => {
     expect(await violations(page)).toEqual([]);
   });
 
+  test("axe-core finds nothing serious in presenter mode, with a task in focus", async ({ app: { page } }) => {
+    await doneHash(page);
+    await page.getByTestId("presenter-toggle").click();
+    await expect(page.getByTestId("presenter")).toBeVisible();
+    await expect(page.getByTestId("headline-card")).not.toHaveCount(0);
+    expect(await violations(page)).toEqual([]);
+    const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+    await gantt.locator('.chart-legend [data-task="probe"]').click();
+    await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+    expect(await violations(page)).toEqual([]);
+  });
+
   test("a skip link leads to the charts, Escape closes help, scroll boxes take focus", async ({ app: { page } }) => {
     await doneHash(page);
     await page.keyboard.press("Tab");

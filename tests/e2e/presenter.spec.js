@@ -186,3 +186,46 @@ test("the task in focus and a compared task take colours no other task has, in e
   await expect.poll(() => pixels(page, "gantt", base)).toBeGreaterThan(0);
   await expect(row("cc.9")).not.toHaveAttribute("data-picked", /./);
 });
+
+test("presenter mode shows only the story: headline cards, the one slider, the large Gantt chart and the scenes", async ({ app: { page } }) => {
+  await doneHash(page);
+  for (const id of ["inspector", "latency-histogram", "share-chart", "stats-table", "quiz"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(1);
+  }
+  await page.getByTestId("presenter-toggle").click();
+  const presenter = page.getByTestId("presenter");
+  await expect(presenter).toBeVisible();
+  // The story.
+  await expect(presenter.getByTestId("headline-card")).not.toHaveCount(0);
+  await expect(presenter.getByTestId("presenter-slider")).toBeVisible();
+  await expect(presenter.getByTestId("gantt")).toBeVisible();
+  await expect(presenter.getByTestId("scene-position")).toBeVisible();
+  // Nothing else: no inspector under the Gantt chart, no other chart, table, report or quiz.
+  for (const id of ["inspector", "latency-histogram", "share-chart", "observed-chart", "stats-table",
+    "contest-table", "quiz", "sweep-run", "compare-toggle", "export-csv", "share-button"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(0);
+  }
+  await expect(page.locator(".report-text")).toHaveCount(0);
+  await expect(page.getByTestId("engine-description")).toBeHidden();
+  await expect(page.locator('input[type="range"]')).toHaveCount(1);
+  // The focus still shows: the legend selects, the chart picks the task out.
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+});
+
+test("presenter mode with a task in focus, at 1024×768 and on a phone (screenshots)", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await doneHash(page);
+  await page.getByTestId("presenter-toggle").click();
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+  await expect(page.getByTestId("headline-value").first()).toHaveAttribute("data-value", /\d/);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-1024x768.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-390x844.png") });
+});

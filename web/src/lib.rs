@@ -42,7 +42,7 @@ use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
 use components::masthead::Masthead;
 use components::policy_panel::PolicyPanel;
-use components::presenter::{DiscussedSlider, HeadlineCards, Scenes};
+use components::presenter::{DiscussedSlider, HeadlineCards, Scenes, StoryChart};
 use components::report_panel::ReportPanel;
 use components::run_status::RunStatusLine;
 use components::scenario_panel::ScenarioPanel;
@@ -252,8 +252,8 @@ pub fn App() -> Html {
                                 <RunStatusLine oncancel={on_cancel} />
                                 <Scenes />
                             </div>
-                            <ChartArea shown={state.shown.clone()} pinned={state.pinned.clone()}
-                                view={state.view.clone()} onview={on_view} />
+                            <StoryChart shown={state.shown.clone()} view={state.view.clone()}
+                                onview={on_view} />
                         </section>
                     </main>
                 </div>
