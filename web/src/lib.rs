@@ -288,7 +288,7 @@ pub fn App() -> Html {
                         <ScenarioPanel />
                         <TaskTable />
                     </aside>
-                    <section class="results" aria-label="Results">
+                    <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
                         <div class="results-bar">
                             <RunStatusLine oncancel={on_cancel} />
                             <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
@@ -316,7 +316,8 @@ pub fn App() -> Html {
                         <StatsTable shown={state.shown.clone()} sort={state.sort}
                             selected={state.view.selected_task.clone().map(AttrValue::from)}
                             compared={charts::compared(&state.view)} onview={on_view.clone()} />
-                        <components::quiz::QuizPanel />
+                        <components::quiz::QuizPanel seed={state.view.quiz} session={state.quiz.clone()}
+                            onview={on_view.clone()} />
                     </section>
                 </main>
             </div>

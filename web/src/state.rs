@@ -245,6 +245,8 @@ pub struct AppState {
     /// The scene on screen, an index into `scenes`, once one was opened.
     pub scene: Option<usize>,
     pub sort: (StatsColumn, bool),
+    /// The quiz of `view.quiz`: asked of the worker, then its questions' progress.
+    pub quiz: crate::components::quiz::QuizSession,
 }
 
 /// Everything that changes the state, by kind: whether an action edits the draft is its kind.
@@ -314,8 +316,11 @@ pub enum ViewChange {
     CompareTask(String),
     /// Pins the run on screen as A for comparison, or unpins it.
     TogglePin,
-    /// Opens the quiz of a seed beside the run, or closes it.
+    /// Opens the quiz of a seed beside the run, or closes it. Opening asks the worker for it
+    /// (a new generation); once it arrives its scenario is the draft.
     SetQuiz(Option<u64>),
+    /// What the class did with the quiz's open question.
+    QuizStep(crate::components::quiz::QuizStep),
     DismissNotice,
     /// Large type on or off (kept in `view`, so links and reloads keep it).
     ToggleLargeType,
@@ -432,6 +437,21 @@ impl AppState {
         self.view.presenter = presenter;
         self.raw.clear();
         self.revalidate();
+        self.ask_quiz();
+    }
+
+    /// Asks the worker for the quiz of `view.quiz` with this generation (none: no quiz).
+    fn ask_quiz(&mut self) {
+        self.quiz = crate::components::quiz::QuizSession {
+            pending: self.view.quiz.map(|_| self.generation),
+            ..Default::default()
+        };
+    }
+
+    /// A quiz question is open, or its quiz on its way: the explorer's results would give the
+    /// answer away, so the page hides them.
+    pub fn quiz_hides_results(&self) -> bool {
+        self.view.quiz.is_some() && self.quiz.hides_results()
     }
 
     pub fn default_scenario() -> AppState {
@@ -478,6 +498,7 @@ impl AppState {
             scenes: Vec::new(),
             scene: None,
             sort: (StatsColumn::Cpu, true),
+            quiz: Default::default(),
         };
         s.revalidate();
         s
@@ -520,8 +541,12 @@ impl AppState {
             scenario: (*p.scenario).clone(),
             preset: p.preset.clone(),
         });
+        let quiz = match (self.quiz.pending, self.view.quiz) {
+            (Some(id), Some(seed)) => Some(Request::Quiz { id, seed }),
+            _ => None,
+        };
         if !self.problems.is_empty() {
-            return pin.into_iter().collect();
+            return pin.into_iter().chain(quiz).collect();
         }
         let id = self.generation;
         let mut out = vec![Request::Run {
@@ -530,6 +555,7 @@ impl AppState {
             preset: self.preset.clone(),
         }];
         out.extend(pin);
+        out.extend(quiz);
         if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
             let mut params = preset.params.clone();
             params.remove("load");
@@ -1252,7 +1278,15 @@ impl AppState {
                     }
                 });
             }
-            ViewChange::SetQuiz(seed) => self.view.quiz = seed,
+            ViewChange::SetQuiz(seed) => {
+                self.view.quiz = seed;
+                if seed.is_some() {
+                    // A new generation carries the request.
+                    self.revalidate();
+                }
+                self.ask_quiz();
+            }
+            ViewChange::QuizStep(step) => self.quiz.step(step),
             ViewChange::SelectTask(task) => {
                 // Picking the selected task again clears the selection.
                 self.view.selected_task =
@@ -1342,6 +1376,29 @@ impl AppState {
                 }));
                 // The cursor stays where it was; the queues there are the new run's.
                 self.reinspect();
+            }
+            Response::Quiz { id, seed, quiz }
+                if Some(id) == self.quiz.pending && Some(seed) == self.view.quiz =>
+            {
+                self.quiz.pending = None;
+                match quiz {
+                    Ok(quiz) => {
+                        // The explorer shows the quiz's jobs (a link may have them already).
+                        if *self.draft != quiz.scenario {
+                            self.draft = Rc::new(quiz.scenario.clone());
+                            self.preset = None;
+                            self.edited = false;
+                            self.raw.clear();
+                            self.view.selected_task = None;
+                            self.view.compared_tasks.clear();
+                            self.view.cursor_ns = None;
+                            self.view.zoom = None;
+                            self.revalidate();
+                        }
+                        self.quiz.quiz = Some(Rc::new(*quiz));
+                    }
+                    Err(message) => self.quiz.error = Some(message),
+                }
             }
             Response::Inspected { id, outcome } if id == self.inspector.id => {
                 self.inspector.pending = false;
