@@ -286,7 +286,18 @@ pub fn App() -> Html {
                     <aside class="builder" aria-label="Scenario">
                         <PolicyPanel />
                         <ScenarioPanel />
-                        <TaskTable />
+                        <TaskTable fields={Rc::new(components::task_table::Fields {
+                                draft: state.draft.clone(),
+                                problems: state.problems.clone(),
+                                raw: state.raw.clone(),
+                            })}
+                            exercise={components::task_table::is_exercise(state.preset.as_ref())}
+                            selected={state.view.selected_task.clone().map(AttrValue::from)}
+                            compared={charts::compared(&state.view)}
+                            onedit={{
+                                let state = state.clone();
+                                Callback::from(move |e: Edit| state.dispatch(Action::from(e)))
+                            }} />
                     </aside>
                     <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
                         <div class="results-bar">

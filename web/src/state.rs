@@ -756,18 +756,7 @@ impl AppState {
 
     /// The problem reported for a field path (exactly, or for a sub-field of it).
     pub fn problem_at(&self, path: &str) -> Option<String> {
-        let messages: Vec<&str> = self
-            .problems
-            .iter()
-            .filter(|p| {
-                p.path == path
-                    || p.path
-                        .strip_prefix(path)
-                        .is_some_and(|rest| rest.starts_with(['.', '[']))
-            })
-            .map(|p| p.message.as_str())
-            .collect();
-        (!messages.is_empty()).then(|| messages.join("; "))
+        problem_at(&self.problems, path)
     }
 
     /// What a field shows: the text the user typed if it did not parse, else the value.
@@ -878,12 +867,32 @@ impl AppState {
     /// policies that schedule groups (`cfs`, `eevdf`); `None` where the field is the task's own
     /// entitlement shares.
     pub fn weight_group(&self, i: usize) -> Option<usize> {
-        if !matches!(self.draft.policy.id.as_str(), "cfs" | "eevdf") {
-            return None;
-        }
-        let group = self.draft.tasks.get(i)?.group.as_deref()?;
-        self.draft.group_index(group)
+        weight_group(&self.draft, i)
     }
+}
+
+/// The problems of `problems` at a field path (exactly, or at a sub-field of it), joined.
+pub fn problem_at(problems: &[Problem], path: &str) -> Option<String> {
+    let messages: Vec<&str> = problems
+        .iter()
+        .filter(|p| {
+            p.path == path
+                || p.path
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
+        .map(|p| p.message.as_str())
+        .collect();
+    (!messages.is_empty()).then(|| messages.join("; "))
+}
+
+/// [`AppState::weight_group`] of `draft`.
+pub fn weight_group(draft: &Scenario, i: usize) -> Option<usize> {
+    if !matches!(draft.policy.id.as_str(), "cfs" | "eevdf") {
+        return None;
+    }
+    let group = draft.tasks.get(i)?.group.as_deref()?;
+    draft.group_index(group)
 }
 
 /// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
