@@ -194,7 +194,7 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                                             disabled={!compared && compare_full}
                                             title={format!("Give this task a colour of its own beside the task in focus (up to {} tasks)", PICKED_MAX - 1)}
                                             onclick={on_compare}>
-                                            { "compare" }
+                                            { if compared { "✓" } else { "+" } }
                                         </button>
                                     }
                                 </th>
