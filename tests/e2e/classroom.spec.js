@@ -316,6 +316,18 @@ test("every chart downloads as well-formed SVG from the same data, the task in f
   expect(gantt.error).toBe(0);
   expect(gantt.fills).toContain("RGB(213,94,0)");
 
+  // The sweep plot, once a sweep ran: its axes and a point per value.
+  await page.getByTestId("sweep-to").fill("20");
+  await page.getByTestId("sweep-step").fill("10");
+  await page.getByTestId("sweep-run").click();
+  await expect(page.getByTestId("sweep-progress")).toHaveText("3 / 3, done", { timeout: 60_000 });
+  const sweep = await svgExport(page, "sweep-plot");
+  expect(sweep.error).toBe(0);
+  expect(sweep.root).toBe("svg");
+  expect(sweep.texts.some((t) => t.startsWith("Priority bonus ratio"))).toBe(true);
+  expect(sweep.texts).toContain("response_mean_ms");
+  expect(sweep.lines).toBeGreaterThan(0);
+
   // The machine chart (contest has a machine): its strips, limits and areas.
   await page.getByTestId("preset-select").selectOption("contest");
   hash = await doneHash(page, { not: hash });
