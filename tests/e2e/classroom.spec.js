@@ -1,5 +1,6 @@
 // The classroom: textbook exercises edited as a table of jobs, OSTEP ch. 7's worked examples
 // with the book's averages, the page's accessibility (axe-core) and offline use.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, artifacts, root, doneHash } from "./fixtures.js";
 
@@ -171,6 +172,18 @@ test.describe("accessibility", () => {
     expect(await violations(page)).toEqual([]);
   });
 
+  test("axe-core finds nothing serious in presenter mode, with a task in focus", async ({ app: { page } }) => {
+    await doneHash(page);
+    await page.getByTestId("presenter-toggle").click();
+    await expect(page.getByTestId("presenter")).toBeVisible();
+    await expect(page.getByTestId("headline-card")).not.toHaveCount(0);
+    expect(await violations(page)).toEqual([]);
+    const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+    await gantt.locator('.chart-legend [data-task="probe"]').click();
+    await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+    expect(await violations(page)).toEqual([]);
+  });
+
   test("a skip link leads to the charts, Escape closes help, scroll boxes take focus", async ({ app: { page } }) => {
     await doneHash(page);
     await page.keyboard.press("Tab");
@@ -254,4 +267,76 @@ test("the latency histogram keeps its axis when pinned and reads as a table", as
   await expect(pin).toHaveText(label);
   await expect(pin).toHaveAttribute("aria-pressed", "true");
   await page.locator(".chart-latency").screenshot({ path: join(artifacts, "classroom-latency-pinned.png") });
+});
+
+/** Downloads chart `id` as SVG and parses it in the page: its root, parse errors, elements and texts. */
+async function svgExport(page, id) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(`export-svg-${id}`).click()]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${id}\\.svg$`));
+  const text = readFileSync(await download.path(), "utf8");
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const count = (tag) => doc.getElementsByTagName(tag).length;
+    return {
+      error: count("parsererror"),
+      root: doc.documentElement.nodeName,
+      width: Number(doc.documentElement.getAttribute("width")),
+      rects: count("rect"),
+      lines: count("polyline") + count("path") + count("line"),
+      polygons: count("polygon"),
+      texts: [...doc.getElementsByTagName("text")].map((t) => t.textContent.trim()),
+      fills: [...doc.querySelectorAll("[fill]")].map((e) => e.getAttribute("fill").toUpperCase()),
+    };
+  }, text);
+}
+
+test("every chart downloads as well-formed SVG from the same data, the task in focus in its colour", async ({ app: { page } }) => {
+  test.setTimeout(90_000);
+  let hash = await doneHash(page);
+  await page.getByRole("region", { name: "Gantt chart", exact: true }).locator('.chart-legend [data-task="probe"]').click();
+  await page.getByTestId("export-images").locator("summary").click();
+  const share = await svgExport(page, "share-chart");
+  expect(share.error).toBe(0);
+  expect(share.root).toBe("svg");
+  expect(share.width).toBe(await page.getByTestId("share-chart").evaluate((c) => c.clientWidth));
+  expect(share.texts).toContain("share of CPU time");
+  // A bar per task (64: too many to name under the axis), the probe's in the focus colour (charts/palette.rs).
+  expect(share.rects).toBeGreaterThan(60);
+  expect(share.fills).toContain("#D55E00");
+  const latency = await svgExport(page, "latency-histogram");
+  expect(latency.error).toBe(0);
+  expect(latency.texts).toContain("share of wake-ups");
+  expect(latency.texts).toEqual(expect.arrayContaining(["1 µs", "100 µs", "10 ms"]));
+  expect(latency.texts.some((t) => t.startsWith("slowest: "))).toBe(true);
+  expect(latency.fills).toContain("#D55E00");
+  const observed = await svgExport(page, "observed-chart");
+  expect(observed.error).toBe(0);
+  expect(observed.lines).toBeGreaterThan(0);
+  const gantt = await svgExport(page, "gantt");
+  expect(gantt.error).toBe(0);
+  expect(gantt.fills).toContain("RGB(213,94,0)");
+
+  // The sweep plot, once a sweep ran: its axes and a point per value.
+  await page.getByTestId("sweep-to").fill("20");
+  await page.getByTestId("sweep-step").fill("10");
+  await page.getByTestId("sweep-run").click();
+  await expect(page.getByTestId("sweep-progress")).toHaveText("3 / 3, done", { timeout: 60_000 });
+  const sweep = await svgExport(page, "sweep-plot");
+  expect(sweep.error).toBe(0);
+  expect(sweep.root).toBe("svg");
+  expect(sweep.texts.some((t) => t.startsWith("Priority bonus ratio"))).toBe(true);
+  expect(sweep.texts).toContain("response_mean_ms");
+  expect(sweep.lines).toBeGreaterThan(0);
+
+  // The machine chart (contest has a machine): its strips, limits and areas.
+  await page.getByTestId("preset-select").selectOption("contest");
+  hash = await doneHash(page, { not: hash });
+  await expect(page.getByTestId("machine-chart")).toBeVisible();
+  const machine = await svgExport(page, "machine-chart");
+  expect(machine.error).toBe(0);
+  expect(machine.root).toBe("svg");
+  expect(machine.texts).toEqual(expect.arrayContaining(["dirty data", "memory"]));
+  expect(machine.texts.some((t) => t.startsWith("throttle "))).toBe(true);
+  expect(machine.polygons).toBeGreaterThan(0);
+  expect(machine.lines).toBeGreaterThan(2);
 });

@@ -129,3 +129,43 @@ test("quiz: a round hides the answer until one is committed, marks it, reveals s
   await other.getByTestId("quiz-commit").click();
   await expect(other.getByTestId("quiz-verdict")).toHaveAttribute("data-correct", "false");
 });
+
+test("predict, then reveal: the quiz's jobs are in the explorer and its results stay hidden until the class commits", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  const before = await doneHash(page);
+  for (const id of ["gantt", "stats-table", "latency-histogram", "headline-cards"]) {
+    await expect(page.getByTestId(id), id).toBeVisible();
+  }
+  await page.getByTestId("quiz-seed").fill("3");
+  await page.getByTestId("quiz-start").click();
+  await expect(page.getByTestId("quiz-round")).toHaveAttribute("data-seed", "3", { timeout: 20_000 });
+  // The worker made the quiz; the explorer now runs its scenario: its jobs under its policy.
+  const prompt = await page.getByTestId("quiz-question").textContent();
+  const policy = prompt.match(/under (\w+):/)[1];
+  await doneHash(page, { not: before });
+  await expect(page.getByTestId("policy-select")).toHaveValue(policy);
+  const jobs = page.getByTestId("task-table").locator("input.task-name");
+  await expect(jobs.first()).toHaveValue("A");
+  // Everything that would give the answer away is hidden while the question is open.
+  for (const id of ["gantt", "stats-table", "latency-histogram", "share-chart", "inspector", "export-csv"]) {
+    await expect(page.getByTestId(id), id).toBeHidden();
+  }
+  await expect(page.getByTestId("quiz-hidden")).toBeVisible();
+  await expect(page.getByTestId("run-status")).toBeVisible();
+
+  // Committed: the run is shown, and its table has the jobs' turnarounds.
+  await page.getByTestId("quiz-answer").fill("B");
+  await page.getByTestId("quiz-commit").click();
+  await expect(page.getByTestId("quiz-verdict")).toBeVisible();
+  for (const id of ["gantt", "stats-table", "latency-histogram", "share-chart"]) {
+    await expect(page.getByTestId(id), id).toBeVisible();
+  }
+  await expect(page.getByTestId("stats-table").locator('tbody tr[data-task="A"] [data-col="turnaround"]')).toHaveText(/ms$/);
+
+  // The next question hides them again; closing the quiz shows them for good.
+  while (await page.getByTestId("quiz-reveal-next").count()) await page.getByTestId("quiz-reveal-next").click();
+  await page.getByTestId("quiz-next").click();
+  await expect(page.getByTestId("gantt")).toBeHidden();
+  await page.getByTestId("quiz-close").click();
+  await expect(page.getByTestId("gantt")).toBeVisible();
+});

@@ -116,3 +116,116 @@ test("the task in focus is highlighted across charts and kept through a re-run",
   await page.getByTestId("presenter-toggle").click();
   await expect(page.getByRole("region", { name: "Gantt chart", exact: true })).toHaveAttribute("data-selected-task", "probe");
 });
+
+/** Pixels of canvas `testid` that are exactly `rgb` (opaque): where something was drawn in it. */
+async function pixels(page, testid, rgb) {
+  return page.getByTestId(testid).evaluate((canvas, [r, g, b]) => {
+    const d = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === r && d[i + 1] === g && d[i + 2] === b && d[i + 3] === 255) n++;
+    return n;
+  }, rgb);
+}
+
+/** `rgb(r, g, b)` as [r, g, b]. */
+const rgbOf = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
+
+// charts/palette.rs: the focus's colour and the first compared task's, in no other task's.
+const VERMILLION = [0xd5, 0x5e, 0x00];
+const BLUE = [0x00, 0x72, 0xb2];
+
+test("the task in focus and a compared task take colours no other task has, in every chart and table", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  await doneHash(page);
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  const swatch = (name) => gantt.locator(`.chart-legend [data-task="${name}"] span`).first();
+  // 64 tasks over nine colours: the probe shares its colour with cc.9 and cc.18.
+  const probe = await swatch("probe").evaluate((s) => getComputedStyle(s).backgroundColor);
+  expect(await swatch("cc.9").evaluate((s) => getComputedStyle(s).backgroundColor)).toEqual(probe);
+  const base = rgbOf(probe);
+  expect(await pixels(page, "gantt", base)).toBeGreaterThan(0);
+  for (const chart of ["gantt", "share-chart", "latency-histogram"]) {
+    expect(await pixels(page, chart, VERMILLION), chart).toEqual(0);
+  }
+
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+  // Its own colour in every chart; nothing else keeps the shared one at full strength.
+  for (const chart of ["gantt", "share-chart", "latency-histogram"]) {
+    await expect.poll(() => pixels(page, chart, VERMILLION), { message: chart }).toBeGreaterThan(0);
+  }
+  await expect.poll(() => pixels(page, "gantt", base)).toEqual(0);
+  expect(await pixels(page, "share-chart", base)).toEqual(0);
+  await expect(swatch("probe")).toHaveCSS("background-color", "rgb(213, 94, 0)");
+  await expect(swatch("cc.9")).toHaveCSS("background-color", /^rgba\(.*0\.25\)$/);
+  await expect(page.locator(".chart-latency")).toHaveAttribute("data-focus", "true");
+  // The tables: the probe's row stands out, the others fade.
+  const stats = page.getByTestId("stats-table");
+  const row = (name) => stats.locator(`tbody tr[data-task="${name}"]`);
+  await expect(row("probe")).toHaveAttribute("data-picked", "focus");
+  await expect(row("probe").locator(".task-swatch")).toHaveCSS("background-color", "rgb(213, 94, 0)");
+  await expect(row("cc.9")).toHaveAttribute("data-picked", "faded");
+  await expect(page.locator('.chart-share tr[data-task="probe"]')).toHaveAttribute("data-picked", "true");
+
+  // cc.9 compared: blue, its own, and the probe keeps vermillion.
+  await row("cc.9").locator(".task-compare").click();
+  await expect(row("cc.9")).toHaveAttribute("data-picked", "compared");
+  await expect(row("cc.9").locator(".task-swatch")).toHaveCSS("background-color", "rgb(0, 114, 178)");
+  await expect.poll(() => pixels(page, "gantt", BLUE)).toBeGreaterThan(0);
+  await expect.poll(() => pixels(page, "share-chart", BLUE)).toBeGreaterThan(0);
+  expect(await pixels(page, "gantt", VERMILLION)).toBeGreaterThan(0);
+  await expect(swatch("cc.18")).toHaveCSS("background-color", /^rgba\(.*0\.25\)$/);
+  // Compared tasks travel in the link.
+  await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5_000 }).toMatch(/^#s=1\./);
+
+  // A task's name in the stats table focuses it; again clears the focus and the colours.
+  await row("cc.9").locator(".task-compare").click();
+  await row("probe").locator(".task-focus").click();
+  await expect(gantt).not.toHaveAttribute("data-selected-task", /./);
+  await expect.poll(() => pixels(page, "gantt", VERMILLION)).toEqual(0);
+  await expect.poll(() => pixels(page, "gantt", base)).toBeGreaterThan(0);
+  await expect(row("cc.9")).not.toHaveAttribute("data-picked", /./);
+});
+
+test("presenter mode shows only the story: headline cards, the one slider, the large Gantt chart and the scenes", async ({ app: { page } }) => {
+  await doneHash(page);
+  for (const id of ["inspector", "latency-histogram", "share-chart", "stats-table", "quiz"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(1);
+  }
+  await page.getByTestId("presenter-toggle").click();
+  const presenter = page.getByTestId("presenter");
+  await expect(presenter).toBeVisible();
+  // The story.
+  await expect(presenter.getByTestId("headline-card")).not.toHaveCount(0);
+  await expect(presenter.getByTestId("presenter-slider")).toBeVisible();
+  await expect(presenter.getByTestId("gantt")).toBeVisible();
+  await expect(presenter.getByTestId("scene-position")).toBeVisible();
+  // Nothing else: no inspector under the Gantt chart, no other chart, table, report or quiz.
+  for (const id of ["inspector", "latency-histogram", "share-chart", "observed-chart", "stats-table",
+    "contest-table", "quiz", "sweep-run", "compare-toggle", "export-csv", "share-button"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(0);
+  }
+  await expect(page.locator(".report-text")).toHaveCount(0);
+  await expect(page.getByTestId("engine-description")).toBeHidden();
+  await expect(page.locator('input[type="range"]')).toHaveCount(1);
+  // The focus still shows: the legend selects, the chart picks the task out.
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+});
+
+test("presenter mode with a task in focus, at 1024×768 and on a phone (screenshots)", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await doneHash(page);
+  await page.getByTestId("presenter-toggle").click();
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
+  await expect(page.getByTestId("headline-value").first()).toHaveAttribute("data-value", /\d/);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-1024x768.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-390x844.png") });
+});

@@ -42,7 +42,7 @@ use components::error_banner::ErrorBanner;
 use components::export_bar::ExportBar;
 use components::masthead::Masthead;
 use components::policy_panel::PolicyPanel;
-use components::presenter::{DiscussedSlider, HeadlineCards, Scenes};
+use components::presenter::{DiscussedSlider, HeadlineCards, Scenes, StoryChart};
 use components::report_panel::ReportPanel;
 use components::run_status::RunStatusLine;
 use components::scenario_panel::ScenarioPanel;
@@ -309,7 +309,8 @@ pub fn App() -> Html {
                                 { run_status }
                                 <Scenes />
                             </div>
-                            { chart_area }
+                            <StoryChart shown={state.shown.clone()} view={view.clone()}
+                                onview={dispatch.view.clone()} />
                         </section>
                     </main>
                 </div>
@@ -361,9 +362,17 @@ pub fn App() -> Html {
                             duration={state.field_text("duration", || draft.duration.to_string())}
                             seed={state.field_text("seed", || draft.seed.to_string())}
                             problems={problems.clone()} onedit={dispatch.edit.clone()} />
-                        <TaskTable />
+                        <TaskTable fields={Rc::new(components::task_table::Fields {
+                                draft: state.draft.clone(),
+                                problems: state.problems.clone(),
+                                raw: state.raw.clone(),
+                            })}
+                            exercise={components::task_table::is_exercise(state.preset.as_ref())}
+                            selected={state.view.selected_task.clone().map(AttrValue::from)}
+                            compared={charts::compared(&state.view)}
+                            onedit={dispatch.edit.clone()} />
                     </aside>
-                    <section class="results" aria-label="Results">
+                    <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
                         <div class="results-bar">
                             { run_status }
                             <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
@@ -388,8 +397,11 @@ pub fn App() -> Html {
                             contest={state.is_contest()} />
                         { for contest }
                         <SweepPanel ..sweep_props() />
-                        <StatsTable />
-                        <components::quiz::QuizPanel />
+                        <StatsTable shown={state.shown.clone()} sort={state.sort}
+                            selected={view.selected_task.clone().map(AttrValue::from)}
+                            compared={charts::compared(&view)} onview={dispatch.view.clone()} />
+                        <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
+                            onview={dispatch.view.clone()} />
                     </section>
                 </main>
             </div>

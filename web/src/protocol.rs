@@ -53,6 +53,9 @@ pub enum Request {
         id: u64,
         point: schedlab::sweep::Point,
     },
+    /// The predict-then-reveal quiz of `seed` (`schedlab::quiz::Quiz::new`): its scenario is
+    /// run in the worker, so the page's own wasm does not carry the simulator for it.
+    Quiz { id: u64, seed: u64 },
 }
 
 impl Request {
@@ -61,7 +64,8 @@ impl Request {
             Request::Run { id, .. }
             | Request::ContestRow { id, .. }
             | Request::Inspect { id, .. }
-            | Request::SweepPoint { id, .. } => *id,
+            | Request::SweepPoint { id, .. }
+            | Request::Quiz { id, .. } => *id,
         }
     }
 }
@@ -92,6 +96,13 @@ pub enum Response {
         id: u64,
         value: i64,
         metric: Result<f64, String>,
+    },
+    /// The reply to [`Request::Quiz`]: the quiz of `seed`, answers included, or why it could
+    /// not be made.
+    Quiz {
+        id: u64,
+        seed: u64,
+        quiz: Result<Box<schedlab::quiz::Quiz>, String>,
     },
     /// The scenario could not be run: invalid (every problem, with its path) or the run hit a
     /// limit.

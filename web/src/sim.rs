@@ -94,6 +94,13 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             value: point.value,
             metric: schedlab::sweep::run_point(&point).map_err(|e| e.to_string()),
         },
+        Request::Quiz { id, seed } => Response::Quiz {
+            id,
+            seed,
+            quiz: schedlab::quiz::Quiz::new(seed)
+                .map(Box::new)
+                .map_err(|e| e.to_string()),
+        },
     }
 }
 

@@ -245,6 +245,8 @@ pub struct AppState {
     /// The scene on screen, an index into `scenes`, once one was opened.
     pub scene: Option<usize>,
     pub sort: (StatsColumn, bool),
+    /// The quiz of `view.quiz`: asked of the worker, then its questions' progress.
+    pub quiz: crate::components::quiz::QuizSession,
 }
 
 /// Everything that changes the state, by kind: whether an action edits the draft is its kind.
@@ -309,10 +311,16 @@ pub enum ViewChange {
     SetZoom(Option<TimeWindow>),
     /// The task picked out in the charts and tables, by name; again, or `None`, to clear.
     SelectTask(Option<String>),
+    /// Adds a task (by name) to those compared with the selected one, or takes it out again;
+    /// past `charts::palette::PICKED_MAX` in all, the one compared longest goes.
+    CompareTask(String),
     /// Pins the run on screen as A for comparison, or unpins it.
     TogglePin,
-    /// Opens the quiz of a seed beside the run, or closes it.
+    /// Opens the quiz of a seed beside the run, or closes it. Opening asks the worker for it
+    /// (a new generation); once it arrives its scenario is the draft.
     SetQuiz(Option<u64>),
+    /// What the class did with the quiz's open question.
+    QuizStep(crate::components::quiz::QuizStep),
     DismissNotice,
     /// Large type on or off (kept in `view`, so links and reloads keep it).
     ToggleLargeType,
@@ -429,6 +437,21 @@ impl AppState {
         self.view.presenter = presenter;
         self.raw.clear();
         self.revalidate();
+        self.ask_quiz();
+    }
+
+    /// Asks the worker for the quiz of `view.quiz` with this generation (none: no quiz).
+    fn ask_quiz(&mut self) {
+        self.quiz = crate::components::quiz::QuizSession {
+            pending: self.view.quiz.map(|_| self.generation),
+            ..Default::default()
+        };
+    }
+
+    /// A quiz question is open, or its quiz on its way: the explorer's results would give the
+    /// answer away, so the page hides them.
+    pub fn quiz_hides_results(&self) -> bool {
+        self.view.quiz.is_some() && self.quiz.hides_results()
     }
 
     pub fn default_scenario() -> AppState {
@@ -475,6 +498,7 @@ impl AppState {
             scenes: Vec::new(),
             scene: None,
             sort: (StatsColumn::Cpu, true),
+            quiz: Default::default(),
         };
         s.revalidate();
         s
@@ -517,8 +541,12 @@ impl AppState {
             scenario: (*p.scenario).clone(),
             preset: p.preset.clone(),
         });
+        let quiz = match (self.quiz.pending, self.view.quiz) {
+            (Some(id), Some(seed)) => Some(Request::Quiz { id, seed }),
+            _ => None,
+        };
         if !self.problems.is_empty() {
-            return pin.into_iter().collect();
+            return pin.into_iter().chain(quiz).collect();
         }
         let id = self.generation;
         let mut out = vec![Request::Run {
@@ -527,6 +555,7 @@ impl AppState {
             preset: self.preset.clone(),
         }];
         out.extend(pin);
+        out.extend(quiz);
         if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
             let mut params = preset.params.clone();
             params.remove("load");
@@ -838,12 +867,32 @@ impl AppState {
     /// policies that schedule groups (`cfs`, `eevdf`); `None` where the field is the task's own
     /// entitlement shares.
     pub fn weight_group(&self, i: usize) -> Option<usize> {
-        if !matches!(self.draft.policy.id.as_str(), "cfs" | "eevdf") {
-            return None;
-        }
-        let group = self.draft.tasks.get(i)?.group.as_deref()?;
-        self.draft.group_index(group)
+        weight_group(&self.draft, i)
     }
+}
+
+/// The problems of `problems` at a field path (exactly, or at a sub-field of it), joined.
+pub fn problem_at(problems: &[Problem], path: &str) -> Option<String> {
+    let messages: Vec<&str> = problems
+        .iter()
+        .filter(|p| {
+            p.path == path
+                || p.path
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
+        .map(|p| p.message.as_str())
+        .collect();
+    (!messages.is_empty()).then(|| messages.join("; "))
+}
+
+/// [`AppState::weight_group`] of `draft`.
+pub fn weight_group(draft: &Scenario, i: usize) -> Option<usize> {
+    if !matches!(draft.policy.id.as_str(), "cfs" | "eevdf") {
+        return None;
+    }
+    let group = draft.tasks.get(i)?.group.as_deref()?;
+    draft.group_index(group)
 }
 
 /// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
@@ -1239,11 +1288,30 @@ impl AppState {
                     }
                 });
             }
-            ViewChange::SetQuiz(seed) => self.view.quiz = seed,
+            ViewChange::SetQuiz(seed) => {
+                self.view.quiz = seed;
+                if seed.is_some() {
+                    // A new generation carries the request.
+                    self.revalidate();
+                }
+                self.ask_quiz();
+            }
+            ViewChange::QuizStep(step) => self.quiz.step(step),
             ViewChange::SelectTask(task) => {
                 // Picking the selected task again clears the selection.
                 self.view.selected_task =
                     task.filter(|t| self.view.selected_task.as_ref() != Some(t));
+            }
+            ViewChange::CompareTask(task) => {
+                let compared = &mut self.view.compared_tasks;
+                if let Some(i) = compared.iter().position(|t| *t == task) {
+                    compared.remove(i);
+                } else {
+                    compared.push(task);
+                    let room = crate::charts::palette::PICKED_MAX - 1;
+                    let over = compared.len().saturating_sub(room);
+                    compared.drain(..over);
+                }
             }
             ViewChange::TogglePin => {
                 if self.pinned.is_some() || self.pin_pending.is_some() {
@@ -1318,6 +1386,29 @@ impl AppState {
                 }));
                 // The cursor stays where it was; the queues there are the new run's.
                 self.reinspect();
+            }
+            Response::Quiz { id, seed, quiz }
+                if Some(id) == self.quiz.pending && Some(seed) == self.view.quiz =>
+            {
+                self.quiz.pending = None;
+                match quiz {
+                    Ok(quiz) => {
+                        // The explorer shows the quiz's jobs (a link may have them already).
+                        if *self.draft != quiz.scenario {
+                            self.draft = Rc::new(quiz.scenario.clone());
+                            self.preset = None;
+                            self.edited = false;
+                            self.raw.clear();
+                            self.view.selected_task = None;
+                            self.view.compared_tasks.clear();
+                            self.view.cursor_ns = None;
+                            self.view.zoom = None;
+                            self.revalidate();
+                        }
+                        self.quiz.quiz = Some(Rc::new(*quiz));
+                    }
+                    Err(message) => self.quiz.error = Some(message),
+                }
             }
             Response::Inspected { id, outcome } if id == self.inspector.id => {
                 self.inspector.pending = false;
@@ -1399,22 +1490,6 @@ pub fn parse_scenes(text: &str) -> Vec<String> {
             })
         })
         .collect()
-}
-
-/// The problem among `problems` for a field path (exactly, or for a sub-field of it), as a
-/// field shows it.
-pub fn problem_at(problems: &[Problem], path: &str) -> Option<String> {
-    let messages: Vec<&str> = problems
-        .iter()
-        .filter(|p| {
-            p.path == path
-                || p.path
-                    .strip_prefix(path)
-                    .is_some_and(|rest| rest.starts_with(['.', '[']))
-        })
-        .map(|p| p.message.as_str())
-        .collect();
-    (!messages.is_empty()).then(|| messages.join("; "))
 }
 
 /// The reducer's dispatcher as one callback per kind of action, for components' props. Made

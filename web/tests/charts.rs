@@ -72,6 +72,7 @@ async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
             data: run_data(),
             label: None,
             selected: None,
+            compared: Vec::new(),
             onview: None,
         },
     )

@@ -644,3 +644,77 @@ fn pinning_a_contest_run_keeps_its_rows_and_those_still_to_come() {
     assert!(off.pinned_contest.rows.is_empty());
     assert_eq!(off.contest.rows.len(), 1);
 }
+
+/// The quiz comes from the worker; its scenario becomes the draft, and the results stay hidden
+/// while a question is open.
+#[test]
+fn a_quiz_is_made_by_the_worker_shown_in_the_explorer_and_hides_results_until_answered() {
+    use schedlab_web::components::quiz::{QuizStep, Stage};
+    let s = settle(open(plain()));
+    assert!(!s.quiz_hides_results());
+    let s = reduce(&s, ViewChange::SetQuiz(Some(3)));
+    // Asked for with a new generation, hidden while on its way.
+    let asked = s.requests();
+    assert!(asked
+        .iter()
+        .any(|r| matches!(r, Request::Quiz { seed: 3, id } if *id == s.generation)));
+    assert!(s.quiz_hides_results());
+    let s = settle(s);
+    let quiz = s.quiz.quiz.clone().expect("the quiz arrived");
+    assert_eq!(quiz.seed, 3);
+    assert_eq!(*s.draft, quiz.scenario);
+    assert!(s.quiz_hides_results());
+    // Its run shows once the draft's generation is answered; still hidden until an answer.
+    let s = settle(s);
+    assert_eq!(*s.shown.as_ref().unwrap().scenario, quiz.scenario);
+    assert!(s.quiz_hides_results());
+    let s = reduce(&s, ViewChange::QuizStep(QuizStep::Answer("Z".into())));
+    assert!(s
+        .quiz
+        .problem
+        .as_deref()
+        .unwrap()
+        .contains("not one of the jobs"));
+    assert!(s.quiz_hides_results());
+    let schedlab::quiz::Answer::Job(right) = quiz.questions[0].answer.clone() else {
+        panic!("the first question names a job")
+    };
+    let s = reduce(&s, ViewChange::QuizStep(QuizStep::Answer(right)));
+    assert_eq!(
+        s.quiz.stage,
+        Stage::Answered {
+            correct: true,
+            shown: 1
+        }
+    );
+    assert!(!s.quiz_hides_results());
+    let s = reduce(&s, ViewChange::QuizStep(QuizStep::Next));
+    assert_eq!((s.quiz.question, &s.quiz.stage), (1, &Stage::Asking));
+    assert!(s.quiz_hides_results());
+    let s = reduce(&s, ViewChange::SetQuiz(None));
+    assert!(!s.quiz_hides_results());
+    // A stale quiz reply (another seed) is dropped.
+    let stale = reduce(
+        &reduce(&s, ViewChange::SetQuiz(Some(4))),
+        WorkerEvent::Reply(sim::respond(Request::Quiz { id: 1, seed: 9 }, &clock)),
+    );
+    assert!(stale.quiz.quiz.is_none());
+}
+
+#[test]
+fn compared_tasks_toggle_run_nothing_and_keep_at_most_three() {
+    let start = settle(open(plain()));
+    let mut s = start.clone();
+    for t in ["hog", "a", "b"] {
+        s = reduce(&s, ViewChange::CompareTask(t.into()));
+    }
+    assert_eq!(s.view.compared_tasks, ["hog", "a", "b"]);
+    // A fourth: the one compared longest goes (the focus takes the fourth colour).
+    s = reduce(&s, ViewChange::CompareTask("c".into()));
+    assert_eq!(s.view.compared_tasks, ["a", "b", "c"]);
+    // Again: taken out.
+    s = reduce(&s, ViewChange::CompareTask("a".into()));
+    assert_eq!(s.view.compared_tasks, ["b", "c"]);
+    assert_eq!(s.generation, start.generation);
+    assert_eq!(s.link_state().unwrap().view.compared_tasks, ["b", "c"]);
+}

@@ -610,3 +610,16 @@ fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
     assert_eq!(rr.draft.tasks[1].shares, Some(7));
     assert_eq!(rr.draft.groups[1].cpu_weight, 900);
 }
+
+/// The quiz crosses the worker boundary as JSON, answers and scenario included, and is the
+/// library's quiz of that seed.
+#[test]
+fn the_worker_makes_the_quiz_of_a_seed() {
+    let request = serde_json::to_string(&Request::Quiz { id: 7, seed: 3 }).unwrap();
+    let reply: Response = serde_json::from_str(&sim::handle(&request, &clock)).unwrap();
+    let Response::Quiz { id, seed, quiz } = reply else {
+        panic!("not a quiz reply: {reply:?}")
+    };
+    assert_eq!((id, seed), (7, 3));
+    assert_eq!(*quiz.unwrap(), schedlab::quiz::Quiz::new(3).unwrap());
+}

@@ -81,6 +81,10 @@ pub struct ViewState {
     /// The task whose details are shown, by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selected_task: Option<String>,
+    /// Tasks compared with the selected one, by name, in the order picked: the charts and
+    /// tables give them colours of their own, as the selected task's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compared_tasks: Vec<String>,
     /// The inspector's time cursor, in ns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor_ns: Option<u64>,

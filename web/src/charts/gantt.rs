@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::palette::{self, css, css_alpha};
+use super::palette::{self, css, css_alpha, TaskColours};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
@@ -97,7 +97,9 @@ fn lane_count(data: &RunData, mode: LaneMode) -> usize {
 }
 
 /// Draws the whole chart, with the time cursor if it is in the window and the selected task
-/// (an index into `data.tasks`) picked out. Missing context or zero width: nothing to draw.
+/// (an index into `data.tasks`) picked out, in `colours`. Missing context or zero width:
+/// nothing to draw.
+#[allow(clippy::too_many_arguments)]
 fn draw(
     canvas: &HtmlCanvasElement,
     data: &RunData,
@@ -106,6 +108,7 @@ fn draw(
     l: Layout,
     cursor: Option<u64>,
     selected: Option<u32>,
+    colours: &TaskColours,
 ) {
     size_canvas(canvas, l.width as u32, l.height() as u32, l.dpr);
     let Some(ctx) = context_2d(canvas, l.dpr) else {
@@ -156,10 +159,10 @@ fn draw(
         let rects = lod(spans, window, dw);
         match mode {
             LaneMode::Cpus => {
-                draw_cpu_lane(&ctx, l, data, &rects, top, scale, selected);
-                draw_names(&ctx, l, data, &rects, top, scale);
+                draw_cpu_lane(&ctx, l, colours, &rects, top, scale);
+                draw_names(&ctx, l, data, colours, &rects, top, scale);
             }
-            LaneMode::Tasks => draw_task_lane(&ctx, l, data, lane, &rects, top, scale),
+            LaneMode::Tasks => draw_task_lane(&ctx, l, colours, lane, &rects, top, scale),
         }
     }
 
@@ -181,22 +184,16 @@ fn draw(
 fn draw_cpu_lane(
     ctx: &CanvasRenderingContext2d,
     l: Layout,
-    data: &RunData,
+    colours: &TaskColours,
     rects: &[schedlab::view::Rect],
     top: f64,
     scale: f64,
-    selected: Option<u32>,
 ) {
     let mut last = u32::MAX;
     for r in rects {
         if r.key != last {
-            let colour = palette::task(data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour));
-            // With a task selected, the others fade: where it ran stands out.
-            let fill = match selected {
-                Some(task) if task != r.key => css_alpha(colour, 0.3),
-                _ => css(colour),
-            };
-            ctx.set_fill_style_str(&fill);
+            // With tasks picked out, the others fade: where they ran stands out.
+            ctx.set_fill_style_str(&colours.of(r.key).css());
             last = r.key;
         }
         // At least one device pixel wide, so a short run never vanishes.
@@ -212,6 +209,7 @@ fn draw_names(
     ctx: &CanvasRenderingContext2d,
     l: Layout,
     data: &RunData,
+    colours: &TaskColours,
     rects: &[schedlab::view::Rect],
     top: f64,
     scale: f64,
@@ -239,8 +237,13 @@ fn draw_names(
         if text_w + 8.0 > w {
             continue;
         }
-        let c = palette::task(data.tasks.get(key as usize).map_or(key, |t| t.colour));
-        ctx.set_fill_style_str(&css(palette::on(c)));
+        let ink = colours.of(key);
+        let text = if ink.faded {
+            palette::MUTED
+        } else {
+            palette::on(ink.colour)
+        };
+        ctx.set_fill_style_str(&css(text));
         let _ = ctx.fill_text_with_max_width(
             &name,
             l.label_w + x0 * scale + 4.0,
@@ -256,15 +259,15 @@ fn draw_names(
 fn draw_task_lane(
     ctx: &CanvasRenderingContext2d,
     l: Layout,
-    data: &RunData,
+    colours: &TaskColours,
     task: usize,
     rects: &[schedlab::view::Rect],
     top: f64,
     scale: f64,
 ) {
-    let colour = palette::task(data.tasks.get(task).map_or(task as u32, |t| t.colour));
-    let solid = css(colour);
-    let light = css_alpha(colour, 0.28);
+    let ink = colours.of(task as u32);
+    let solid = ink.css();
+    let light = ink.css_alpha(0.28);
     let sleep = css(palette::SLEEP);
     let blocked = css(palette::BLOCKED);
     let mid = top + (l.lane_h - 4.0) / 2.0;
@@ -366,6 +369,9 @@ pub struct GanttProps {
     /// The selected task's name.
     #[prop_or_default]
     pub selected: Option<AttrValue>,
+    /// The tasks compared with the selected one, by name: coloured apart too.
+    #[prop_or_default]
+    pub compared: Vec<AttrValue>,
     /// Where the chart's changes of the view go; without it the chart only draws.
     #[prop_or_default]
     pub onview: Option<Callback<ViewChange>>,
@@ -390,6 +396,7 @@ impl GanttProps {
             zoom: None,
             cursor: None,
             selected: None,
+            compared: Vec::new(),
             onview: None,
             type_scale: 1.0,
             presenter: false,
@@ -408,6 +415,7 @@ impl PartialEq for GanttProps {
             && self.zoom == other.zoom
             && self.cursor == other.cursor
             && self.selected == other.selected
+            && self.compared == other.compared
             && self.onview == other.onview
             && self.type_scale == other.type_scale
             && self.presenter == other.presenter
@@ -452,6 +460,16 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         .as_ref()
         .and_then(|name| data.tasks.iter().position(|t| t.name == name.as_str()))
         .map(|i| i as u32);
+    let colours = use_memo(
+        (key, props.selected.clone(), props.compared.clone()),
+        |(_, selected, compared)| {
+            TaskColours::new(
+                &data,
+                selected.as_deref(),
+                compared.iter().map(|c| c.as_str()),
+            )
+        },
+    );
     let emit = {
         let onview = props.onview.clone();
         move |change: ViewChange| {
@@ -465,11 +483,20 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         let canvas = canvas.clone();
         let data = data.clone();
         use_effect_with(
-            (key, mode, win, width, dpr.to_bits(), cursor, selected),
-            move |_| {
+            (
+                key,
+                mode,
+                win,
+                width,
+                dpr.to_bits(),
+                cursor,
+                selected,
+                colours.clone(),
+            ),
+            move |(.., colours)| {
                 if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                     if layout.width > 0.0 {
-                        draw(&c, &data, mode, win, layout, cursor, selected);
+                        draw(&c, &data, mode, win, layout, cursor, selected, colours);
                     }
                 }
             },
@@ -681,7 +708,7 @@ pub fn GanttChart(props: &GanttProps) -> Html {
                     {onwheel} {onmousedown} {onmousemove} {onmouseup} {onmouseleave} {onkeydown} />
             </div>
             { text }
-            { legend(&data, mode, hidden_tasks, props.selected.as_deref(), on_select) }
+            { legend(&data, &colours, mode, hidden_tasks, props.selected.as_deref(), on_select) }
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
     }
@@ -689,8 +716,14 @@ pub fn GanttChart(props: &GanttProps) -> Html {
 
 /// The chart as a standalone SVG document `width` CSS pixels wide, drawn from the same data and
 /// level of detail as the canvas: the time axis, a label and the bars of each lane, the names
-/// that fit.
-pub fn svg(data: &RunData, mode: LaneMode, window: Window, width: u32) -> String {
+/// that fit, in the view's `colours`.
+pub fn svg(
+    data: &RunData,
+    colours: &TaskColours,
+    mode: LaneMode,
+    window: Window,
+    width: u32,
+) -> String {
     use std::fmt::Write;
     let l = Layout::new(
         f64::from(width.max(200)),
@@ -746,17 +779,13 @@ pub fn svg(data: &RunData, mode: LaneMode, window: Window, width: u32) -> String
         };
         for r in lod(spans, window, l.device_w()) {
             let (fill, y, bh) = match mode {
-                LaneMode::Cpus => {
-                    let c =
-                        palette::task(data.tasks.get(r.key as usize).map_or(r.key, |t| t.colour));
-                    (css(c), top + 3.0, LANE_H - 7.0)
-                }
+                LaneMode::Cpus => (colours.of(r.key).css(), top + 3.0, LANE_H - 7.0),
                 LaneMode::Tasks => {
-                    let c = palette::task(data.tasks.get(lane).map_or(lane as u32, |t| t.colour));
+                    let c = colours.of(lane as u32);
                     let mid = top + (LANE_H - 4.0) / 2.0;
                     match SpanState::from_code(r.key) {
-                        Some(SpanState::Running) => (css(c), top + 3.0, LANE_H - 7.0),
-                        Some(SpanState::Waiting) => (css_alpha(c, 0.28), top + 3.0, LANE_H - 7.0),
+                        Some(SpanState::Running) => (c.css(), top + 3.0, LANE_H - 7.0),
+                        Some(SpanState::Waiting) => (c.css_alpha(0.28), top + 3.0, LANE_H - 7.0),
                         Some(SpanState::Sleeping) => (css(palette::SLEEP), mid - 1.0, 2.0),
                         Some(_) => (css(palette::BLOCKED), mid - 2.0, 4.0),
                         None => continue,
@@ -941,6 +970,7 @@ fn swatch(fill: String, border: &str, h: u32) -> Html {
 /// The legend: each task is a toggle that selects it (again: clears the selection).
 fn legend(
     data: &RunData,
+    colours: &TaskColours,
     mode: LaneMode,
     hidden_tasks: usize,
     selected: Option<&str>,
@@ -960,7 +990,7 @@ fn legend(
             <button type="button" class={classes!("legend-task", is_selected.then_some("selected"))}
                 data-task={name.clone()} aria-pressed={if is_selected { "true" } else { "false" }}
                 title="Select this task in the charts and tables (again: clear)" {onclick}>
-                { swatch(css(palette::task(t.colour)), "none", 12) }{ name }
+                { swatch(colours.of(t.id).css(), "none", 12) }{ name }
             </button>
         }
     });

@@ -160,6 +160,21 @@ pub fn draw<DB: DrawingBackend>(
     Ok(bars)
 }
 
+/// The histogram of the task in focus (else the busiest waker) as an SVG document `size` CSS
+/// pixels, its y axis fitted to the bars.
+pub fn svg(
+    data: &RunData,
+    focus: Option<&str>,
+    colours: &super::palette::TaskColours,
+    size: (u32, u32),
+) -> String {
+    let task = shown_task(data, focus);
+    let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
+    let colour = task.map_or(palette::task(0), |t| colours.of(t).colour);
+    let top = auto_top(&full_counts(&bins));
+    super::plotters_svg(size, |b| draw(b, &bins, colour, top, 1.0).map(|_| ()))
+}
+
 /// The task to show: the one picked by name if this run has it, else the busiest waker.
 fn shown_task(data: &RunData, picked: Option<&str>) -> Option<u32> {
     picked
@@ -193,12 +208,19 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     let counts = full_counts(&bins);
     let top = pinned.unwrap_or_else(|| auto_top(&counts));
     let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    // The task shown in its chart colour: the focus's own when it is the task in focus (never
+    // faded: it is the one task drawn).
+    let colour = use_memo(
+        (key, task, props.selected.clone(), props.compared.clone()),
+        |(_, task, ..)| task.map_or(palette::task(0), |t| props.colours().of(t).colour),
+    );
+    let colour = *colour;
 
     {
         let canvas = canvas.clone();
         let data = data.clone();
         let map = map.clone();
-        use_effect_with((key, task, width, top, dpr.to_bits()), move |_| {
+        use_effect_with((key, task, width, top, dpr.to_bits(), colour), move |_| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                 return;
             };
@@ -206,9 +228,6 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
                 return;
             }
             size_canvas(&c, width, HEIGHT, dpr);
-            let colour = task
-                .and_then(|t| data.tasks.get(t as usize))
-                .map_or(palette::task(0), |t| palette::task(t.colour));
             let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
                 // A drawing error leaves the previous frame; there is nothing better to show.
@@ -283,7 +302,9 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
     };
 
     html! {
-        <section class="chart chart-latency" style={FRAME_STYLE} aria-label="Wake-up latency histogram">
+        <section class="chart chart-latency" style={FRAME_STYLE} aria-label="Wake-up latency histogram"
+            data-task={name.to_owned()}
+            data-focus={(props.selected.as_deref() == Some(name)).to_string()}>
             <div class="chart-bar" style={BAR_STYLE}>
                 <strong>{ "Wake-up latency" }</strong>
                 if wakers.is_empty() {

@@ -16,7 +16,7 @@ use schedlab::view::{format_ns, time_ticks, RunData, Window};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::palette::{self, css, css_alpha};
+use super::palette::{self, css, css_alpha, TaskColours};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
@@ -73,9 +73,159 @@ fn chart_height(strips: &[Strip]) -> f64 {
     AXIS_H + strips.iter().map(|s| s.height() + GAP).sum::<f64>()
 }
 
+/// Where a text's anchor point is: horizontally (left edge or centre) and vertically.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Anchor {
+    LeftTop,
+    LeftBottom,
+    CentreMiddle,
+}
+
+/// What the chart draws on: the canvas, or an SVG document (the export), so both come from
+/// the same drawing code. Coordinates are CSS pixels; colours CSS colours.
+trait Pen {
+    fn fill_rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str);
+    fn stroke_rect(&mut self, x: f64, y: f64, w: f64, h: f64, stroke: &str);
+    /// A closed polygon, filled.
+    fn fill_path(&mut self, points: &[(f64, f64)], fill: &str);
+    /// An open line; `dash` draws it dashed (6 on, 4 off).
+    fn stroke_path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, dash: bool);
+    /// `font` as CSS (`bold 13px system-ui, sans-serif`); the text squeezed into `max_w`.
+    #[allow(clippy::too_many_arguments)]
+    fn text(&mut self, text: &str, x: f64, y: f64, at: Anchor, font: &str, fill: &str, max_w: f64);
+}
+
+impl Pen for CanvasRenderingContext2d {
+    fn fill_rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str) {
+        self.set_fill_style_str(fill);
+        CanvasRenderingContext2d::fill_rect(self, x, y, w, h);
+    }
+    fn stroke_rect(&mut self, x: f64, y: f64, w: f64, h: f64, stroke: &str) {
+        self.set_stroke_style_str(stroke);
+        self.set_line_width(1.0);
+        CanvasRenderingContext2d::stroke_rect(self, x, y, w, h);
+    }
+    fn fill_path(&mut self, points: &[(f64, f64)], fill: &str) {
+        self.begin_path();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                self.move_to(x, y);
+            } else {
+                self.line_to(x, y);
+            }
+        }
+        self.close_path();
+        self.set_fill_style_str(fill);
+        self.fill();
+    }
+    fn stroke_path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, dash: bool) {
+        if dash {
+            let _ = self.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
+        }
+        self.begin_path();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                self.move_to(x, y);
+            } else {
+                self.line_to(x, y);
+            }
+        }
+        self.set_stroke_style_str(stroke);
+        self.set_line_width(width);
+        self.stroke();
+        if dash {
+            let _ = self.set_line_dash(&js_sys::Array::new());
+        }
+    }
+    fn text(&mut self, text: &str, x: f64, y: f64, at: Anchor, font: &str, fill: &str, max_w: f64) {
+        let (align, baseline) = match at {
+            Anchor::LeftTop => ("left", "top"),
+            Anchor::LeftBottom => ("left", "bottom"),
+            Anchor::CentreMiddle => ("center", "middle"),
+        };
+        self.set_font(font);
+        self.set_text_align(align);
+        self.set_text_baseline(baseline);
+        self.set_fill_style_str(fill);
+        let _ = self.fill_text_with_max_width(text, x, y, max_w);
+    }
+}
+
+/// An SVG document being written: [`Pen`]'s calls as elements.
+struct Svg(String);
+
+fn points_attr(points: &[(f64, f64)]) -> String {
+    let v: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect();
+    v.join(" ")
+}
+
+/// Text as SVG character data or an attribute value.
+pub(crate) fn xml_escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+impl Pen for Svg {
+    fn fill_rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str) {
+        self.0.push_str(&format!(
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{fill}"/>"#
+        ));
+    }
+    fn stroke_rect(&mut self, x: f64, y: f64, w: f64, h: f64, stroke: &str) {
+        self.0.push_str(&format!(
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="none" stroke="{stroke}"/>"#
+        ));
+    }
+    fn fill_path(&mut self, points: &[(f64, f64)], fill: &str) {
+        self.0.push_str(&format!(
+            r#"<polygon points="{}" fill="{fill}"/>"#,
+            points_attr(points)
+        ));
+    }
+    fn stroke_path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, dash: bool) {
+        let dash = if dash {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
+        self.0.push_str(&format!(
+            r#"<polyline points="{}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash}/>"#,
+            points_attr(points)
+        ));
+    }
+    fn text(&mut self, text: &str, x: f64, y: f64, at: Anchor, font: &str, fill: &str, max_w: f64) {
+        let (anchor, baseline) = match at {
+            Anchor::LeftTop => ("start", "hanging"),
+            Anchor::LeftBottom => ("start", "text-after-edge"),
+            Anchor::CentreMiddle => ("middle", "middle"),
+        };
+        let bold = font.starts_with("bold ");
+        let size = font
+            .split_whitespace()
+            .find_map(|w| w.strip_suffix("px"))
+            .unwrap_or("13");
+        let weight = if bold { r#" font-weight="bold""# } else { "" };
+        // Squeezed like the canvas's max width, if the text might not fit.
+        let fit = size
+            .parse::<f64>()
+            .ok()
+            .filter(|s| text.chars().count() as f64 * s * 0.58 > max_w)
+            .map(|_| format!(r#" textLength="{max_w:.0}" lengthAdjust="spacingAndGlyphs""#))
+            .unwrap_or_default();
+        self.0.push_str(&format!(
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" dominant-baseline="{baseline}" font-size="{size}"{weight} fill="{fill}"{fit}>{}</text>"#,
+            xml_escape(text)
+        ));
+    }
+}
+
 /// The mapping from data to CSS pixels of one strip.
 struct Plot<'a> {
-    ctx: &'a CanvasRenderingContext2d,
     m: &'a MachineSeries,
     window: Window,
     plot_w: f64,
@@ -95,124 +245,166 @@ impl Plot<'_> {
         self.top + self.h - f.clamp(0.0, 1.0) * self.h
     }
 
-    /// Traces the step line of `value(i)` over the window's points.
-    fn trace(&self, value: &dyn Fn(usize) -> f64) -> bool {
+    /// The step line of `value(i)` over the window's points.
+    fn trace(&self, value: &dyn Fn(usize) -> f64) -> Vec<(f64, f64)> {
         let range = self.m.points_in(self.window.start, self.window.end);
-        let mut first = true;
+        let mut points = Vec::with_capacity(range.len() * 2);
         for i in range {
             let a = self.x(self.m.time(i).max(self.window.start));
             let b = self.x(self.m.time(i + 1).min(self.window.end));
             let y = self.y(value(i));
-            if first {
-                self.ctx.move_to(a, y);
-                first = false;
-            } else {
-                self.ctx.line_to(a, y);
-            }
-            self.ctx.line_to(b, y);
+            points.push((a, y));
+            points.push((b, y));
         }
-        !first
+        points
     }
 
     /// A filled band between `low(i)` and `high(i)`.
-    fn band(&self, low: &dyn Fn(usize) -> f64, high: &dyn Fn(usize) -> f64, fill: &str) {
-        let range = self.m.points_in(self.window.start, self.window.end);
-        if range.is_empty() {
+    fn band(
+        &self,
+        pen: &mut dyn Pen,
+        low: &dyn Fn(usize) -> f64,
+        high: &dyn Fn(usize) -> f64,
+        fill: &str,
+    ) {
+        let mut points = self.trace(high);
+        if points.is_empty() {
             return;
         }
-        self.ctx.begin_path();
-        self.trace(high);
-        for i in range.rev() {
-            let a = self.x(self.m.time(i).max(self.window.start));
-            let b = self.x(self.m.time(i + 1).min(self.window.end));
-            let y = self.y(low(i));
-            self.ctx.line_to(b, y);
-            self.ctx.line_to(a, y);
-        }
-        self.ctx.close_path();
-        self.ctx.set_fill_style_str(fill);
-        self.ctx.fill();
+        let mut under = self.trace(low);
+        under.reverse();
+        points.extend(under);
+        pen.fill_path(&points, fill);
     }
 
-    fn line(&self, value: &dyn Fn(usize) -> f64, colour: RGBColor, width: f64) {
-        self.ctx.begin_path();
-        if self.trace(value) {
-            self.ctx.set_stroke_style_str(&css(colour));
-            self.ctx.set_line_width(width);
-            self.ctx.stroke();
+    fn line(&self, pen: &mut dyn Pen, value: &dyn Fn(usize) -> f64, colour: &str, width: f64) {
+        let points = self.trace(value);
+        if !points.is_empty() {
+            pen.stroke_path(&points, colour, width, false);
         }
     }
 
     /// A dashed limit across the strip with its name above it at the plot's right edge.
-    fn limit(&self, v: f64, colour: RGBColor, label: &str) {
+    fn limit(&self, pen: &mut dyn Pen, v: f64, colour: RGBColor, label: &str) {
         let y = self.y(v).round() + 0.5;
-        self.ctx.set_stroke_style_str(&css(colour));
-        self.ctx.set_line_width(1.5);
-        let _ = self
-            .ctx
-            .set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
-        self.ctx.begin_path();
-        self.ctx.move_to(LABEL_W, y);
-        self.ctx.line_to(LABEL_W + self.plot_w, y);
-        self.ctx.stroke();
-        let _ = self.ctx.set_line_dash(&js_sys::Array::new());
+        pen.stroke_path(
+            &[(LABEL_W, y), (LABEL_W + self.plot_w, y)],
+            &css(colour),
+            1.5,
+            true,
+        );
         // On a paper-coloured box, so it reads over the areas.
-        self.ctx.set_font("12px system-ui, sans-serif");
-        self.ctx.set_text_baseline("bottom");
         // 12 px sans-serif averages under 7 px a character; the box may be a little wide.
         let w = label.chars().count() as f64 * 6.8;
         let x = LABEL_W + self.plot_w - w - 6.0;
-        self.ctx
-            .set_fill_style_str(&css_alpha(palette::PAPER, 0.85));
-        self.ctx.fill_rect(x - 3.0, y - 16.0, w + 6.0, 15.0);
-        self.ctx.set_fill_style_str(&css(colour));
-        let _ = self.ctx.fill_text(label, x, y - 2.0);
+        pen.fill_rect(
+            x - 3.0,
+            y - 16.0,
+            w + 6.0,
+            15.0,
+            &css_alpha(palette::PAPER, 0.85),
+        );
+        pen.text(
+            label,
+            x,
+            y - 2.0,
+            Anchor::LeftBottom,
+            "12px system-ui, sans-serif",
+            &css(colour),
+            w + 6.0,
+        );
     }
 }
 
+/// Draws the chart on the canvas.
+#[allow(clippy::too_many_arguments)]
 fn draw(
     canvas: &HtmlCanvasElement,
-    data: &RunData,
+    colours: &TaskColours,
     m: &MachineSeries,
     window: Window,
     width: f64,
     dpr: f64,
     cursor: Option<u64>,
 ) {
-    let strips = strips(m);
-    let height = chart_height(&strips);
+    let height = chart_height(&strips(m));
     size_canvas(canvas, width as u32, height as u32, dpr);
-    let Some(ctx) = context_2d(canvas, dpr) else {
+    let Some(mut ctx) = context_2d(canvas, dpr) else {
         return;
     };
-    ctx.set_fill_style_str(&css(palette::PAPER));
-    ctx.fill_rect(0.0, 0.0, width, height);
+    draw_on(&mut ctx, colours, m, window, width, cursor);
+}
+
+/// The chart as a standalone SVG document `width` CSS pixels wide, drawn by the same code as
+/// the canvas: the time axis, each strip's frame, labels, areas, lines and limits, the cursor.
+pub fn svg(
+    colours: &TaskColours,
+    m: &MachineSeries,
+    window: Window,
+    width: u32,
+    cursor: Option<u64>,
+) -> String {
+    let width = f64::from(width.max(200));
+    let height = chart_height(&strips(m));
+    let mut pen = Svg(format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">"#
+    ));
+    draw_on(&mut pen, colours, m, window, width, cursor);
+    pen.0.push_str("</svg>\n");
+    pen.0
+}
+
+fn draw_on(
+    pen: &mut dyn Pen,
+    colours: &TaskColours,
+    m: &MachineSeries,
+    window: Window,
+    width: f64,
+    cursor: Option<u64>,
+) {
+    let strips = strips(m);
+    let height = chart_height(&strips);
+    pen.fill_rect(0.0, 0.0, width, height, &css(palette::PAPER));
     let plot_w = (width - LABEL_W - PAD_R).max(1.0);
 
     // Time axis and grid, as the Gantt chart draws them.
-    ctx.set_font("13px system-ui, sans-serif");
-    ctx.set_text_baseline("middle");
-    ctx.set_text_align("center");
-    ctx.set_line_width(1.0);
     let max_ticks = (plot_w / 90.0).max(2.0) as u32;
     for tick in time_ticks(window, max_ticks) {
         let x = LABEL_W + window.x(tick.time, plot_w);
-        ctx.set_stroke_style_str(&css(palette::RULE));
-        ctx.begin_path();
-        ctx.move_to(x.round() + 0.5, AXIS_H - 4.0);
-        ctx.line_to(x.round() + 0.5, height);
-        ctx.stroke();
-        ctx.set_fill_style_str(&css(palette::MUTED));
-        let _ = ctx.fill_text(&tick.label, x, AXIS_H / 2.0);
+        let xl = x.round() + 0.5;
+        pen.stroke_path(
+            &[(xl, AXIS_H - 4.0), (xl, height)],
+            &css(palette::RULE),
+            1.0,
+            false,
+        );
+        pen.text(
+            &tick.label,
+            x,
+            AXIS_H / 2.0,
+            Anchor::CentreMiddle,
+            "13px system-ui, sans-serif",
+            &css(palette::MUTED),
+            90.0,
+        );
     }
-    ctx.set_text_align("left");
 
     let mut top = AXIS_H;
+    let label = |pen: &mut dyn Pen, text: &str, y: f64, font: &str, colour: RGBColor| {
+        pen.text(
+            text,
+            8.0,
+            y,
+            Anchor::LeftTop,
+            font,
+            &css(colour),
+            LABEL_W - 14.0,
+        );
+    };
     for strip in strips {
         let h = strip.height();
         let (title, max) = strip_scale(m, strip);
         let p = Plot {
-            ctx: &ctx,
             m,
             window,
             plot_w,
@@ -221,42 +413,41 @@ fn draw(
             max: max as f64,
         };
         // Frame and labels: the title, then the scale at the top of the strip.
-        ctx.set_stroke_style_str(&css(palette::RULE));
-        ctx.set_line_width(1.0);
-        ctx.stroke_rect(LABEL_W + 0.5, top + 0.5, plot_w - 1.0, h - 1.0);
-        ctx.set_text_baseline("top");
-        ctx.set_font("bold 13px system-ui, sans-serif");
-        ctx.set_fill_style_str(&css(palette::INK));
-        let _ = ctx.fill_text_with_max_width(&title, 8.0, top + 2.0, LABEL_W - 14.0);
-        ctx.set_font("12px system-ui, sans-serif");
-        ctx.set_fill_style_str(&css(palette::MUTED));
+        pen.stroke_rect(
+            LABEL_W + 0.5,
+            top + 0.5,
+            plot_w - 1.0,
+            h - 1.0,
+            &css(palette::RULE),
+        );
+        label(
+            pen,
+            &title,
+            top + 2.0,
+            "bold 13px system-ui, sans-serif",
+            palette::INK,
+        );
         let scale = match strip {
             Strip::Dirty | Strip::Memory => format!("0 – {}", bytes(max)),
             Strip::Disk(_) => format!("0 – {max} requests"),
             Strip::Threads => format!("0 – {} % of a CPU", max / 10),
         };
-        let _ = ctx.fill_text_with_max_width(&scale, 8.0, top + 20.0, LABEL_W - 14.0);
+        let small = "12px system-ui, sans-serif";
+        label(pen, &scale, top + 20.0, small, palette::MUTED);
         if let Strip::Disk(d) = strip {
             if let Some(disk) = m.disks.get(d) {
-                let _ =
-                    ctx.fill_text_with_max_width(&disk.elevator, 8.0, top + 36.0, LABEL_W - 14.0);
+                label(pen, &disk.elevator, top + 36.0, small, palette::MUTED);
             }
         }
-        draw_strip(&p, data, strip);
+        draw_strip(pen, &p, colours, strip);
         top += h + GAP;
     }
 
     if let Some(t) = cursor.filter(|&t| window.start <= t && t <= window.end) {
         let x = (LABEL_W + window.x(t, plot_w)).round();
         for (colour, width) in [(palette::PAPER, 4.0), (palette::INK, 2.0)] {
-            ctx.set_stroke_style_str(&css(colour));
-            ctx.set_line_width(width);
-            ctx.begin_path();
-            ctx.move_to(x, 0.0);
-            ctx.line_to(x, height);
-            ctx.stroke();
+            pen.stroke_path(&[(x, 0.0), (x, height)], &css(colour), width, false);
         }
-        ctx.set_line_width(1.0);
     }
 }
 
@@ -297,21 +488,23 @@ fn strip_scale(m: &MachineSeries, strip: Strip) -> (String, u64) {
     }
 }
 
-fn draw_strip(p: &Plot<'_>, data: &RunData, strip: Strip) {
+fn draw_strip(pen: &mut dyn Pen, p: &Plot<'_>, colours: &TaskColours, strip: Strip) {
     let m = p.m;
     let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0) as f64;
     match strip {
         Strip::Dirty => {
             let dirty = |i| at(&m.dirty_bytes, i);
             let total = |i| m.dirty_total(i) as f64;
-            p.band(&|_| 0.0, &dirty, &css_alpha(DIRTY, 0.75));
-            p.band(&dirty, &total, &css_alpha(WRITEBACK, 0.6));
+            p.band(pen, &|_| 0.0, &dirty, &css_alpha(DIRTY, 0.75));
+            p.band(pen, &dirty, &total, &css_alpha(WRITEBACK, 0.6));
             p.limit(
+                pen,
                 m.background_limit_bytes as f64,
                 BACKGROUND,
                 &format!("background {}", bytes(m.background_limit_bytes)),
             );
             p.limit(
+                pen,
                 m.dirty_limit_bytes as f64,
                 THROTTLE,
                 &format!("throttle {}", bytes(m.dirty_limit_bytes)),
@@ -319,18 +512,25 @@ fn draw_strip(p: &Plot<'_>, data: &RunData, strip: Strip) {
         }
         Strip::Memory => {
             p.band(
+                pen,
                 &|_| 0.0,
                 &|i| at(&m.cached_bytes, i),
                 &css_alpha(CACHE, 0.35),
             );
-            p.band(&|_| 0.0, &|i| at(&m.free_bytes, i), &css_alpha(FREE, 0.35));
-            p.line(&|i| at(&m.anon_bytes, i), ANON, 2.0);
+            p.band(
+                pen,
+                &|_| 0.0,
+                &|i| at(&m.free_bytes, i),
+                &css_alpha(FREE, 0.35),
+            );
+            p.line(pen, &|i| at(&m.anon_bytes, i), &css(ANON), 2.0);
             if m.swap_bytes.iter().any(|&s| s > 0) {
-                p.line(&|i| at(&m.swap_bytes, i), SWAP, 2.0);
+                p.line(pen, &|i| at(&m.swap_bytes, i), &css(SWAP), 2.0);
             }
-            p.line(&|i| at(&m.free_bytes, i), FREE, 2.0);
+            p.line(pen, &|i| at(&m.free_bytes, i), &css(FREE), 2.0);
             if m.low_free_bytes > 0 {
                 p.limit(
+                    pen,
                     m.low_free_bytes as f64,
                     palette::MUTED,
                     &format!("kswapd wakes below {}", bytes(m.low_free_bytes)),
@@ -341,16 +541,21 @@ fn draw_strip(p: &Plot<'_>, data: &RunData, strip: Strip) {
             let disk = &m.disks[d];
             let r = |i: usize| disk.reads.get(i).copied().unwrap_or(0) as f64;
             let w = |i: usize| disk.writes.get(i).copied().unwrap_or(0) as f64;
-            p.band(&|_| 0.0, &r, &css_alpha(READS, 0.8));
-            p.band(&r, &|i| r(i) + w(i), &css_alpha(WRITES, 0.7));
+            p.band(pen, &|_| 0.0, &r, &css_alpha(READS, 0.8));
+            p.band(pen, &r, &|i| r(i) + w(i), &css_alpha(WRITES, 0.7));
         }
         Strip::Threads => {
-            for (k, th) in m.kernel_threads.iter().enumerate() {
-                let colour = data.tasks.get(th.id as usize).map_or(th.id, |t| t.colour);
+            // A picked thread is drawn last, over the faded others, and thicker.
+            let mut order: Vec<usize> = (0..m.kernel_threads.len()).collect();
+            order.sort_by_key(|&k| colours.is_picked(m.kernel_threads[k].id));
+            for k in order {
+                let th = &m.kernel_threads[k];
+                let width = if colours.is_picked(th.id) { 3.0 } else { 2.0 };
                 p.line(
+                    pen,
                     &|i| m.thread_permille(k, i) as f64,
-                    palette::task(colour),
-                    2.0,
+                    &colours.of(th.id).css(),
+                    width,
                 );
             }
         }
@@ -372,7 +577,7 @@ fn swatch(colour: String, dashed: bool) -> Html {
     html! { <span aria-hidden="true" {style} /> }
 }
 
-fn legend(data: &RunData, m: &MachineSeries) -> Html {
+fn legend(colours: &TaskColours, m: &MachineSeries) -> Html {
     let style = "display:flex;flex-wrap:wrap;gap:0.25rem 1rem;font-size:0.85rem;margin-top:0.4rem";
     let item = |colour: String, dashed: bool, text: String| {
         html! { <span>{ swatch(colour, dashed) }{ text }</span> }
@@ -392,8 +597,7 @@ fn legend(data: &RunData, m: &MachineSeries) -> Html {
             { item(css_alpha(READS, 0.8), false, "reads queued or in service".into()) }
             { item(css_alpha(WRITES, 0.7), false, "writes queued or in service".into()) }
             { for m.kernel_threads.iter().map(|th| {
-                let colour = data.tasks.get(th.id as usize).map_or(th.id, |t| t.colour);
-                item(css(palette::task(colour)), false, format!("{} CPU", th.name))
+                item(colours.of(th.id).css(), false, format!("{} CPU", th.name))
             }) }
         </div>
     }
@@ -408,6 +612,12 @@ pub struct MachineProps {
     pub cursor: Option<u64>,
     /// Where a click's new cursor goes.
     pub onview: Callback<ViewChange>,
+    /// The task in focus, by name: a kernel thread's line stands out when it is.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    /// The tasks compared with it, by name.
+    #[prop_or_default]
+    pub compared: Vec<AttrValue>,
 }
 
 #[component]
@@ -423,18 +633,33 @@ pub fn MachineChart(props: &MachineProps) -> Html {
     let limit = data.shown_until_ns.max(1);
     let window = Window::shown(props.zoom, limit);
 
+    let colours = use_memo(
+        (key, props.selected.clone(), props.compared.clone()),
+        |(_, selected, compared)| {
+            TaskColours::new(
+                &data,
+                selected.as_deref(),
+                compared.iter().map(|c| c.as_str()),
+            )
+        },
+    );
     {
         let canvas = canvas.clone();
         let data = data.clone();
-        use_effect_with((key, window, width, dpr.to_bits(), cursor), move |_| {
-            let (Some(c), Some(m)) = (canvas.cast::<HtmlCanvasElement>(), data.machine.as_ref())
-            else {
-                return;
-            };
-            if width > 0 {
-                draw(&c, &data, m, window, width as f64, dpr, cursor);
-            }
-        });
+        let colours = colours.clone();
+        use_effect_with(
+            (key, window, width, dpr.to_bits(), cursor, colours.clone()),
+            move |_| {
+                let (Some(c), Some(m)) =
+                    (canvas.cast::<HtmlCanvasElement>(), data.machine.as_ref())
+                else {
+                    return;
+                };
+                if width > 0 {
+                    draw(&c, &colours, m, window, width as f64, dpr, cursor);
+                }
+            },
+        );
     }
 
     let Some(m) = data.machine.as_ref() else {
@@ -490,7 +715,7 @@ pub fn MachineChart(props: &MachineProps) -> Html {
                     style={format!("display:block;width:100%;height:{height}px;cursor:crosshair")}
                     {onmousemove} {onmouseleave} {onclick} />
             </div>
-            { legend(&data, m) }
+            { legend(&colours, m) }
             { tooltip(hover.as_ref().map(|h| h.0), hover.as_ref().map_or(&[][..], |h| &h.1[..])) }
         </section>
     }

@@ -104,6 +104,9 @@ pub struct ChartProps {
     /// The task in focus (the view's selected task), by name, for the charts that pick a task.
     #[prop_or_default]
     pub selected: Option<AttrValue>,
+    /// The tasks compared with the one in focus (the view's compared tasks), by name.
+    #[prop_or_default]
+    pub compared: Vec<AttrValue>,
     /// Where a chart's pick of a task goes (the view's selected task); without it the pick is
     /// the chart's own.
     #[prop_or_default]
@@ -115,8 +118,39 @@ impl PartialEq for ChartProps {
         Rc::ptr_eq(&self.data, &other.data)
             && self.label == other.label
             && self.selected == other.selected
+            && self.compared == other.compared
             && self.onview == other.onview
     }
+}
+
+impl ChartProps {
+    /// The run's task colours with the task in focus and the compared ones picked out.
+    pub fn colours(&self) -> palette::TaskColours {
+        palette::TaskColours::new(
+            &self.data,
+            self.selected.as_deref(),
+            self.compared.iter().map(|c| c.as_str()),
+        )
+    }
+}
+
+/// The view's compared tasks as chart props.
+pub fn compared(view: &schedlab::link::ViewState) -> Vec<AttrValue> {
+    view.compared_tasks
+        .iter()
+        .map(|t| AttrValue::from(t.clone()))
+        .collect()
+}
+
+/// A chart drawn by `draw` on plotters' SVG backend, `size` CSS pixels, as a standalone SVG
+/// document: the export of a plotters chart, from the same drawing code as its canvas.
+pub(crate) fn plotters_svg<E>(
+    size: (u32, u32),
+    draw: impl FnOnce(plotters::prelude::SVGBackend<'_>) -> Result<(), E>,
+) -> String {
+    let mut out = String::new();
+    let _ = draw(plotters::prelude::SVGBackend::with_string(&mut out, size));
+    out
 }
 
 /// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).

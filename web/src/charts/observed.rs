@@ -40,6 +40,7 @@ impl ObservedMap {
 pub fn draw<DB: DrawingBackend>(
     backend: DB,
     data: &RunData,
+    colours: &super::palette::TaskColours,
     tasks: &[u32],
     window: Window,
     scale: f64,
@@ -102,10 +103,9 @@ pub fn draw<DB: DrawingBackend>(
         if let Some(&(_, v)) = points.last() {
             steps.push((end.max(points[points.len() - 1].0), v));
         }
-        let colour = data.tasks.get(task as usize).map_or(task, |t| t.colour);
         chart.draw_series(LineSeries::new(
             steps,
-            palette::task(colour).stroke_width(px(2.0).max(1)),
+            colours.of(task).rgba().stroke_width(px(2.0).max(1)),
         ))?;
     }
     let (xr, _) = chart.plotting_area().get_pixel_range();
@@ -114,6 +114,22 @@ pub fn draw<DB: DrawingBackend>(
         x0: xr.start,
         x1: xr.end,
         window,
+    })
+}
+
+/// The chart of every observed task (the first lines, and the picked tasks') over the run as
+/// an SVG document `size` CSS pixels.
+pub fn svg(data: &RunData, colours: &super::palette::TaskColours, size: (u32, u32)) -> String {
+    let all = data.observed_tasks();
+    let mut tasks: Vec<u32> = all.iter().copied().take(MAX_LINES).collect();
+    tasks.extend(
+        all.iter()
+            .skip(MAX_LINES)
+            .filter(|&&t| colours.is_picked(t)),
+    );
+    let window = Window::new(0, data.shown_until_ns.max(1));
+    super::plotters_svg(size, |b| {
+        draw(b, data, colours, &tasks, window, 1.0).map(|_| ())
     })
 }
 
@@ -134,9 +150,23 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
         let data = data.clone();
         move |_| data.observed_tasks()
     });
+    let colours = use_memo(
+        (key, props.selected.clone(), props.compared.clone()),
+        |_| props.colours(),
+    );
     let shown: Vec<u32> = match focus {
         Some(t) => vec![t],
-        None => observed_tasks.iter().copied().take(MAX_LINES).collect(),
+        None => {
+            // The first lines, and the picked tasks' wherever they are in the list.
+            let mut v: Vec<u32> = observed_tasks.iter().copied().take(MAX_LINES).collect();
+            v.extend(
+                observed_tasks
+                    .iter()
+                    .skip(MAX_LINES)
+                    .filter(|&&t| colours.is_picked(t)),
+            );
+            v
+        }
     };
 
     {
@@ -144,21 +174,25 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
         let data = data.clone();
         let map = map.clone();
         let shown = shown.clone();
-        use_effect_with((key, focus, width, dpr.to_bits()), move |_| {
-            let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
-                return;
-            };
-            if width == 0 {
-                return;
-            }
-            size_canvas(&c, width, HEIGHT, dpr);
-            let window = Window::new(0, data.shown_until_ns.max(1));
-            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-                if let Ok(m) = draw(backend, &data, &shown, window, dpr) {
-                    *map.borrow_mut() = Some(m);
+        let colours = colours.clone();
+        use_effect_with(
+            (key, focus, width, dpr.to_bits(), colours.clone()),
+            move |_| {
+                let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+                    return;
+                };
+                if width == 0 {
+                    return;
                 }
-            }
-        });
+                size_canvas(&c, width, HEIGHT, dpr);
+                let window = Window::new(0, data.shown_until_ns.max(1));
+                if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+                    if let Ok(m) = draw(backend, &data, &colours, &shown, window, dpr) {
+                        *map.borrow_mut() = Some(m);
+                    }
+                }
+            },
+        );
     }
 
     // After every hook: hooks run in the same order on every render.

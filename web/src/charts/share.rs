@@ -8,7 +8,7 @@ use schedlab::view::{RunData, ShareChart as ShareModel};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::palette;
+use super::palette::{self, TaskColours};
 use super::{
     device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, BarMap,
     ChartProps, BAR_STYLE, FRAME_STYLE,
@@ -18,11 +18,12 @@ const HEIGHT: u32 = 260;
 /// Tasks named under the axis; with more, names are only in the tooltip.
 const MAX_LABELS: usize = 24;
 
-/// Draws the share chart of `data` on `backend`; `scale` multiplies font sizes and widths.
+/// Draws the share chart of `model` on `backend` in `colours` (picked tasks in their own
+/// colours, the others faded); `scale` multiplies font sizes and widths.
 pub fn draw<DB: DrawingBackend>(
     backend: DB,
-    data: &RunData,
     model: &ShareModel,
+    colours: &TaskColours,
     scale: f64,
 ) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
     let root = backend.into_drawing_area();
@@ -67,32 +68,37 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(model.bars.iter().enumerate().map(|(i, b)| {
         let i = i as u32;
-        let colour = data.tasks.get(b.task as usize).map_or(b.task, |t| t.colour);
         let mut bar = Rectangle::new(
             [
                 (SegmentValue::Exact(i), 0),
                 (SegmentValue::Exact(i + 1), b.share_ppm),
             ],
-            palette::task(colour).filled(),
+            colours.of(b.task).rgba().filled(),
         );
         bar.set_margin(0, 0, px(6.0), px(6.0));
         bar
     }))?;
-    // Entitlement marks: a thick dark line across each task's slot.
-    let mark = palette::INK.stroke_width(px(3.0).max(1));
+    // Entitlement marks: a thick dark line across each task's slot (faded with its bar).
     chart.draw_series(model.bars.iter().enumerate().map(|(i, b)| {
         let i = i as u32;
+        let alpha = if colours.of(b.task).faded { 0.35 } else { 1.0 };
         PathElement::new(
             vec![
                 (SegmentValue::Exact(i), b.entitlement_ppm),
                 (SegmentValue::Exact(i + 1), b.entitlement_ppm),
             ],
-            mark,
+            palette::INK.mix(alpha).stroke_width(px(3.0).max(1)),
         )
     }))?;
     let bars = BarMap::of_segments(&chart, model.bars.len() as u32);
     root.present()?;
     Ok(bars)
+}
+
+/// The chart as an SVG document `size` CSS pixels.
+pub fn svg(data: &RunData, colours: &TaskColours, size: (u32, u32)) -> String {
+    let model = data.share_chart();
+    super::plotters_svg(size, |b| draw(b, &model, colours, 1.0).map(|_| ()))
 }
 
 fn percent(ppm: u64) -> String {
@@ -113,13 +119,17 @@ pub fn ShareChart(props: &ChartProps) -> Html {
         let data = data.clone();
         move |_| data.share_chart()
     });
+    let colours = use_memo(
+        (key, props.selected.clone(), props.compared.clone()),
+        |_| props.colours(),
+    );
 
     {
         let canvas = canvas.clone();
-        let data = data.clone();
         let map = map.clone();
         let model = model.clone();
-        use_effect_with((key, width, dpr.to_bits()), move |_| {
+        let colours = colours.clone();
+        use_effect_with((key, width, dpr.to_bits(), colours.clone()), move |_| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                 return;
             };
@@ -128,7 +138,7 @@ pub fn ShareChart(props: &ChartProps) -> Html {
             }
             size_canvas(&c, width, HEIGHT, dpr);
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-                if let Ok(m) = draw(backend, &data, &model, dpr) {
+                if let Ok(m) = draw(backend, &model, &colours, dpr) {
                     *map.borrow_mut() = m;
                 }
             }
@@ -164,7 +174,8 @@ pub fn ShareChart(props: &ChartProps) -> Html {
     };
 
     html! {
-        <section class="chart chart-share" style={FRAME_STYLE} aria-label="CPU share vs entitlement">
+        <section class="chart chart-share" style={FRAME_STYLE} aria-label="CPU share vs entitlement"
+            data-selected-task={props.selected.clone()}>
             <div class="chart-bar" style={BAR_STYLE}>
                 <strong>{ "CPU share vs entitlement" }</strong>
                 <span style="color:#5a6473">{ "bar: share of CPU time · dark line: entitled share" }</span>
@@ -180,7 +191,7 @@ pub fn ShareChart(props: &ChartProps) -> Html {
                 <thead><tr><th scope="col">{ "task" }</th><th scope="col">{ "share" }</th><th scope="col">{ "entitled" }</th></tr></thead>
                 <tbody>
                     { for model.bars.iter().map(|b| html! {
-                        <tr>
+                        <tr data-task={b.name.clone()} data-picked={colours.is_picked(b.task).to_string()}>
                             <th scope="row">{ b.name.clone() }</th>
                             <td>{ percent(b.share_ppm) }</td>
                             <td>{ percent(b.entitlement_ppm) }</td>

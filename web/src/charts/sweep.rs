@@ -177,6 +177,39 @@ impl PartialEq for SweepChartProps {
     }
 }
 
+/// The swept tunable as the x axis names it: its label and unit.
+fn x_desc(run: &SweepRun) -> String {
+    let unit = run.spec.unit;
+    if unit.is_empty() {
+        run.spec.label.to_owned()
+    } else {
+        format!("{} ({unit})", run.spec.label)
+    }
+}
+
+/// Each point's metric, where it arrived.
+fn metrics(run: &SweepRun) -> Vec<Option<f64>> {
+    run.results
+        .iter()
+        .map(|r| r.as_ref().and_then(|r| r.as_ref().ok().copied()))
+        .collect()
+}
+
+/// The sweep's plot as an SVG document `size` CSS pixels, the slider's value marked.
+pub fn svg(run: &SweepRun, marker: Option<i64>, stale: bool, size: (u32, u32)) -> String {
+    let metrics = metrics(run);
+    let x_desc = x_desc(run);
+    let plot = Plot {
+        values: &run.values,
+        metrics: &metrics,
+        x_desc: &x_desc,
+        y_desc: &run.sweep.metric,
+        marker,
+        stale,
+    };
+    super::plotters_svg(size, |b| draw(b, &plot, 1.0).map(|_| ()))
+}
+
 #[component]
 pub fn SweepChart(props: &SweepChartProps) -> Html {
     let run = props.run.clone();
@@ -187,12 +220,7 @@ pub fn SweepChart(props: &SweepChartProps) -> Html {
     let map = use_mut_ref(SweepMap::default);
     let hover = use_state_eq(|| None::<((f64, f64), Vec<String>)>);
     let dpr = device_pixel_ratio();
-    let unit = run.spec.unit;
-    let x_desc = if unit.is_empty() {
-        run.spec.label.to_owned()
-    } else {
-        format!("{} ({unit})", run.spec.label)
-    };
+    let x_desc = x_desc(&run);
 
     {
         let canvas = canvas.clone();
@@ -208,11 +236,7 @@ pub fn SweepChart(props: &SweepChartProps) -> Html {
                 return;
             }
             size_canvas(&c, width, HEIGHT, dpr);
-            let metrics: Vec<Option<f64>> = run
-                .results
-                .iter()
-                .map(|r| r.as_ref().and_then(|r| r.as_ref().ok().copied()))
-                .collect();
+            let metrics = metrics(&run);
             let plot = Plot {
                 values: &run.values,
                 metrics: &metrics,

@@ -59,11 +59,15 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
         html! {
             <GanttChart {data} {label} {caption} {span} lanes={view.lanes} zoom={view.zoom} cursor={view.cursor_ns}
                 selected={view.selected_task.clone().map(AttrValue::from)}
+                compared={crate::charts::compared(view)}
                 onview={props.onview.clone()}
                 type_scale={crate::state::type_scale(view)} presenter={view.presenter} />
         }
     };
     let observed = schedlab::find(&shown.scenario.policy.id).and_then(|p| p.metric);
+    // The task in focus and those compared with it, picked out in every chart.
+    let selected = view.selected_task.clone().map(AttrValue::from);
+    let compared = crate::charts::compared(view);
     let machine = data.machine.is_some();
     html! {
         <section class="charts" aria-label="Charts">
@@ -78,24 +82,23 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             if machine {
                 <div class="chart-block machine-block">
                     <MachineChart data={data.clone()} zoom={view.zoom} cursor={view.cursor_ns}
-                        onview={props.onview.clone()} />
+                        onview={props.onview.clone()} selected={selected.clone()} compared={compared.clone()} />
                 </div>
             }
             <Inspector data={Shared::from(data.clone())} cursor={view.cursor_ns}
                 inspection={props.inspection.clone()} onview={props.onview.clone()} />
             <div class="chart-row">
                 <div class="chart-block">
-                    <LatencyHistogram data={data.clone()}
-                        selected={view.selected_task.clone().map(AttrValue::from)}
-                        onview={props.onview.clone()} />
+                    <LatencyHistogram data={data.clone()} selected={selected.clone()}
+                        compared={compared.clone()} onview={props.onview.clone()} />
                 </div>
                 <div class="chart-block">
-                    <ShareChart data={data.clone()} />
+                    <ShareChart data={data.clone()} selected={selected.clone()} compared={compared.clone()} />
                 </div>
             </div>
             if observed.is_some() {
                 <div class="chart-block">
-                    <ObservedChart {data} />
+                    <ObservedChart {data} {selected} {compared} />
                 </div>
             }
         </section>

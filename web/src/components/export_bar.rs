@@ -1,15 +1,17 @@
 //! Downloads of the run on screen: its per-task metrics as CSV (what `schedlab run --csv`
 //! writes), its trace for Perfetto (what `schedlab run --perfetto` writes), both built by
 //! the library from the same data the charts show, its scenario as a JSON file (what
-//! `schedlab run` reads), each chart as a PNG (the canvas as drawn) and the Gantt chart as SVG
-//! (drawn from the same data in the same view).
+//! `schedlab run` reads), and each chart as a PNG (the canvas as drawn) and as SVG (drawn by
+//! the same code from the same data, in the same view: the Gantt chart's level of detail, the
+//! plotters charts on plotters' SVG backend, the machine chart through its pen), at the size
+//! it has on screen.
 
 use schedlab::view::Window;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 use yew::prelude::*;
 
-use crate::state::AppContext;
+use crate::state::{AppContext, Shown};
 
 fn document() -> Result<web_sys::Document, JsValue> {
     web_sys::window()
@@ -95,25 +97,6 @@ pub fn ExportBar() -> Html {
             }
         })
     };
-    // The Gantt chart in the view on screen (lanes, zoom), at the canvas's width.
-    let on_gantt_svg = {
-        let shown = shown.clone();
-        let view = state.view.clone();
-        let name = format!("{stem}.gantt.svg");
-        Callback::from(move |_| {
-            let width = document()
-                .ok()
-                .and_then(|d| {
-                    d.query_selector("canvas[data-testid=\"gantt\"]")
-                        .ok()
-                        .flatten()
-                })
-                .map_or(960, |c| c.client_width().max(0) as u32);
-            let window = Window::shown(view.zoom, shown.data.shown_until_ns);
-            let svg = crate::charts::gantt::svg(&shown.data, view.lanes, window, width);
-            download(&name, "image/svg+xml", &svg).ok();
-        })
-    };
     let mut charts = vec![
         ("gantt", "Gantt chart", "Gantt"),
         ("latency-histogram", "latency histogram", "Latency"),
@@ -122,7 +105,13 @@ pub fn ExportBar() -> Html {
     if shown.data.machine.is_some() {
         charts.push(("machine-chart", "machine chart", "Machine"));
     }
-    let pngs = charts.into_iter().map(|(id, what, short)| {
+    if shown.data.observed.is_some() {
+        charts.push(("observed-chart", "policy's value over time", "Observed"));
+    }
+    if state.sweep.is_some() {
+        charts.push(("sweep-plot", "sweep plot", "Sweep"));
+    }
+    let pngs = charts.iter().map(|&(id, what, short)| {
         let name = format!("{stem}.{id}.png");
         let onclick = Callback::from(move |_| {
             download_png(id, &name).ok();
@@ -131,6 +120,22 @@ pub fn ExportBar() -> Html {
             <button type="button" data-testid={format!("export-png-{id}")} {onclick}
                 title={format!("The {what} as a PNG image, as drawn")}>
                 { format!("{short} PNG") }
+            </button>
+        }
+    });
+    let svgs = charts.iter().map(|&(id, what, short)| {
+        let name = format!("{stem}.{id}.svg");
+        let state = state.clone();
+        let shown = shown.clone();
+        let onclick = Callback::from(move |_| {
+            if let Some(svg) = chart_svg(&state, &shown, id) {
+                download(&name, "image/svg+xml", &svg).ok();
+            }
+        });
+        html! {
+            <button type="button" data-testid={format!("export-svg-{id}")} {onclick}
+                title={format!("The {what} in this view as an SVG drawing")}>
+                { format!("{short} SVG") }
             </button>
         }
     });
@@ -151,13 +156,72 @@ pub fn ExportBar() -> Html {
             <details class="export-images" data-testid="export-images">
                 <summary>{ "Chart images" }</summary>
                 <div class="export-images-list">
-                    <button type="button" data-testid="export-svg-gantt" onclick={on_gantt_svg}
-                        title="The Gantt chart in this view as an SVG drawing">
-                        { "Gantt SVG" }
-                    </button>
+                    { for svgs }
                     { for pngs }
                 </div>
             </details>
         </div>
     }
+}
+
+/// The CSS size the canvas with `data-testid` `testid` has on screen (or `fallback`).
+fn canvas_size(testid: &str, fallback: (u32, u32)) -> (u32, u32) {
+    document()
+        .ok()
+        .and_then(|d| {
+            d.query_selector(&format!("canvas[data-testid=\"{testid}\"]"))
+                .ok()
+                .flatten()
+        })
+        .map(|c| {
+            (
+                c.client_width().max(0) as u32,
+                c.client_height().max(0) as u32,
+            )
+        })
+        .filter(|&(w, h)| w > 0 && h > 0)
+        .unwrap_or(fallback)
+}
+
+/// Chart `id` of the run on screen as SVG, in the page's view (lanes, zoom, cursor, the task
+/// in focus and the compared ones), at its size on screen. `None`: no such chart now.
+fn chart_svg(state: &AppContext, shown: &Shown, id: &str) -> Option<String> {
+    use crate::charts;
+    let view = &state.view;
+    let data = &shown.data;
+    let colours = charts::palette::TaskColours::new(
+        data,
+        view.selected_task.as_deref(),
+        view.compared_tasks.iter().map(String::as_str),
+    );
+    let size = canvas_size(id, (960, 260));
+    let window = Window::shown(view.zoom, data.shown_until_ns);
+    Some(match id {
+        "gantt" => charts::gantt::svg(data, &colours, view.lanes, window, size.0),
+        "latency-histogram" => {
+            charts::latency::svg(data, view.selected_task.as_deref(), &colours, size)
+        }
+        "share-chart" => charts::share::svg(data, &colours, size),
+        "observed-chart" => charts::observed::svg(data, &colours, size),
+        "machine-chart" => charts::machine::svg(
+            &colours,
+            data.machine.as_ref()?,
+            window,
+            size.0,
+            view.cursor_ns,
+        ),
+        "sweep-plot" => {
+            let run = state.sweep.as_ref()?;
+            let key = run.sweep.key.as_str();
+            let marker = state
+                .draft
+                .policy
+                .tunables
+                .get(key)
+                .copied()
+                .or(Some(run.spec.default));
+            charts::sweep::svg(run, marker, state.sweep_is_stale(), size)
+        }
+        _ => return None,
+    })
 }

@@ -1,8 +1,8 @@
 //! Presenter mode's own parts: the preset's headline numbers as large cards (each with its
 //! change from the previous run, the number moving from the old value to the new one unless
-//! the reader asked for reduced motion), the one slider under discussion, and the scenes (share
-//! links the teacher pasted) stepped with the arrow keys or PageUp/PageDown, what a
-//! presentation clicker sends.
+//! the reader asked for reduced motion), the one slider under discussion, the one large Gantt
+//! chart, and the scenes (share links the teacher pasted) stepped with the arrow keys or
+//! PageUp/PageDown, what a presentation clicker sends. Nothing else: the story is those.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,6 +11,9 @@ use std::time::Duration;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use schedlab::link::ViewState;
+
+use crate::charts::GanttChart;
 use crate::components::tunable_slider::TunableSlider;
 use crate::protocol::HeadlineValue;
 use crate::state::{Action, AppContext, Edit, Shown, ViewChange};
@@ -269,5 +272,45 @@ pub fn Scenes() -> Html {
             <label for="presenter-scenes-text">{ "Scenes (share links, one a line, or a JSON list)" }</label>
             <textarea id="presenter-scenes-text" data-testid="scenes-input" rows="4" {onchange} />
         </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StoryChartProps {
+    /// The run on screen, if one has finished.
+    pub shown: Option<Rc<Shown>>,
+    /// Lanes, zoom, cursor, the task in focus and the compared ones.
+    pub view: ViewState,
+    pub onview: Callback<ViewChange>,
+}
+
+/// The story chart's canvas text over the presenter page's: its axis and the names in its bars
+/// are what the back of the room reads (22 px at normal type).
+const STORY_SCALE: f64 = 1.35;
+
+/// Presenter mode's one chart: the Gantt chart, large (lanes of at least 60 px, text larger
+/// still than the presenter's page), in the page's view; no inspector, histogram or tables
+/// under it.
+#[component]
+pub fn StoryChart(props: &StoryChartProps) -> Html {
+    let Some(shown) = props.shown.clone() else {
+        return html! {
+            <section class="charts" aria-label="Charts">
+                <div class="chart-slot gantt-slot">{ "The Gantt chart appears when the first run finishes." }</div>
+            </section>
+        };
+    };
+    let view = &props.view;
+    html! {
+        <section class="charts story-chart" aria-label="Charts">
+            <div class="chart-block gantt-block">
+                <GanttChart data={shown.data.clone()} lanes={view.lanes} zoom={view.zoom}
+                    cursor={view.cursor_ns}
+                    selected={view.selected_task.clone().map(AttrValue::from)}
+                    compared={crate::charts::compared(view)}
+                    onview={props.onview.clone()}
+                    type_scale={crate::state::type_scale(view) * STORY_SCALE} presenter=true />
+            </div>
+        </section>
     }
 }

@@ -1,36 +1,122 @@
 //! Predict, then reveal: the quiz of a seed (`schedlab::quiz`), one question at a time. The
-//! answer and the run's numbers stay hidden until the class commits an answer; then it is
-//! marked right or wrong and the reveal steps are shown one at a time. The seed lives in the
-//! view, so a link reopens the same quiz.
+//! worker makes the quiz (`Request::Quiz`: its run is a simulation, which the page's own wasm
+//! does not carry) and the page then shows the quiz's scenario in the explorer; while a
+//! question is open the explorer's results that would give the answer away (charts, tables,
+//! report, headline cards) stay hidden (`AppState::quiz_hides_results`) until the class
+//! commits an answer. It is then marked right or wrong and the reveal steps are shown one at a
+//! time. The seed lives in the view, so a link reopens the same quiz.
 
 use std::rc::Rc;
 
 use schedlab::quiz::{Answer, Quiz};
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, ViewChange};
+use crate::state::ViewChange;
 
 /// The seed a new quiz starts from when the field is left empty.
 const FIRST_SEED: u64 = 1;
 
+/// Where the quiz of the view's seed stands: on its way from the worker, made (or not), and
+/// which question is open at which stage. The reducer keeps it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuizSession {
+    /// The request id of the quiz asked for, until the worker's reply.
+    pub pending: Option<u64>,
+    pub quiz: Option<Rc<Quiz>>,
+    /// Why the quiz could not be made.
+    pub error: Option<String>,
+    /// The open question, an index into `quiz.questions`.
+    pub question: usize,
+    pub stage: Stage,
+    /// Why the last answer could not be checked (not a job, not a time).
+    pub problem: Option<String>,
+}
+
+/// Where a question stands: not yet answered, or answered (right or wrong) with this many
+/// reveal steps shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Stage {
+    #[default]
+    Asking,
+    Answered {
+        correct: bool,
+        shown: usize,
+    },
+}
+
+/// What the class does with the open question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuizStep {
+    /// Commits an answer: marked, or explained if it is no answer at all.
+    Answer(String),
+    /// Shows the next reveal step.
+    RevealMore,
+    /// Opens the next question.
+    Next,
+}
+
+impl QuizSession {
+    /// The explorer's results would give the open question's answer away: the quiz is on its
+    /// way, or its question is not answered yet.
+    pub fn hides_results(&self) -> bool {
+        self.pending.is_some() || (self.quiz.is_some() && self.stage == Stage::Asking)
+    }
+
+    /// Applies what the class did.
+    pub fn step(&mut self, step: QuizStep) {
+        let Some(quiz) = self.quiz.clone() else {
+            return;
+        };
+        match step {
+            QuizStep::Answer(text) => {
+                let Some(question) = quiz.questions.get(self.question) else {
+                    return;
+                };
+                if self.stage != Stage::Asking {
+                    return;
+                }
+                match question.check(&quiz, &text) {
+                    Ok(correct) => {
+                        self.problem = None;
+                        self.stage = Stage::Answered { correct, shown: 1 };
+                    }
+                    Err(e) => self.problem = Some(e.to_string()),
+                }
+            }
+            QuizStep::RevealMore => {
+                if let Stage::Answered { shown, .. } = &mut self.stage {
+                    *shown += 1;
+                }
+            }
+            QuizStep::Next => {
+                if self.question + 1 < quiz.questions.len() {
+                    self.question += 1;
+                    self.stage = Stage::Asking;
+                    self.problem = None;
+                }
+            }
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct QuizPanelProps {
+    /// The view's quiz seed: a quiz is open.
+    pub seed: Option<u64>,
+    pub session: QuizSession,
+    /// Where opening, closing and answering go.
+    pub onview: Callback<ViewChange>,
+}
+
 #[component]
-pub fn QuizPanel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let seed = state.view.quiz;
-    let open = {
-        let state = state.clone();
-        Callback::from(move |seed: Option<u64>| {
-            state.dispatch(Action::from(ViewChange::SetQuiz(seed)));
-        })
-    };
+pub fn QuizPanel(props: &QuizPanelProps) -> Html {
+    let open = props.onview.reform(ViewChange::SetQuiz);
     html! {
         <section class="panel quiz" data-testid="quiz" aria-labelledby="quiz-heading">
             <h2 id="quiz-heading">{ "Predict, then reveal" }</h2>
-            { match seed {
+            { match props.seed {
                 None => html! { <QuizStart onopen={open} /> },
-                Some(seed) => html! { <QuizRound key={seed.to_string()} {seed} onopen={open} /> },
+                Some(seed) => quiz_round(seed, &props.session, &props.onview),
             } }
         </section>
     }
@@ -76,7 +162,7 @@ fn QuizStart(props: &StartProps) -> Html {
     };
     html! {
         <div class="quiz-start">
-            <p>{ "A seeded OSTEP-style quiz: a few jobs on one CPU under a textbook policy. The class predicts, commits an answer, then the run reveals it step by step." }</p>
+            <p>{ "A seeded OSTEP-style quiz: a few jobs on one CPU under a textbook policy. The explorer shows its jobs; the class predicts and commits an answer while the run's results stay hidden, then the run reveals it step by step." }</p>
             <label for="quiz-seed">{ "quiz seed" }</label>
             <input id="quiz-seed" data-testid="quiz-seed" inputmode="numeric" value={(*text).clone()} {oninput}
                 aria-invalid={if problem.is_some() { "true" } else { "false" }} />
@@ -88,37 +174,12 @@ fn QuizStart(props: &StartProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct RoundProps {
-    seed: u64,
-    onopen: Callback<Option<u64>>,
-}
-
-/// Where a question stands: not yet answered, or answered (right or wrong) with this many
-/// reveal steps shown.
-#[derive(Clone, PartialEq)]
-enum Stage {
-    Asking,
-    Answered { correct: bool, shown: usize },
-}
-
-#[component]
-fn QuizRound(props: &RoundProps) -> Html {
-    let seed = props.seed;
-    let quiz = use_memo(seed, |&seed| {
-        Quiz::new(seed).map(Rc::new).map_err(|e| e.to_string())
-    });
-    let index = use_state_eq(|| 0usize);
-    let stage = use_state_eq(|| Stage::Asking);
-    let text = use_state(String::new);
-    let problem = use_state_eq(|| None::<String>);
-    let close = {
-        let onopen = props.onopen.clone();
-        Callback::from(move |_: MouseEvent| onopen.emit(None))
-    };
-    let quiz = match &*quiz {
-        Ok(q) => q.clone(),
-        Err(e) => {
+/// The open question of the quiz of `seed`.
+fn quiz_round(seed: u64, session: &QuizSession, onview: &Callback<ViewChange>) -> Html {
+    let close = onview.reform(|_: MouseEvent| ViewChange::SetQuiz(None));
+    let quiz = match (&session.quiz, &session.error) {
+        (Some(q), _) if q.seed == seed => q.clone(),
+        (_, Some(e)) => {
             return html! {
                 <>
                     <p class="field-problem" role="alert">{ format!("The quiz of seed {seed} could not be made: {e}") }</p>
@@ -126,57 +187,32 @@ fn QuizRound(props: &RoundProps) -> Html {
                 </>
             }
         }
+        _ => {
+            return html! {
+                <div class="quiz-round" data-testid="quiz-loading">
+                    <p class="quiz-progress" role="status">{ format!("Making quiz {seed}…") }</p>
+                    <button type="button" data-testid="quiz-close" onclick={close}>{ "Close quiz" }</button>
+                </div>
+            }
+        }
     };
-    let i = (*index).min(quiz.questions.len().saturating_sub(1));
+    let i = session.question.min(quiz.questions.len().saturating_sub(1));
     let Some(question) = quiz.questions.get(i).cloned() else {
         return html! { <button type="button" onclick={close}>{ "Close quiz" }</button> };
     };
-
-    let oninput = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            text.set(input.value());
-        })
-    };
-    let commit = {
-        let quiz = quiz.clone();
-        let question = question.clone();
-        let text = text.clone();
-        let stage = stage.clone();
-        let problem = problem.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            match question.check(&quiz, &text) {
-                Ok(correct) => {
-                    problem.set(None);
-                    stage.set(Stage::Answered { correct, shown: 1 });
-                }
-                Err(err) => problem.set(Some(err.to_string())),
-            }
-        })
-    };
-    let reveal_more = {
-        let stage = stage.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Stage::Answered { correct, shown } = *stage {
-                stage.set(Stage::Answered {
-                    correct,
-                    shown: shown + 1,
-                });
-            }
-        })
-    };
-    let next = {
-        let index = index.clone();
-        let stage = stage.clone();
-        let text = text.clone();
-        Callback::from(move |_: MouseEvent| {
-            index.set(*index + 1);
-            stage.set(Stage::Asking);
-            text.set(String::new());
-        })
-    };
+    let asking = session.stage == Stage::Asking;
+    let commit = onview.reform(|e: SubmitEvent| {
+        e.prevent_default();
+        let answer = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("quiz-answer"))
+            .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok())
+            .map(|input| input.value())
+            .unwrap_or_default();
+        ViewChange::QuizStep(QuizStep::Answer(answer))
+    });
+    let reveal_more = onview.reform(|_: MouseEvent| ViewChange::QuizStep(QuizStep::RevealMore));
+    let next = onview.reform(|_: MouseEvent| ViewChange::QuizStep(QuizStep::Next));
     let last = i + 1 == quiz.questions.len();
     let hint = match question.answer {
         Answer::Job(_) => "a job's name",
@@ -187,18 +223,18 @@ fn QuizRound(props: &RoundProps) -> Html {
         <div class="quiz-round" data-testid="quiz-round" data-seed={seed.to_string()}>
             <p class="quiz-progress">{ format!("Quiz {seed} · question {} of {}", i + 1, quiz.questions.len()) }</p>
             <p class="quiz-question" data-testid="quiz-question">{ question.prompt.clone() }</p>
-            <form onsubmit={commit}>
+            <form onsubmit={commit} key={format!("{seed}-{i}")}>
                 <label for="quiz-answer">{ format!("Your answer ({hint})") }</label>
-                <input id="quiz-answer" data-testid="quiz-answer" value={(*text).clone()} {oninput}
-                    disabled={*stage != Stage::Asking} autocomplete="off" />
-                <button type="submit" data-testid="quiz-commit" disabled={*stage != Stage::Asking}>{ "Commit" }</button>
+                <input id="quiz-answer" name="answer" data-testid="quiz-answer"
+                    disabled={!asking} autocomplete="off" />
+                <button type="submit" data-testid="quiz-commit" disabled={!asking}>{ "Commit" }</button>
             </form>
-            if let Some(p) = &*problem {
+            if let Some(p) = &session.problem {
                 <p class="field-problem" role="alert" data-testid="quiz-problem">{ p.clone() }</p>
             }
-            { match &*stage {
+            { match &session.stage {
                 Stage::Asking => html! {
-                    <p class="quiz-hidden" data-testid="quiz-hidden">{ "The answer and the run's numbers stay hidden until an answer is committed." }</p>
+                    <p class="quiz-hidden" data-testid="quiz-hidden">{ "The answer and the run's charts, tables and numbers stay hidden until an answer is committed." }</p>
                 },
                 Stage::Answered { correct, shown } => {
                     let shown = (*shown).min(question.reveal.len());

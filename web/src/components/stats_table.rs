@@ -1,8 +1,11 @@
+use std::rc::Rc;
+
 use schedlab::result::TaskResult;
 use schedlab::workloads::classroom::Averages;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, StatsColumn, ViewChange};
+use crate::charts::palette::{TaskColours, PICKED_MAX};
+use crate::state::{Shown, StatsColumn, ViewChange};
 
 /// Rows shown at most: runs with thousands of forked tasks stay responsive; the heading says
 /// how many were left out.
@@ -69,13 +72,28 @@ fn maybe(v: Option<u64>, missing: &'static str) -> Html {
     }
 }
 
-/// Per-task statistics of the run on screen, sortable by any column.
+#[derive(Properties, PartialEq)]
+pub struct StatsTableProps {
+    /// The run on screen, if one has finished.
+    pub shown: Option<Rc<Shown>>,
+    /// The column sorted by, and whether largest first.
+    pub sort: (StatsColumn, bool),
+    /// The task in focus, by name.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    /// The tasks compared with it, by name.
+    #[prop_or_default]
+    pub compared: Vec<AttrValue>,
+    /// Where sorting, focusing and comparing go.
+    pub onview: Callback<ViewChange>,
+}
+
+/// Per-task statistics of the run on screen, sortable by any column. A task's name focuses it
+/// (again: clears the focus) and its "compare" toggle colours it apart beside the focus; the
+/// rows of picked tasks carry their chart colour and the others fade, as in the charts.
 #[component]
-pub fn StatsTable() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let Some(shown) = state.shown.clone() else {
+pub fn StatsTable(props: &StatsTableProps) -> Html {
+    let Some(shown) = props.shown.clone() else {
         return html! {
             <section class="panel stats-panel">
                 <h2>{ "Per-task statistics" }</h2>
@@ -83,7 +101,15 @@ pub fn StatsTable() -> Html {
             </section>
         };
     };
-    let (column, descending) = state.sort;
+    let (column, descending) = props.sort;
+    let colours = TaskColours::new(
+        &shown.data,
+        props.selected.as_deref(),
+        props.compared.iter().map(|c| c.as_str()),
+    );
+    let is_compared = |name: &str| props.compared.iter().any(|c| c.as_str() == name);
+    // Room for another compared task (taking one out is always possible).
+    let compare_full = props.compared.len() + 1 >= PICKED_MAX;
     let mut tasks: Vec<&TaskResult> = shown.outcome.result.tasks.iter().collect();
     tasks.sort_by(|a, b| {
         let order = if column == StatsColumn::Name {
@@ -121,9 +147,8 @@ pub fn StatsTable() -> Html {
                                 let sorted = *c == column;
                                 let aria = if !sorted { "none" } else if descending { "descending" } else { "ascending" };
                                 let onclick = {
-                                    let state = state.clone();
                                     let c = *c;
-                                    Callback::from(move |_| state.dispatch(Action::from(ViewChange::Sort(c))))
+                                    props.onview.reform(move |_| ViewChange::Sort(c))
                                 };
                                 html! {
                                     <th scope="col" aria-sort={aria} class={classes!((*c != StatsColumn::Name).then_some("num"))}>
@@ -139,10 +164,39 @@ pub fn StatsTable() -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for tasks.into_iter().map(|t| html! {
-                            <tr key={t.id} data-task={t.name.clone()}>
-                                <th scope="row">{ &t.name }
+                        { for tasks.into_iter().map(|t| {
+                            let ink = colours.of(t.id);
+                            let focused = props.selected.as_deref() == Some(t.name.as_str());
+                            let compared = is_compared(&t.name);
+                            let picked = if focused { "focus" } else if compared { "compared" } else if ink.faded { "faded" } else { "" };
+                            let on_focus = {
+                                let name = t.name.clone();
+                                props.onview.reform(move |_| ViewChange::SelectTask(Some(name.clone())))
+                            };
+                            let on_compare = {
+                                let name = t.name.clone();
+                                props.onview.reform(move |_| ViewChange::CompareTask(name.clone()))
+                            };
+                            html! {
+                            <tr key={t.id} data-task={t.name.clone()} data-picked={picked}
+                                class={classes!((!picked.is_empty()).then_some(picked))}>
+                                <th scope="row">
+                                    <span class="task-swatch" aria-hidden="true"
+                                        style={format!("background:{}", ink.css())} />
+                                    <button type="button" class="task-focus" aria-pressed={focused.to_string()}
+                                        title="Focus this task in the charts and tables (again: clear)" onclick={on_focus}>
+                                        { &t.name }
+                                    </button>
                                     if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
+                                    if !focused {
+                                        <button type="button" class="task-compare" aria-pressed={compared.to_string()}
+                                            aria-label={format!("Compare {}", t.name)}
+                                            disabled={!compared && compare_full}
+                                            title={format!("Give this task a colour of its own beside the task in focus (up to {} tasks)", PICKED_MAX - 1)}
+                                            onclick={on_compare}>
+                                            { if compared { "✓" } else { "+" } }
+                                        </button>
+                                    }
                                 </th>
                                 <td class="num" data-col="turnaround">{ maybe(t.turnaround_ns, "never exited") }</td>
                                 <td class="num" data-col="response">{ maybe(t.response_ns, "never ran") }</td>
@@ -161,7 +215,7 @@ pub fn StatsTable() -> Html {
                                 <td class="num" data-col="max">{ ns(t.wakeup_latency_ns.max) }</td>
                                 <td class="num" data-col="switches">{ t.switches }</td>
                             </tr>
-                        }) }
+                        } }) }
                         if let Some(o) = omitted {
                             <tr class="omitted" data-testid="stats-omitted">
                                 <th scope="row" class="muted">

@@ -1,34 +1,108 @@
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use schedlab::link::PresetRef;
 use schedlab::workloads::classroom::{JobProblem, TextbookJob, EXERCISES};
-use schedlab::Nanos;
+use schedlab::{Nanos, Problem, Scenario};
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, Edit};
+use crate::state::Edit;
 use crate::templates::Template;
+
+/// The draft as its fields show it: the scenario, its problems (with their field paths) and the
+/// text typed into a field that did not parse (`AppState::raw`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fields {
+    pub draft: Rc<Scenario>,
+    pub problems: Vec<Problem>,
+    pub raw: BTreeMap<String, (String, String)>,
+}
+
+impl Fields {
+    fn problem_at(&self, path: &str) -> Option<String> {
+        crate::state::problem_at(&self.problems, path)
+    }
+
+    /// What a field shows: the text typed if it did not parse, else the value.
+    fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
+        match self.raw.get(path) {
+            Some((text, _)) => text.clone(),
+            None => value(),
+        }
+    }
+}
+
+/// The draft's preset is a textbook exercise (a classroom preset made of jobs).
+pub fn is_exercise(preset: Option<&PresetRef>) -> bool {
+    preset.is_some_and(|p| EXERCISES.contains(&p.id.as_str()))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TaskTableProps {
+    pub fields: Rc<Fields>,
+    /// Show the tasks as a table of jobs ([`is_exercise`]).
+    pub exercise: bool,
+    /// The view's task in focus and compared tasks, by name: their rows stand out.
+    #[prop_or_default]
+    pub selected: Option<AttrValue>,
+    #[prop_or_default]
+    pub compared: Vec<AttrValue>,
+    /// Where the table's edits of the draft go.
+    pub onedit: Callback<Edit>,
+}
 
 /// The scenario's tasks. A textbook exercise (a classroom preset made of jobs) shows them as a
 /// table of jobs, with every other field folded away underneath; anything else shows the task
 /// table directly.
 #[component]
-pub fn TaskTable() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let exercise = state
-        .preset
-        .as_ref()
-        .is_some_and(|p| EXERCISES.contains(&p.id.as_str()));
-    if exercise {
+pub fn TaskTable(props: &TaskTableProps) -> Html {
+    let picked = Rc::new(Picked {
+        selected: props.selected.clone(),
+        compared: props.compared.clone(),
+    });
+    let fields = props.fields.clone();
+    let onedit = props.onedit.clone();
+    let full = html! { <FullTaskTable fields={fields.clone()} picked={picked.clone()} onedit={onedit.clone()} /> };
+    if props.exercise {
         html! {
             <>
-                <JobTable />
+                <JobTable {fields} {picked} {onedit} />
                 <details class="panel all-task-fields">
                     <summary>{ "Every task field (nice, shares, program as JSON)" }</summary>
-                    <FullTaskTable />
+                    { full }
                 </details>
             </>
         }
     } else {
-        html! { <FullTaskTable /> }
+        full
+    }
+}
+
+/// The task in focus and the compared ones.
+#[derive(Debug, PartialEq)]
+struct Picked {
+    selected: Option<AttrValue>,
+    compared: Vec<AttrValue>,
+}
+
+#[derive(Properties, PartialEq)]
+struct TableProps {
+    fields: Rc<Fields>,
+    picked: Rc<Picked>,
+    onedit: Callback<Edit>,
+}
+
+/// How a task's row stands out: the task in focus, a compared one, or faded behind them (as
+/// in the charts); `None` when no task is picked.
+fn picked(p: &Picked, name: &str) -> Option<&'static str> {
+    if p.selected.as_deref() == Some(name) {
+        Some("focus")
+    } else if p.compared.iter().any(|t| t.as_str() == name) {
+        Some("compared")
+    } else if p.selected.is_some() || !p.compared.is_empty() {
+        Some("faded")
+    } else {
+        None
     }
 }
 
@@ -42,19 +116,17 @@ const NEW_JOB: TextbookJob = TextbookJob {
 /// view of its task: a valid edit writes the job's program through `SetProgram`, exactly as the
 /// JSON editor would; an invalid one is reported beside the field and changes nothing.
 #[component]
-fn JobTable() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
+fn JobTable(props: &TableProps) -> Html {
+    let state = &props.fields;
     let on_add = {
-        let state = state.clone();
+        let onedit = props.onedit.clone();
+        let i = state.draft.tasks.len();
         Callback::from(move |_| {
-            let i = state.draft.tasks.len();
-            state.dispatch(Action::from(Edit::AddTask));
-            state.dispatch(Action::from(Edit::SetProgram(
+            onedit.emit(Edit::AddTask);
+            onedit.emit(Edit::SetProgram(
                 i,
                 serde_json::to_string(&NEW_JOB.program()).unwrap_or_default(),
-            )));
+            ));
         })
     };
     html! {
@@ -80,7 +152,8 @@ fn JobTable() -> Html {
                         { for state.draft.tasks.iter().enumerate().map(|(i, t)| {
                             // A new program remounts the row, so its text starts from the program.
                             let key = format!("{i}:{}", serde_json::to_string(&t.program).unwrap_or_default());
-                            html! { <JobRow {key} index={i} /> }
+                            html! { <JobRow {key} index={i} fields={props.fields.clone()}
+                                picked={props.picked.clone()} onedit={props.onedit.clone()} /> }
                         }) }
                     </tbody>
                 </table>
@@ -110,18 +183,16 @@ fn job_text(job: Option<TextbookJob>) -> [String; 3] {
 
 #[component]
 fn JobRow(props: &TaskRowProps) -> Html {
-    let state = use_context::<AppContext>();
+    let state = &props.fields;
     let job = state
-        .as_ref()
-        .and_then(|s| s.draft.tasks.get(props.index))
+        .draft
+        .tasks
+        .get(props.index)
         .and_then(|t| TextbookJob::of(&t.program));
     // What is typed in the three job fields, kept as typed (the row is remounted when its
     // program changes, so this starts from the program), and the problems of the last change.
     let text = use_mut_ref(|| job_text(job));
     let problems = use_state_eq(Vec::<JobProblem>::new);
-    let Some(state) = state else {
-        return html! {};
-    };
     let i = props.index;
     let Some(task) = state.draft.tasks.get(i) else {
         return html! {};
@@ -132,24 +203,17 @@ fn JobRow(props: &TaskRowProps) -> Html {
             .problem_at(&path(field))
             .map(|p| html! { <span class="field-problem" role="alert">{ p }</span> })
     };
-    let name_cb = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::RenameTask(i, input.value())));
-        })
-    };
-    let arrival_cb = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::SetArrival(i, input.value())));
-        })
-    };
-    let on_remove = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::from(Edit::RemoveTask(i))))
-    };
+    let name_cb = props.onedit.reform(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Edit::RenameTask(i, input.value())
+    });
+    let arrival_cb = props.onedit.reform(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        Edit::SetArrival(i, input.value())
+    });
+    let on_remove = props
+        .onedit
+        .reform(move |_: MouseEvent| Edit::RemoveTask(i));
     let job_input = |n: usize| {
         let (field, label) = JOB_FIELDS[n];
         let problem = problems.iter().find(|p| p.field == field).cloned();
@@ -161,7 +225,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
             })
         };
         let onchange = {
-            let state = state.clone();
+            let onedit = props.onedit.clone();
             let text = text.clone();
             let problems = problems.clone();
             Callback::from(move |e: Event| {
@@ -171,10 +235,10 @@ fn JobRow(props: &TaskRowProps) -> Html {
                 match TextbookJob::parse(&burst, &every, &length) {
                     Ok(job) => {
                         problems.set(Vec::new());
-                        state.dispatch(Action::from(Edit::SetProgram(
+                        onedit.emit(Edit::SetProgram(
                             i,
                             serde_json::to_string(&job.program()).unwrap_or_default(),
-                        )));
+                        ));
                     }
                     Err(found) => problems.set(found),
                 }
@@ -196,7 +260,8 @@ fn JobRow(props: &TaskRowProps) -> Html {
     };
     html! {
         <>
-        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"))} data-task={task.name.clone()}>
+        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"), picked(&props.picked, &task.name))}
+            data-task={task.name.clone()} data-picked={picked(&props.picked, &task.name)}>
             <td data-label="Job">
                 <input type="text" class="task-name" aria-label={format!("Name of job {}", i + 1)} value={task.name.clone()}
                     onchange={name_cb} />
@@ -232,14 +297,9 @@ fn JobRow(props: &TaskRowProps) -> Html {
 
 /// Every field of every task: add, remove, rename, and edit behaviour, nice, shares and arrival.
 #[component]
-fn FullTaskTable() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let on_add = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::from(Edit::AddTask)))
-    };
+fn FullTaskTable(props: &TableProps) -> Html {
+    let state = &props.fields;
+    let on_add = props.onedit.reform(|_: MouseEvent| Edit::AddTask);
     html! {
         <section class="panel task-panel" aria-labelledby="tasks-heading">
             <h2 id="tasks-heading">{ "Tasks" }</h2>
@@ -259,7 +319,10 @@ fn FullTaskTable() -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for (0..state.draft.tasks.len()).map(|i| html! { <TaskRow index={i} /> }) }
+                        { for (0..state.draft.tasks.len()).map(|i| html! {
+                            <TaskRow index={i} fields={props.fields.clone()} picked={props.picked.clone()}
+                                onedit={props.onedit.clone()} />
+                        }) }
                     </tbody>
                 </table>
             </div>
@@ -271,43 +334,36 @@ fn FullTaskTable() -> Html {
 #[derive(Properties, PartialEq)]
 struct TaskRowProps {
     index: usize,
+    fields: Rc<Fields>,
+    picked: Rc<Picked>,
+    onedit: Callback<Edit>,
 }
 
 #[component]
 fn TaskRow(props: &TaskRowProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
+    let state = &props.fields;
     let i = props.index;
     let Some(task) = state.draft.tasks.get(i) else {
         return html! {};
     };
     let text_cb = |make: fn(usize, String) -> Edit| {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
+        props.onedit.reform(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            state.dispatch(make(i, input.value()).into());
+            make(i, input.value())
         })
     };
     let template = Template::detect(&task.program);
-    let on_template = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::SetTemplate(i, select.value())));
-        })
-    };
-    let on_program = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            state.dispatch(Action::from(Edit::SetProgram(i, area.value())));
-        })
-    };
-    let on_remove = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::from(Edit::RemoveTask(i))))
-    };
+    let on_template = props.onedit.reform(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        Edit::SetTemplate(i, select.value())
+    });
+    let on_program = props.onedit.reform(move |e: Event| {
+        let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+        Edit::SetProgram(i, area.value())
+    });
+    let on_remove = props
+        .onedit
+        .reform(move |_: MouseEvent| Edit::RemoveTask(i));
     let path = |field: &str| format!("tasks[{i}].{field}");
     let cell_problem = |field: &str| {
         state
@@ -320,7 +376,8 @@ fn TaskRow(props: &TaskRowProps) -> Html {
     let count = task.count.map(|n| format!(" ×{n}")).unwrap_or_default();
     let name_label = format!("Name of task {}", i + 1);
     html! {
-        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"))}>
+        <tr class={classes!(state.problem_at(&format!("tasks[{i}]")).is_some().then_some("row-invalid"), picked(&props.picked, &task.name))}
+            data-task={task.name.clone()} data-picked={picked(&props.picked, &task.name)}>
             <td>
                 <input type="text" class="task-name" aria-label={name_label} value={task.name.clone()}
                     onchange={text_cb(Edit::RenameTask)} />
@@ -346,7 +403,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                     onchange={text_cb(Edit::SetNice)} />
                 { cell_problem("nice") }
             </td>
-            if let Some(g) = state.weight_group(i) {
+            if let Some(g) = crate::state::weight_group(&state.draft, i) {
                 // Under cfs and eevdf a grouped task's shares are its group's cpu.weight.
                 <td data-label="Shares" title="cpu.weight of the task's group (1 to 10000, default 100), shared by every task in it">
                     <input type="number" class="task-shares" min="1" max="10000" aria-label={format!("cpu.weight of the group of {}", task.name)}
