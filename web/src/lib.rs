@@ -399,7 +399,7 @@ pub fn App() -> Html {
                         <SweepPanel ..sweep_props() />
                         <StatsTable shown={state.shown.clone()} sort={state.sort}
                             selected={view.selected_task.clone().map(AttrValue::from)}
-                            compared={charts::compared(&view)} onview={dispatch.view.clone()} />
+                            compared={charts::compared(view)} onview={dispatch.view.clone()} />
                         <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
                             onview={dispatch.view.clone()} />
                     </section>
