@@ -81,7 +81,10 @@ impl Rng {
                 }
             }
             Dur::Exponential { mean, min, max } => {
-                clip(-(mean.0 as f64) * libm::log(self.unit_open()), min, max)
+                // `unit_open` is in [2^-54, 1), so the draw is finite, at least 0 and below
+                // 2^64 for any mean: the cast gives what `clip` would, without its checks.
+                let x = -(mean.0 as f64) * libm::log(self.unit_open());
+                Nanos((x as u64).clamp(min.0, max.0))
             }
             Dur::Lognormal { mean, cv, min, max } => {
                 // For a lognormal with mean m and coefficient of variation c:

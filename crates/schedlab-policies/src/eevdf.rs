@@ -1068,6 +1068,10 @@ impl Policy for Eevdf {
     }
 
     /// `update_curr`'s accounting at every level of the running task's chain.
+    fn accounts(&self) -> bool {
+        true
+    }
+
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
         let mut s = Se::Task(task);
