@@ -1100,7 +1100,7 @@ impl Engine {
 
     /// Charges the running task on `cpu` up to now: exact CPU time, program progress, and the
     /// policy's `account` hook if it has one.
-    #[inline]
+    #[inline(always)]
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
         let now = self.now;
@@ -1272,12 +1272,9 @@ impl Engine {
                 x.children_live += 1;
                 let n = x.forks;
                 let parent = &self.info[ti];
-                let base = if name.is_empty() {
-                    parent.name.clone()
-                } else {
-                    name
-                };
-                let child_name = child_name(&base, n);
+                let name = &self.code.fork_names.list[name as usize];
+                let base = if name.is_empty() { &parent.name } else { name };
+                let child_name = child_name(base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
                 let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
                 self.complete_step(t);
