@@ -1558,7 +1558,7 @@ impl Engine {
                 x.stats.migrations += 1;
                 self.migrations += 1;
                 if self.opts.detail == Detail::Full {
-                    self.trace.migrations.push(Migration {
+                    self.trace.push_migration(Migration {
                         time: now,
                         task: n,
                         from: last,
