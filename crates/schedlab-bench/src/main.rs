@@ -12,7 +12,8 @@ fn main() {
         .position(|a| a == "--out")
         .and_then(|i| args.get(i + 1))
         .cloned();
-    // Any other argument filters cases by name substring.
+    // Any other argument filters cases by name substring (or exactly, when it is a case's
+    // whole name: `rr-100-tasks-4-cpus-60s` alone, not its `-full` twin).
     let filter: Vec<String> = args
         .iter()
         .enumerate()
@@ -24,9 +25,21 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
         .unwrap_or(5);
+    let cases = schedlab_bench::cases();
+    let selected = |name: &str| {
+        filter.is_empty()
+            || filter.iter().any(|f| {
+                let exact = cases.iter().any(|c| c.name == f.as_str());
+                if exact {
+                    name == f.as_str()
+                } else {
+                    name.contains(f.as_str())
+                }
+            })
+    };
     let mut rows = Vec::new();
-    for (i, case) in schedlab_bench::cases().iter().enumerate() {
-        if !filter.is_empty() && !filter.iter().any(|f| case.name.contains(f.as_str())) {
+    for (i, case) in cases.iter().enumerate() {
+        if !selected(case.name) {
             continue;
         }
         // The median of several runs: one run of a small case is a few tens of ms on a shared

@@ -49,7 +49,9 @@ pub(crate) enum Op {
     Recv(u32),
     Fork {
         entry: u32,
-        name: String,
+        /// The children's name, an id in [`Compiled::fork_names`] (the empty name: the
+        /// parent's). Interned so that copying an op never allocates.
+        name: u32,
         nice: Option<i32>,
     },
     Wait(WaitFor),
@@ -78,6 +80,8 @@ pub(crate) struct Compiled {
     pub channels: Names,
     pub streams: Names,
     pub labels: Names,
+    /// Names given to forked children, see [`Op::Fork`].
+    pub fork_names: Names,
     /// Entry of the flusher kernel thread's program, when the scenario has a machine.
     pub flusher_entry: Option<u32>,
     /// `kswapd`'s program, when the scenario has a machine and some task touches memory.
@@ -276,9 +280,12 @@ impl Compiled {
                             String::new()
                         }
                     };
+                    let name = self
+                        .fork_names
+                        .intern(f.name.as_deref().unwrap_or(&default_name));
                     out.push(Op::Fork {
                         entry: u32::MAX,
-                        name: f.name.clone().unwrap_or(default_name),
+                        name,
                         nice: f.nice,
                     });
                 }

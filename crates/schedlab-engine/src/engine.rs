@@ -304,6 +304,8 @@ pub struct Engine {
     tick_armed: bool,
     timers: TimerGranularity,
     timer_is_tick: bool,
+    /// The policy implements `account` ([`Policy::accounts`]).
+    accounts: bool,
 
     now: Nanos,
     seq: u64,
@@ -312,8 +314,10 @@ pub struct Engine {
     /// when there is none, side by side in one flat array (see [`burst_slot`]). They live here
     /// rather than in the heap: they are cancelled at almost every switch, and a slot is
     /// cancelled by clearing it, where a heap entry would linger until popped; the next event
-    /// is the heap's top or the smallest slot, one scan of a few words.
+    /// is the heap's top or the smallest slot, which [`Engine::set_slot`] keeps track of.
     slots: Vec<u128>,
+    /// The index of the earliest slot (the first, when all are empty).
+    slot_min: usize,
     processed: u64,
 
     info: Vec<TaskInfo>,
@@ -384,6 +388,7 @@ impl Engine {
         let idle_ticks = policy.idle_ticks() && tick_ns > 0;
         let timers = policy.timer_granularity();
         let timer_is_tick = policy.timer_is_tick();
+        let accounts = policy.accounts();
         // The declared channels are the first ids, in order.
         let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
@@ -494,10 +499,12 @@ impl Engine {
             tick_armed: false,
             timers,
             timer_is_tick,
+            accounts,
             now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
             slots: vec![NO_EVENT; 2 * cpus],
+            slot_min: 0,
             processed: 0,
             info: Vec::new(),
             groups: scenario
@@ -522,8 +529,8 @@ impl Engine {
             kswapd_arrival,
             kthreads: 0,
             out: Out {
-                resched: vec![false; cpus],
-                any_resched: false,
+                resched: 0,
+                idle: all_cpus,
                 notes: Vec::new(),
                 migrations: Vec::new(),
                 timers: Vec::new(),
@@ -584,8 +591,8 @@ impl Engine {
     /// Calls a read-only policy query with a `Cx` whose requests go nowhere.
     fn query<R>(&self, f: impl FnOnce(&dyn Policy, &Cx<'_>) -> R) -> R {
         let mut out = Out {
-            resched: vec![false; self.curr.len()],
-            any_resched: false,
+            resched: 0,
+            idle: self.out.idle,
             notes: Vec::new(),
             migrations: Vec::new(),
             timers: Vec::new(),
@@ -641,20 +648,34 @@ impl Engine {
         self.seq += 1;
         let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
         match ev {
-            Ev::BurstEnd(cpu) => self.slots[burst_slot(cpu)] = q.key,
-            Ev::Timer(cpu) => self.slots[timer_slot(cpu)] = q.key,
+            Ev::BurstEnd(cpu) => self.set_slot(burst_slot(cpu), q.key),
+            Ev::Timer(cpu) => self.set_slot(timer_slot(cpu), q.key),
             _ => self.events.push(q),
+        }
+    }
+
+    /// Sets slot `i` of [`Engine::slots`] to `key` ([`NO_EVENT`] clears it), keeping
+    /// [`Engine::slot_min`]: only a slot that was the earliest and moved later costs a scan.
+    #[inline]
+    fn set_slot(&mut self, i: usize, key: u128) {
+        let old = std::mem::replace(&mut self.slots[i], key);
+        if key < self.slots[self.slot_min] {
+            self.slot_min = i;
+        } else if i == self.slot_min && key > old {
+            let mut min = 0;
+            for (j, &k) in self.slots.iter().enumerate() {
+                if k < self.slots[min] {
+                    min = j;
+                }
+            }
+            self.slot_min = min;
         }
     }
 
     /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
     fn next_event(&self) -> Option<Queued> {
-        let (mut slot, mut key) = (0, NO_EVENT);
-        for (i, &k) in self.slots.iter().enumerate() {
-            if k < key {
-                (slot, key) = (i, k);
-            }
-        }
+        let slot = self.slot_min;
+        let key = self.slots[slot];
         match self.events.peek() {
             Some(q) if q.key < key => Some(*q),
             _ if key == NO_EVENT => None,
@@ -692,8 +713,8 @@ impl Engine {
             return Ok(false);
         }
         match q.ev {
-            Ev::BurstEnd(cpu) => self.slots[burst_slot(cpu)] = NO_EVENT,
-            Ev::Timer(cpu) => self.slots[timer_slot(cpu)] = NO_EVENT,
+            Ev::BurstEnd(cpu) => self.set_slot(burst_slot(cpu), NO_EVENT),
+            Ev::Timer(cpu) => self.set_slot(timer_slot(cpu), NO_EVENT),
             _ => {
                 self.events.pop();
             }
@@ -964,7 +985,16 @@ impl Engine {
         Ok(())
     }
 
+    #[inline]
     fn valid_cpu(&self, t: TaskId, c: CpuId) -> Result<CpuId, RunError> {
+        if c.index() < self.cpus.len() && self.info[t.index()].allowed(c) {
+            return Ok(c);
+        }
+        self.invalid_cpu(t, c)
+    }
+
+    #[cold]
+    fn invalid_cpu(&self, t: TaskId, c: CpuId) -> Result<CpuId, RunError> {
         if c.index() >= self.cpus.len() {
             Err(RunError::PolicyBug(format!(
                 "select_cpu returned {c}, but there are {} CPUs",
@@ -981,8 +1011,7 @@ impl Engine {
 
     fn kick_if_idle(&mut self, cpu: CpuId) {
         if self.curr[cpu.index()].is_none() {
-            self.out.resched[cpu.index()] = true;
-            self.out.any_resched = true;
+            self.out.resched |= 1 << cpu.0;
         }
     }
 
@@ -1076,8 +1105,8 @@ impl Engine {
     // ---- running ---------------------------------------------------------------------------
 
     /// Charges the running task on `cpu` up to now: exact CPU time, program progress, and the
-    /// policy's `account` hook.
-    #[inline]
+    /// policy's `account` hook if it has one.
+    #[inline(always)]
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
         let now = self.now;
@@ -1101,7 +1130,9 @@ impl Engine {
         if let Some(b) = info.burst_left.as_mut() {
             *b = b.saturating_sub(delta - o);
         }
-        hook!(self.account(cpu, t, delta));
+        if self.accounts {
+            hook!(self.account(cpu, t, delta));
+        }
     }
 
     /// Charges every running task up to now, so that hooks about a newcomer (a wake-up, an
@@ -1120,7 +1151,7 @@ impl Engine {
     fn drive(&mut self, cpu: CpuId) -> Result<(), RunError> {
         let mut zero_steps = 0u64;
         loop {
-            if self.out.resched[cpu.index()] {
+            if self.out.resched & (1 << cpu.0) != 0 {
                 self.schedule(cpu)?;
             }
             let Some(t) = self.curr[cpu.index()] else {
@@ -1247,12 +1278,9 @@ impl Engine {
                 x.children_live += 1;
                 let n = x.forks;
                 let parent = &self.info[ti];
-                let base = if name.is_empty() {
-                    parent.name.clone()
-                } else {
-                    name
-                };
-                let child_name = child_name(&base, n);
+                let name = &self.code.fork_names.list[name as usize];
+                let base = if name.is_empty() { &parent.name } else { name };
+                let child_name = child_name(base, n);
                 let (pn, shares, rt, pcpu) = (parent.nice, parent.shares, parent.rt, parent.cpu);
                 let (cap, mask, group) = (parent.cpu_rate_cap, parent.cpus_allowed, parent.group);
                 let slice = parent.slice;
@@ -1315,8 +1343,7 @@ impl Engine {
             Op::Yield => {
                 self.complete_step(t);
                 hook!(self.yield_now(cpu, t));
-                self.out.resched[cpu.index()] = true;
-                self.out.any_resched = true;
+                self.out.resched |= 1 << cpu.0;
             }
             Op::Exit => self.exit(cpu, t),
             Op::LoopBegin { .. } | Op::LoopEnd { .. } => self.settle(t),
@@ -1345,8 +1372,7 @@ impl Engine {
     /// The running task blocks: schedule() on its CPU will dequeue it.
     fn block(&mut self, cpu: CpuId, t: TaskId, state: TaskState) {
         self.record_state_logged(t, state, None);
-        self.out.resched[cpu.index()] = true;
-        self.out.any_resched = true;
+        self.out.resched |= 1 << cpu.0;
     }
 
     fn exit(&mut self, cpu: CpuId, t: TaskId) {
@@ -1355,8 +1381,7 @@ impl Engine {
         self.last_exit = self.now;
         self.live -= 1;
         self.record_state_logged(t, TaskState::Exited, None);
-        self.out.resched[cpu.index()] = true;
-        self.out.any_resched = true;
+        self.out.resched |= 1 << cpu.0;
     }
 
     /// After an exited task has left its CPU: the parent reaps it now if it is waiting,
@@ -1392,10 +1417,10 @@ impl Engine {
     /// schedule() on `cpu`: put the previous task away, pick the next, switch.
     fn schedule(&mut self, cpu: CpuId) -> Result<(), RunError> {
         let ci = cpu.index();
-        self.out.resched[ci] = false;
+        self.out.resched &= !(1 << cpu.0);
         let prev = self.curr[ci];
         // A policy timer belongs to one run of one task.
-        self.slots[timer_slot(cpu)] = NO_EVENT;
+        self.set_slot(timer_slot(cpu), NO_EVENT);
         if let Some(p) = prev {
             self.account(cpu);
             let state = self.info[p.index()].state;
@@ -1413,7 +1438,8 @@ impl Engine {
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
                 self.curr[ci] = None;
-                self.slots[burst_slot(cpu)] = NO_EVENT;
+                self.out.idle |= 1 << cpu.0;
+                self.set_slot(burst_slot(cpu), NO_EVENT);
                 if why == Dequeue::Exit {
                     hook!(self.task_exit(p));
                     self.notify_parent(p);
@@ -1423,7 +1449,7 @@ impl Engine {
         let prev = self.curr[ci];
         // Putting prev away may have woken someone onto this very CPU (a parent reaping prev)
         // and kicked it: this pick serves that kick.
-        self.out.resched[ci] = false;
+        self.out.resched &= !(1 << cpu.0);
         let mut next = self.pick(cpu)?;
         if next.is_none() {
             hook!(self.balance(cpu));
@@ -1459,12 +1485,17 @@ impl Engine {
             if let Some(p) = prev {
                 // Preempted (or yielded): still runnable, waits in the queue.
                 self.close_segment(cpu, p);
-                self.slots[burst_slot(cpu)] = NO_EVENT;
+                self.set_slot(burst_slot(cpu), NO_EVENT);
                 let x = &mut self.exec[p.index()];
                 x.runnable_since = self.now;
                 self.record_state(p, TaskState::Runnable);
             }
             self.curr[ci] = next;
+            if next.is_some() {
+                self.out.idle &= !(1 << cpu.0);
+            } else {
+                self.out.idle |= 1 << cpu.0;
+            }
             if let Some(n) = next {
                 self.switch_in(cpu, n);
             }
@@ -1535,7 +1566,7 @@ impl Engine {
                 x.stats.migrations += 1;
                 self.migrations += 1;
                 if self.opts.detail == Detail::Full {
-                    self.trace.migrations.push(Migration {
+                    self.trace.push_migration(Migration {
                         time: now,
                         task: n,
                         from: last,
@@ -1588,8 +1619,7 @@ impl Engine {
     /// Runs schedule() on every CPU that needs it, in CPU order, until none does.
     fn reschedule(&mut self) -> Result<(), RunError> {
         let mut rounds = 0u64;
-        while self.out.any_resched {
-            self.out.any_resched = false;
+        while self.out.resched != 0 {
             rounds += 1;
             if rounds > MAX_ZERO_TIME_STEPS {
                 return Err(RunError::PolicyBug(format!(
@@ -1598,7 +1628,7 @@ impl Engine {
                 )));
             }
             for c in 0..self.cpus.len() {
-                if self.out.resched[c] {
+                if self.out.resched & (1 << c) != 0 {
                     self.drive(CpuId(c as u16))?;
                 }
             }

@@ -240,8 +240,11 @@ impl Note {
 /// Decisions and records a hook hands back to the engine.
 #[derive(Debug)]
 pub(crate) struct Out {
-    pub resched: Vec<bool>,
-    pub any_resched: bool,
+    /// need_resched of each CPU, bit i = CPU i (there are at most 32 CPUs).
+    pub resched: u32,
+    /// The idle CPUs, bit i = CPU i: the engine keeps it with `Cx::curr`, so the default
+    /// `select_cpu` reads two words instead of walking every CPU at every wake-up.
+    pub idle: u32,
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
@@ -309,22 +312,18 @@ impl<'a> Cx<'a> {
     /// CPU that was already kicked for an earlier newcomer of this event is about to be busy.
     #[inline]
     pub fn resched_pending(&self, cpu: CpuId) -> bool {
-        self.out.resched[cpu.index()]
+        self.out.resched & (1 << cpu.0) != 0
     }
     /// Bit masks of the idle CPUs and of those with need_resched set (bit i = CPU i).
+    #[inline]
     pub(crate) fn idle_and_kicked(&self) -> (u32, u32) {
-        let (mut idle, mut kicked) = (0u32, 0u32);
-        for (i, (c, &r)) in self.curr.iter().zip(&self.out.resched).enumerate() {
-            idle |= (c.is_none() as u32) << i;
-            kicked |= (r as u32) << i;
-        }
-        (idle, kicked)
+        (self.out.idle, self.out.resched)
     }
     /// Sets need_resched on `cpu`: the engine runs schedule() there at the end of this event.
     #[inline]
     pub fn resched(&mut self, cpu: CpuId) {
-        self.out.resched[cpu.index()] = true;
-        self.out.any_resched = true;
+        debug_assert!(cpu.index() < self.curr.len());
+        self.out.resched |= 1 << cpu.0;
     }
     /// Whether notes are being recorded (false in summary-only runs: skip building them).
     #[inline]
@@ -465,7 +464,17 @@ pub trait Policy {
     /// `runnable` is false when it is about to block or exit.
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _runnable: bool) {}
 
+    /// Whether the policy implements [`Policy::account`]: the engine calls that hook only if
+    /// this says true (read once, when the run starts). It would be called for every running
+    /// CPU at every wake-up, so a policy without it pays nothing. A policy that implements
+    /// `account` must return true here; the policies' `account_hook` test catches one that
+    /// forgets (its runs change when the hook is forced on).
+    fn accounts(&self) -> bool {
+        false
+    }
+
     /// `task` ran `delta` on `cpu` since the last call (exact accounting; `update_curr`).
+    /// Called only when [`Policy::accounts`] is true.
     fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _delta: Nanos) {}
 
     /// The timer tick on `cpu`, with the running task if any.

@@ -11,19 +11,88 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::program::Dur;
 use crate::time::Nanos;
 
+/// Raw draws taken from the generator at a time (see [`Rng`]).
+const BATCH: usize = 4;
+
+/// A stream of draws. Raw 64-bit values are taken from xoshiro256++ [`BATCH`] at a time, in
+/// order, so every use sees exactly the stream it would see one value at a time. When the stream
+/// feeds exponential durations, the logarithm that such a draw needs is also computed for the
+/// whole batch at once: the four `log` calls do not depend on each other, so the processor
+/// overlaps them, where one at a time each waited for the last (the draw was a fifth of a run's
+/// time). A value taken for another use leaves its logarithm unused.
 #[derive(Clone, Debug)]
-pub struct Rng(Xoshiro256PlusPlus);
+pub struct Rng {
+    gen: Xoshiro256PlusPlus,
+    raw: [u64; BATCH],
+    /// `log(unit(raw[i]))`, when `logs` is set.
+    log: [f64; BATCH],
+    /// Next unused index into `raw`; `BATCH` when the batch is used up.
+    at: usize,
+    /// Whether the current batch has its logarithms.
+    logs: bool,
+    /// Whether the stream has fed an exponential draw: from then on batches come with their
+    /// logarithms.
+    exponential: bool,
+}
+
+/// The open unit interval (0, 1) from a raw draw, 53 bits.
+#[inline]
+fn unit(raw: u64) -> f64 {
+    ((raw >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+}
 
 impl Rng {
     /// A stream for `(seed, stream)`; streams of one seed are independent.
     pub fn new(seed: u64, stream: u64) -> Rng {
         // SplitMix-style mixing of the pair; seed_from_u64 itself expands with SplitMix64.
         let mixed = seed ^ stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        Rng(Xoshiro256PlusPlus::seed_from_u64(mixed))
+        Rng {
+            gen: Xoshiro256PlusPlus::seed_from_u64(mixed),
+            raw: [0; BATCH],
+            log: [0.0; BATCH],
+            at: BATCH,
+            logs: false,
+            exponential: false,
+        }
     }
 
+    fn refill(&mut self) {
+        for r in &mut self.raw {
+            *r = self.gen.next_u64();
+        }
+        self.logs = self.exponential;
+        if self.logs {
+            for (l, &r) in self.log.iter_mut().zip(&self.raw) {
+                *l = libm::log(unit(r));
+            }
+        }
+        self.at = 0;
+    }
+
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
+        if self.at == BATCH {
+            self.refill();
+        }
+        let v = self.raw[self.at];
+        self.at += 1;
+        v
+    }
+
+    /// `log(unit_open())` of the next draw, from the batch when it has its logarithms.
+    #[inline]
+    fn log_unit_open(&mut self) -> f64 {
+        self.exponential = true;
+        if self.at == BATCH {
+            self.refill();
+        }
+        let i = self.at;
+        self.at += 1;
+        if self.logs {
+            self.log[i]
+        } else {
+            libm::log(unit(self.raw[i]))
+        }
     }
 
     /// Uniform on `0..n` without modulo bias (Lemire's method). `n` must be positive.
@@ -40,7 +109,7 @@ impl Rng {
 
     /// Uniform on the open interval (0, 1), 53 bits.
     fn unit_open(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+        unit(self.next_u64())
     }
 
     fn standard_normal(&mut self) -> f64 {
@@ -81,7 +150,10 @@ impl Rng {
                 }
             }
             Dur::Exponential { mean, min, max } => {
-                clip(-(mean.0 as f64) * libm::log(self.unit_open()), min, max)
+                // `unit_open` is in [2^-54, 1), so the draw is finite, at least 0 and below
+                // 2^64 for any mean: the cast gives what `clip` would, without its checks.
+                let x = -(mean.0 as f64) * self.log_unit_open();
+                Nanos((x as u64).clamp(min.0, max.0))
             }
             Dur::Lognormal { mean, cv, min, max } => {
                 // For a lognormal with mean m and coefficient of variation c:
@@ -137,6 +209,28 @@ mod tests {
         };
         let xs: Vec<u64> = (0..1000).map(|_| r.sample(&d).0).collect();
         assert!(xs.contains(&3) && xs.contains(&5) && xs.iter().all(|x| (3..=5).contains(x)));
+    }
+
+    /// Batching changes no value: exponential draws mixed with other uses of the stream give
+    /// what the generator gives one value at a time.
+    #[test]
+    fn batches_give_the_unbatched_stream() {
+        let mixed = 42u64 ^ 8u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut plain = Xoshiro256PlusPlus::seed_from_u64(mixed);
+        let mut r = Rng::new(42, 7);
+        let exp = Dur::Exponential {
+            mean: Nanos::from_ms(3),
+            min: Nanos::ZERO,
+            max: Nanos::MAX,
+        };
+        for i in 0..1000u64 {
+            if i % 7 == 3 || i % 11 == 0 {
+                assert_eq!(r.next_u64(), plain.next_u64(), "raw draw {i}");
+            } else {
+                let x = -(3_000_000f64) * libm::log(unit(plain.next_u64()));
+                assert_eq!(r.sample(&exp), Nanos(x as u64), "exponential draw {i}");
+            }
+        }
     }
 
     /// Pinned values: if these change, every trace hash changes with them.

@@ -63,9 +63,9 @@ pub struct Mark {
     pub label: u32,
 }
 
-/// The trace of a run. Segments, state changes and notes are stored delta- and varint-encoded
-/// (a few bytes each instead of 16-88), so an hour of 50 busy tasks fits in tens of MB; read them
-/// back with the iterators.
+/// The trace of a run. Segments, state changes, migrations and notes are stored delta- and
+/// varint-encoded (a few bytes each instead of 16-88), so an hour of 50 busy tasks fits in tens
+/// of MB; read them back with the iterators.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub detail: Detail,
@@ -75,7 +75,8 @@ pub struct Trace {
     notes: Log,
     note_count: usize,
     templates: Vec<&'static str>,
-    pub migrations: Vec<Migration>,
+    migrations: Log,
+    migration_count: usize,
     /// `(time, task, value)` of the policy's observed metric, recorded when it changes.
     pub observed: Vec<(Nanos, TaskId, i64)>,
     /// Marks are kept at every detail level: benchmark metrics are computed from them.
@@ -188,9 +189,9 @@ impl Trace {
     pub fn recorded_bytes(&self) -> u64 {
         let logs: usize = self.lanes.iter().map(|l| l.log.bytes.len()).sum::<usize>()
             + self.states.bytes.len()
-            + self.notes.bytes.len();
+            + self.notes.bytes.len()
+            + self.migrations.bytes.len();
         (logs
-            + self.migrations.len() * std::mem::size_of::<Migration>()
             + self.observed.len() * std::mem::size_of::<(Nanos, TaskId, i64)>()
             + self.marks.len() * std::mem::size_of::<Mark>()) as u64
     }
@@ -202,6 +203,7 @@ impl Trace {
         }
         self.states.bytes.shrink_to_fit();
         self.notes.bytes.shrink_to_fit();
+        self.migrations.bytes.shrink_to_fit();
         self.marks.shrink_to_fit();
         self.observed.shrink_to_fit();
     }
@@ -214,6 +216,43 @@ impl Trace {
                 .put(c.waker.map(|w| w.0 as u64 + 1).unwrap_or(0));
         }
         self.state_count += 1;
+    }
+
+    pub(crate) fn push_migration(&mut self, m: Migration) {
+        self.migrations.put_time(m.time);
+        self.migrations.put(m.task.0 as u64);
+        self.migrations.put(m.from.0 as u64);
+        self.migrations.put(m.to.0 as u64);
+        self.migration_count += 1;
+    }
+
+    /// Every migration (a task starting to run on another CPU than it last ran on), in time
+    /// order.
+    pub fn migrations(&self) -> impl Iterator<Item = Migration> + '_ {
+        let mut r = Reader {
+            bytes: &self.migrations.bytes,
+            at: 0,
+            time: 0,
+        };
+        std::iter::from_fn(move || {
+            if r.done() {
+                return None;
+            }
+            let time = r.get_time();
+            let task = TaskId(r.get() as u32);
+            let from = CpuId(r.get() as u16);
+            let to = CpuId(r.get() as u16);
+            Some(Migration {
+                time,
+                task,
+                from,
+                to,
+            })
+        })
+    }
+
+    pub fn migration_count(&self) -> usize {
+        self.migration_count
     }
 
     pub(crate) fn push_note(&mut self, a: Annotation) {
@@ -369,7 +408,7 @@ impl Trace {
             .sum::<usize>()
             + self.states.bytes.capacity()
             + self.notes.bytes.capacity()
-            + self.migrations.capacity() * size_of::<Migration>()
+            + self.migrations.bytes.capacity()
             + self.observed.capacity() * size_of::<(Nanos, TaskId, i64)>()
             + self.marks.capacity() * size_of::<Mark>()
     }
@@ -532,6 +571,25 @@ mod tests {
             time: Nanos(8),
             ..a
         });
+        let moves = [
+            Migration {
+                time: Nanos(3),
+                task: TaskId(2),
+                from: CpuId(0),
+                to: CpuId(15),
+            },
+            Migration {
+                time: Nanos(1 << 44),
+                task: TaskId(999_999),
+                from: CpuId(15),
+                to: CpuId(1),
+            },
+        ];
+        for m in moves {
+            t.push_migration(m);
+        }
+        assert_eq!(t.migrations().collect::<Vec<_>>(), moves);
+        assert_eq!(t.migration_count(), 2);
         let back: Vec<_> = t.notes().collect();
         assert_eq!(back.len(), 2);
         assert_eq!(back[0], a);

@@ -1356,6 +1356,10 @@ impl Policy for Eevdf {
     }
 
     /// `update_curr`'s accounting at every level of the running task's chain.
+    fn accounts(&self) -> bool {
+        true
+    }
+
     fn account(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         self.se[task.index()].exec_start = cx.now().0;
         self.account_chain(task, delta.0);

@@ -293,6 +293,10 @@ impl Policy for Mlfq {
         self.arm(cx, cpu, task);
     }
 
+    fn accounts(&self) -> bool {
+        true
+    }
+
     fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         let e = &mut self.tasks[task.index()];
         e.slice_used += delta;

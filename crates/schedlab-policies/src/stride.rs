@@ -168,6 +168,10 @@ impl Policy for Stride {
         cx.start_timer(cpu, self.quantum);
     }
 
+    fn accounts(&self) -> bool {
+        true
+    }
+
     fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
         let q = self.quantum.0 as u128;
         let e = &mut self.tasks[task.index()];
