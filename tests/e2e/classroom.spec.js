@@ -210,7 +210,9 @@ test.describe("accessibility", () => {
     const off = await large.evaluate((b) => getComputedStyle(b).backgroundColor);
     await large.click();
     await expect(large).toHaveAttribute("aria-pressed", "true");
-    expect(await large.evaluate((b) => getComputedStyle(b).backgroundColor)).not.toEqual(off);
+    await expect
+      .poll(() => large.evaluate((b) => getComputedStyle(b).backgroundColor))
+      .not.toEqual(off);
   });
 });
 
