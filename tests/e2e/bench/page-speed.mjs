@@ -50,14 +50,24 @@ function waitForRedraw(oldHash) {
     return sum;
   };
   const before = window.__ganttPixels ?? null;
+  // Two runs may draw the same pixels (a change too small to show at this zoom): the chart is
+  // then taken as drawn when the new hash appeared, once the canvas has stayed the same for
+  // a while after it.
+  const SAME_IMAGE_MS = 250;
+  let hashAt = null;
   return new Promise((resolve) => {
     const poll = () => {
       const hash = hashOf();
       if (hash && hash !== oldHash) {
+        hashAt ??= performance.now();
         const p = pixels();
         if (p !== null && p !== before) {
           window.__ganttPixels = p;
           resolve({ at: performance.now(), hash });
+          return;
+        }
+        if (p !== null && performance.now() - hashAt > SAME_IMAGE_MS) {
+          resolve({ at: hashAt, hash });
           return;
         }
       }
@@ -67,7 +77,6 @@ function waitForRedraw(oldHash) {
   });
 }
 
-// Moves the prio_bonus_ratio slider through MOVES, each time waiting for the redrawn chart.
 async function slide(page) {
   const moves = [];
   const sims = [];
