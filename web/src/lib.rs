@@ -74,6 +74,20 @@ pub fn App() -> Html {
     });
     let runner = use_runner(&state);
 
+    // The first run goes out before the first render, which builds the whole page's DOM: the
+    // worker simulates meanwhile. The effect below sends the same requests after the render;
+    // the queue does not queue again a request equal to the one in flight.
+    {
+        let state = state.clone();
+        let runner = runner.clone();
+        use_memo((), move |_| {
+            let requests = state.requests();
+            if !requests.is_empty() {
+                runner.submit(requests);
+            }
+        });
+    }
+
     // Every new generation of a valid draft goes to the worker at once. A slider dragged across
     // fires an input event per pixel: while a run is in flight, each newer generation replaces
     // the one queued behind it (`hooks::queue`), so only the newest values run next.
