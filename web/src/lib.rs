@@ -55,9 +55,6 @@ use hooks::use_runner::use_runner;
 use schedlab::link::Embed;
 use state::{Action, AppState, Dispatch, Edit, ViewChange, WorkerEvent};
 
-/// Edits closer together than this are run once, with the newest values: a slider dragged
-/// across fires an input event per pixel.
-const COALESCE: Duration = Duration::from_millis(8);
 /// How long the view must rest before the address bar's link is rewritten.
 const ADDRESS_BAR_DELAY: Duration = Duration::from_millis(150);
 
@@ -86,24 +83,31 @@ pub fn App() -> Html {
         }))
         .clone()
     };
-    let latest = use_memo((), |_| Rc::new(Cell::new(0u64)));
 
-    // Every new generation of a valid draft goes to the worker, after a moment for more edits.
+    // The first run goes out before the first render, which builds the whole page's DOM: the
+    // worker simulates meanwhile. The effect below sends the same requests after the render;
+    // the queue does not queue again a request equal to the one in flight.
     {
         let state = state.clone();
         let runner = runner.clone();
-        let latest = (*latest).clone();
-        use_effect_with(state.generation, move |generation| {
-            let generation = *generation;
-            latest.set(generation);
+        use_memo((), move |_| {
             let requests = state.requests();
             if !requests.is_empty() {
-                yew::platform::spawn_local(async move {
-                    yew::platform::time::sleep(COALESCE).await;
-                    if latest.get() == generation {
-                        runner.submit(requests);
-                    }
-                });
+                runner.submit(requests);
+            }
+        });
+    }
+
+    // Every new generation of a valid draft goes to the worker at once. A slider dragged across
+    // fires an input event per pixel: while a run is in flight, each newer generation replaces
+    // the one queued behind it (`hooks::queue`), so only the newest values run next.
+    {
+        let state = state.clone();
+        let runner = runner.clone();
+        use_effect_with(state.generation, move |_| {
+            let requests = state.requests();
+            if !requests.is_empty() {
+                runner.submit(requests);
             }
         });
     }

@@ -1,7 +1,10 @@
 //! The messages between the page and the simulation worker.
 //!
 //! Both directions are JSON strings: serialization happens only at this boundary, and a string
-//! crosses `postMessage` without structured-clone surprises. Every request carries an id (the
+//! crosses `postMessage` without structured-clone surprises. A message is `{"<kind>": {...}}`,
+//! serde's external tagging: it reads the body straight into its variant, where a `"kind"`
+//! field among the body's would make it buffer the whole message (a run's reply is large)
+//! before it could pick the variant, and that buffering is also more code in both modules. Every request carries an id (the
 //! page's run generation, or for an inspection or a sweep point its own counter); a reply whose
 //! id is no longer the newest is discarded by the page.
 
@@ -15,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// Simulate `scenario` with full detail. With `preset`, the run ends where that benchmark
     /// ends (contest stops when make exits) and the benchmark's own report comes back too.
@@ -72,7 +75,7 @@ impl Request {
 
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Response {
     Ran {
         id: u64,
@@ -246,7 +249,7 @@ pub fn explain_crash(raw: &str) -> String {
 pub fn to_json(response: &Response) -> String {
     serde_json::to_string(response).unwrap_or_else(|e| {
         format!(
-            r#"{{"kind":"crashed","message":"the worker could not encode its reply: {}"}}"#,
+            r#"{{"crashed":{{"message":"the worker could not encode its reply: {}"}}}}"#,
             e.to_string().replace(['"', '\\'], "'")
         )
     })

@@ -3,6 +3,22 @@
 // site itself (script-src 'self').
 import init from "./app.js";
 
+// The simulation worker starts first, so its wasm (sim_bg.wasm) downloads and compiles while the
+// page's does; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
+// before the page listened (a load failure), which `early` keeps.
+try {
+  const worker = new Worker("./worker.js", { type: "module" });
+  const early = [];
+  worker.onmessage = (event) => early.push(event);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    early.push(event);
+  };
+  globalThis.schedlabWorker = { worker, early };
+} catch {
+  // The runner starts its own worker and reports a failure there.
+}
+
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. the wasm file is missing or the browser lacks WebAssembly.
 init().then(keepOffline, (error) => {

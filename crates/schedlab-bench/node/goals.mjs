@@ -50,11 +50,19 @@ if (page) {
   const ms = (x) => `${x.toFixed(1)} ms`;
   const load = page.load_to_first_chart_ms.median;
   row("page load to first chart (median)", ms(load), "<= 300 ms", load <= 300);
-  const s = page.slider_to_redraw_ms;
-  row("slider to redrawn chart (median)", ms(s.median), "<= 16 ms", s.median <= 16);
-  const worst = s.max_after_warmup ?? s.max;
-  row("slider to redrawn chart (worst after warm-up)", ms(worst), "<= 50 ms", worst <= 50);
-  row("  first move after load", ms(s.runs[0]), "(reported)", null);
+  for (const [label, s] of [
+    ["", page.slider_to_redraw_ms],
+    [", contest", page.contest_slider_to_redraw_ms],
+  ]) {
+    if (!s) {
+      missing(`slider to redrawn chart${label}`, "<= 16 ms median, <= 50 ms worst", "not measured by this page.json");
+      continue;
+    }
+    row(`slider to redrawn chart${label} (median)`, ms(s.median), "<= 16 ms", s.median <= 16);
+    const worst = s.max_after_warmup ?? s.max;
+    row(`slider to redrawn chart${label} (worst after warm-up)`, ms(worst), "<= 50 ms", worst <= 50);
+    row("  first move after load or preset", ms(s.runs[0]), "(reported)", null);
+  }
   const kb = page.wasm_total.gzipped / 1024;
   row("wasm gzipped, page + worker", `${kb.toFixed(0)} KB`, "<= 500 KB", kb <= 500);
   if (page.wasm_memory_mb != null) {
@@ -65,6 +73,8 @@ if (page) {
     ["page load to first chart (median)", "<= 300 ms"],
     ["slider to redrawn chart (median)", "<= 16 ms"],
     ["slider to redrawn chart (worst after warm-up)", "<= 50 ms"],
+    ["slider to redrawn chart, contest (median)", "<= 16 ms"],
+    ["slider to redrawn chart, contest (worst after warm-up)", "<= 50 ms"],
     ["wasm gzipped, page + worker", "<= 500 KB"],
     ["page wasm memory on a big run", "<= 256 MB"],
   ])

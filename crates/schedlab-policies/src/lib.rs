@@ -33,4 +33,4 @@ pub mod stcf;
 pub mod stride;
 
 pub use kernel::JIFFY_NANOSLEEP;
-pub use registry::{find, run, validate, SimError, POLICIES};
+pub use registry::{find, run, validate, PolicyMeta, SimError, CATALOG, POLICIES};

@@ -2,7 +2,7 @@
 
 use schedlab_engine::{
     Engine, Machine, PolicyInfo, Problem, Problems, RunError, RunOptions, RunOutput, Scenario,
-    Tunables,
+    TunableSpec, Tunables,
 };
 
 /// Every policy, in display order: the textbook ones, then the seeds' schedulers.
@@ -24,9 +24,55 @@ pub const POLICIES: &[PolicyInfo] = &[
     crate::eevdf::INFO,
 ];
 
+/// A registered policy as data: its [`PolicyInfo`] without the constructor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyMeta {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub source: &'static str,
+    pub reconstruction: Option<&'static str>,
+    pub tunables: &'static [TunableSpec],
+    pub metric: Option<&'static str>,
+}
+
+/// [`POLICIES`] as data, entry for entry, evaluated at compile time so that it holds no
+/// constructor. Looking a policy up, listing, describing and validating read this table and
+/// only [`engine`] reads `POLICIES`: a program that validates scenarios but runs none (the
+/// page's thread, whose worker runs them) links no policy code.
+pub static CATALOG: &[PolicyMeta] = &catalog();
+
+const fn catalog() -> [PolicyMeta; POLICIES.len()] {
+    let empty = PolicyMeta {
+        id: "",
+        name: "",
+        summary: "",
+        source: "",
+        reconstruction: None,
+        tunables: &[],
+        metric: None,
+    };
+    let mut out = [empty; POLICIES.len()];
+    let mut i = 0;
+    while i < POLICIES.len() {
+        let p = &POLICIES[i];
+        out[i] = PolicyMeta {
+            id: p.id,
+            name: p.name,
+            summary: p.summary,
+            source: p.source,
+            reconstruction: p.reconstruction,
+            tunables: p.tunables,
+            metric: p.metric,
+        };
+        i += 1;
+    }
+    out
+}
+
 /// The registry entry for `id`.
-pub fn find(id: &str) -> Option<&'static PolicyInfo> {
-    POLICIES.iter().find(|p| p.id == id)
+pub fn find(id: &str) -> Option<&'static PolicyMeta> {
+    CATALOG.iter().find(|p| p.id == id)
 }
 
 /// Why a scenario could not be simulated.
@@ -40,16 +86,23 @@ pub enum SimError {
 
 /// Validates the scenario and its policy (known id, known tunables within range), reporting
 /// every problem at once. Returns the resolved tunables.
-pub fn validate(s: &Scenario) -> Result<(&'static PolicyInfo, Tunables), Problems> {
+pub fn validate(s: &Scenario) -> Result<(&'static PolicyMeta, Tunables), Problems> {
+    let (at, tunables) = check(s)?;
+    Ok((&CATALOG[at], tunables))
+}
+
+/// [`validate`], giving the policy as its index in the registry.
+fn check(s: &Scenario) -> Result<(usize, Tunables), Problems> {
     let mut problems = match s.validate() {
         Ok(()) => Vec::new(),
         Err(p) => p.0,
     };
-    let info = find(&s.policy.id);
+    let at = CATALOG.iter().position(|p| p.id == s.policy.id);
+    let info = at.map(|i| &CATALOG[i]);
     let tunables = match info {
         None => {
             if !s.policy.id.is_empty() {
-                let ids: Vec<&str> = POLICIES.iter().map(|p| p.id).collect();
+                let ids: Vec<&str> = CATALOG.iter().map(|p| p.id).collect();
                 problems.push(Problem {
                     path: "policy.id".into(),
                     message: format!(
@@ -69,7 +122,7 @@ pub fn validate(s: &Scenario) -> Result<(&'static PolicyInfo, Tunables), Problem
             }
         },
     };
-    match (info, tunables) {
+    match (at, tunables) {
         (Some(i), Some(t)) if problems.is_empty() => Ok((i, t)),
         _ => Err(Problems(problems)),
     }
@@ -77,8 +130,8 @@ pub fn validate(s: &Scenario) -> Result<(&'static PolicyInfo, Tunables), Problem
 
 /// Builds the engine for a scenario, ready to step.
 pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
-    let (info, tunables) = validate(s).map_err(SimError::Invalid)?;
-    let policy = (info.build)(
+    let (at, tunables) = check(s).map_err(SimError::Invalid)?;
+    let policy = (POLICIES[at].build)(
         &tunables,
         Machine {
             cpus: s.cpus as u16,

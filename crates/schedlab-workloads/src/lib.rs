@@ -176,7 +176,7 @@ pub fn default_policy() -> &'static str {
     if schedlab_policies::find(DEFAULT_POLICY).is_some() {
         DEFAULT_POLICY
     } else {
-        schedlab_policies::POLICIES
+        schedlab_policies::CATALOG
             .first()
             .map(|p| p.id)
             .unwrap_or("")

@@ -3,10 +3,10 @@
 //! `schedlab docs > docs/policies.md` regenerates it; the test `docs_are_fresh` fails when the
 //! committed file is stale (and `SCHEDLAB_BLESS=1` makes that test rewrite it).
 
-use schedlab_engine::PolicyInfo;
+use schedlab_policies::PolicyMeta;
 
 /// The full Markdown of `docs/policies.md` for `policies` (normally the registry's order).
-pub fn policies_markdown(policies: &[PolicyInfo]) -> String {
+pub fn policies_markdown(policies: &[PolicyMeta]) -> String {
     let mut md = String::new();
     md.push_str("# Policies\n\n");
     md.push_str(
@@ -161,8 +161,8 @@ mod tests {
 
     #[test]
     fn every_registered_policy_and_tunable_appears() {
-        let md = policies_markdown(schedlab_policies::POLICIES);
-        for p in schedlab_policies::POLICIES {
+        let md = policies_markdown(schedlab_policies::CATALOG);
+        for p in schedlab_policies::CATALOG {
             assert!(md.contains(&format!("\n## {}\n", p.id)), "{}", p.id);
             for t in p.tunables {
                 assert!(md.contains(&format!("| `{}` |", t.key)), "{}", t.key);

@@ -47,7 +47,10 @@ pub use schedlab_engine::{
     Detail, Nanos, PolicyInfo, Problem, Problems, RunError, RunOptions, RunOutput, Scenario,
     TunableSpec, DESCRIPTION, VERSION,
 };
-pub use schedlab_policies::{find, validate, SimError, POLICIES};
+/// The registry as data (`POLICIES` here is the policies' `CATALOG`: no constructors, since
+/// running goes through [`Job`]), so a caller that lists and validates but runs nothing (the
+/// page's thread) links no policy code.
+pub use schedlab_policies::{find, validate, PolicyMeta, SimError, CATALOG as POLICIES};
 pub use schedlab_workloads::{PresetError, Report, Stop};
 
 /// The most CPUs a scenario may have (validation names it; the page's CPU field offers it).
@@ -151,8 +154,8 @@ pub struct PolicyEntry {
     pub tunables: &'static [TunableSpec],
 }
 
-impl From<&PolicyInfo> for PolicyEntry {
-    fn from(p: &PolicyInfo) -> PolicyEntry {
+impl From<&PolicyMeta> for PolicyEntry {
+    fn from(p: &PolicyMeta) -> PolicyEntry {
         PolicyEntry {
             id: p.id,
             name: p.name,

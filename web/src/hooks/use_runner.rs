@@ -33,6 +33,8 @@ use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
 use crate::state::{Action, AppState, WorkerEvent};
 /// The bootstrap of the worker (web/static/worker.js), relative to the page.
 const WORKER_URL: &str = "./worker.js";
+/// Where `static/boot.js` leaves the worker it started early.
+const EARLY_WORKER: &str = "schedlabWorker";
 
 /// A handle on the worker; cheap to clone.
 #[derive(Clone)]
@@ -117,45 +119,65 @@ impl Runner {
 impl Inner {
     fn ensure_worker(&mut self) -> Option<&Worker> {
         if self.worker.is_none() {
-            let options = WorkerOptions::new();
-            options.set_type(WorkerType::Module);
-            match Worker::new_with_options(WORKER_URL, &options) {
-                Ok(worker) => {
-                    let this = self.this.clone();
-                    let closure =
-                        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-                            if let Some(inner) = this.upgrade() {
-                                Inner::on_message(&inner, e);
-                            }
-                        });
-                    worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
-                    // The script itself failed (missing file, syntax error): report it like
-                    // a crash, so the page says so instead of "Running…" forever.
-                    let this = self.this.clone();
-                    let on_error =
-                        Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-                            e.prevent_default();
-                            if let Some(inner) = this.upgrade() {
-                                let crashed = Response::Crashed {
-                                    message: "the simulation worker failed to load".into(),
-                                };
-                                Inner::handle(&inner, crashed);
-                            }
-                        });
-                    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-                    self.worker = Some(worker);
-                    self.on_message = Some(closure);
-                    self.on_error = Some(on_error);
+            let (worker, early) = match adopt_early_worker() {
+                Some((worker, early)) => (worker, Some(early)),
+                None => {
+                    let options = WorkerOptions::new();
+                    options.set_type(WorkerType::Module);
+                    match Worker::new_with_options(WORKER_URL, &options) {
+                        Ok(worker) => (worker, None),
+                        Err(e) => {
+                            self.emit_later(Action::from(WorkerEvent::Crashed(format!(
+                                "the simulation worker could not start: {e:?}"
+                            ))));
+                            return None;
+                        }
+                    }
                 }
-                Err(e) => {
-                    self.emit_later(Action::from(WorkerEvent::Crashed(format!(
-                        "the simulation worker could not start: {e:?}"
-                    ))));
-                    return None;
+            };
+            let this = self.this.clone();
+            let closure = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+                if let Some(inner) = this.upgrade() {
+                    Inner::on_message(&inner, e);
                 }
+            });
+            worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+            // The script itself failed (missing file, syntax error): report it like a crash,
+            // so the page says so instead of "Running…" forever.
+            let this = self.this.clone();
+            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                e.prevent_default();
+                if let Some(inner) = this.upgrade() {
+                    Inner::handle(&inner, load_failed());
+                }
+            });
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            self.worker = Some(worker);
+            self.on_message = Some(closure);
+            self.on_error = Some(on_error);
+            if let Some(early) = early {
+                self.replay(early);
             }
         }
         self.worker.as_ref()
+    }
+
+    /// Handles what the adopted worker said before the page listened, in order, outside the
+    /// current borrow.
+    fn replay(&self, early: js_sys::Array) {
+        if early.length() == 0 {
+            return;
+        }
+        let this = self.this.clone();
+        yew::platform::spawn_local(async move {
+            for event in early.iter() {
+                let Some(inner) = this.upgrade() else { return };
+                match event.dyn_into::<MessageEvent>() {
+                    Ok(message) => Inner::on_message(&inner, message),
+                    Err(_) => Inner::handle(&inner, load_failed()),
+                }
+            }
+        });
     }
 
     /// Dispatches outside the current borrow of `Inner` (the reducer's effects may call back
@@ -256,6 +278,35 @@ impl Inner {
             }
         }
     }
+}
+
+/// What the page says when the worker's script could not be loaded.
+fn load_failed() -> Response {
+    Response::Crashed {
+        message: "the simulation worker failed to load".into(),
+    }
+}
+
+/// The worker `static/boot.js` started before the app (so the simulator loads while the page
+/// does) and the events it received before the page listened: taken once, by the first
+/// worker the runner needs. None without that bootstrap (e.g. in component tests).
+fn adopt_early_worker() -> Option<(Worker, js_sys::Array)> {
+    let global = js_sys::global();
+    let key = JsValue::from_str(EARLY_WORKER);
+    let early = js_sys::Reflect::get(&global, &key).ok()?;
+    if early.is_undefined() {
+        return None;
+    }
+    js_sys::Reflect::delete_property(&global, &key).ok();
+    let worker = js_sys::Reflect::get(&early, &JsValue::from_str("worker"))
+        .ok()?
+        .dyn_into::<Worker>()
+        .ok()?;
+    let events = js_sys::Reflect::get(&early, &JsValue::from_str("early"))
+        .ok()?
+        .dyn_into::<js_sys::Array>()
+        .unwrap_or_default();
+    Some((worker, events))
 }
 
 /// The page's runner: created once, fed by the App's effect on every new generation.
