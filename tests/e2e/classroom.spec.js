@@ -273,6 +273,9 @@ test("the latency histogram keeps its axis when pinned and reads as a table", as
 
 /** Downloads chart `id` as SVG and parses it in the page: its root, parse errors, elements and texts. */
 async function svgExport(page, id) {
+  // The images menu, opened if a re-render (a new preset) closed it.
+  const menu = page.getByTestId("export-images");
+  if (!(await menu.evaluate((d) => d.open))) await menu.locator("summary").click();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(`export-svg-${id}`).click()]);
   expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${id}\\.svg$`));
   const text = readFileSync(await download.path(), "utf8");

@@ -175,7 +175,10 @@ fn a_policy_that_loses_its_account_hook_runs_differently() {
         id: "mlfq".into(),
         tunables: Default::default(),
     };
-    let info = schedlab_policies::find("mlfq").expect("registered");
+    let info = POLICIES
+        .iter()
+        .find(|p| p.id == "mlfq")
+        .expect("registered");
     let build = || {
         let machine = Machine {
             cpus: s.cpus as u16,
