@@ -39,7 +39,7 @@ use components::compare_toggle::CompareToggle;
 use components::contest_table::{self, ContestTable};
 use components::embed_view::{query_embed, EmbedView};
 use components::error_banner::ErrorBanner;
-use components::export_bar::ExportBar;
+use components::export_bar::{ExportBar, SweepShown};
 use components::masthead::Masthead;
 use components::policy_panel::PolicyPanel;
 use components::presenter::{DiscussedSlider, HeadlineCards, Scenes, StoryChart};
@@ -298,39 +298,39 @@ pub fn App() -> Html {
         onsweep: dispatch.sweep.clone(),
     };
     if view.presenter {
+        let discussed = state.discussed_tunable();
         return html! {
-            <ContextProvider<state::AppContext> context={state.clone()}>
-                <div class="app presenting">
-                    { banner }
-                    { masthead }
-                    <main class="presenter" data-testid="presenter">
-                        <div class="presenter-bar">
-                            <HeadlineCards shown={state.shown.clone()} />
-                            <DiscussedSlider />
+            <div class="app presenting">
+                { banner }
+                { masthead }
+                <main class="presenter" data-testid="presenter">
+                    <div class="presenter-bar">
+                        <HeadlineCards shown={state.shown.clone()} />
+                        <DiscussedSlider discussed={discussed}
+                            problem={discussed.and_then(|(spec, _)| state.problem_at(&format!("policy.tunables.{}", spec.key)))}
+                            onedit={dispatch.edit.clone()} />
+                    </div>
+                    <section class="results" aria-label="Results">
+                        <div class="results-bar">
+                            { run_status }
+                            <Scenes count={state.scenes.len()} scene={state.scene}
+                                onedit={dispatch.edit.clone()} onview={dispatch.view.clone()} />
                         </div>
-                        <section class="results" aria-label="Results">
-                            <div class="results-bar">
-                                { run_status }
-                                <Scenes />
-                            </div>
-                            <StoryChart shown={state.shown.clone()} view={view.clone()}
-                                onview={dispatch.view.clone()} />
-                        </section>
-                    </main>
-                </div>
-            </ContextProvider<state::AppContext>>
+                        <StoryChart shown={state.shown.clone()} view={view.clone()}
+                            onview={dispatch.view.clone()} />
+                    </section>
+                </main>
+            </div>
         };
     }
     // An embedded page (an iframe in slides) shows one chart and a link to the whole page.
     if let Some(embed) = view.embed.or_else(query_embed) {
         return html! {
-            <ContextProvider<state::AppContext> context={state.clone()}>
-                <div class="app app-embed">
-                    { banner }
-                    <EmbedView {embed} shown={shown.clone()} view={view.clone()} link={state.link_state()}
-                        sweep={(embed == Embed::Sweep).then(sweep_props)} onview={dispatch.view.clone()} />
-                </div>
-            </ContextProvider<state::AppContext>>
+            <div class="app app-embed">
+                { banner }
+                <EmbedView {embed} shown={shown.clone()} view={view.clone()} link={state.link_state()}
+                    sweep={(embed == Embed::Sweep).then(sweep_props)} onview={dispatch.view.clone()} />
+            </div>
         };
     }
     let compare = state.pinned.clone().map(Shared::from).zip(shown.clone());
@@ -353,63 +353,67 @@ pub fn App() -> Html {
         }
     });
     html! {
-        <ContextProvider<state::AppContext> context={state.clone()}>
-            <div class="app">
-                { banner }
-                { masthead }
-                <main class="explorer">
-                    <aside class="builder" aria-label="Scenario">
-                        <PolicyPanel draft={draft.clone()} generated={(*generated).clone()}
-                            problems={problems.clone()} onedit={dispatch.edit.clone()} />
-                        <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
-                            cpus={state.field_text("cpus", || draft.cpus.to_string())}
-                            duration={state.field_text("duration", || draft.duration.to_string())}
-                            seed={state.field_text("seed", || draft.seed.to_string())}
-                            problems={problems.clone()} onedit={dispatch.edit.clone()} />
-                        <TaskTable fields={Rc::new(components::task_table::Fields {
-                                draft: state.draft.clone(),
-                                problems: state.problems.clone(),
-                                raw: state.raw.clone(),
-                            })}
-                            exercise={components::task_table::is_exercise(state.preset.as_ref())}
-                            selected={state.view.selected_task.clone().map(AttrValue::from)}
-                            compared={charts::compared(&state.view)}
-                            onedit={dispatch.edit.clone()} />
-                    </aside>
-                    <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
-                        <div class="results-bar">
-                            { run_status }
-                            <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
-                                can_pin={state.shown.is_some()} ontoggle={dispatch.view.reform(|()| ViewChange::TogglePin)} />
-                            <ShareBox url={AttrValue::from(state.share_url.clone())}
-                                enabled={state.shown.is_some()} onshare={on_share} />
-                            <ExportBar />
-                        </div>
-                        if featured {
-                            <p class="callout">
-                                { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
-                            </p>
-                        }
-                        <HeadlineCards shown={state.shown.clone()} />
-                        { chart_area }
-                        // Under the charts: the two timelines stay at the top, on one axis.
-                        if let Some((a, b)) = compare {
-                            <ComparePanel {a} {b}
-                                selected={view.selected_task.clone().map(AttrValue::from)} />
-                        }
-                        <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
-                            contest={state.is_contest()} />
-                        { for contest }
-                        <SweepPanel ..sweep_props() />
-                        <StatsTable shown={state.shown.clone()} sort={state.sort}
-                            selected={view.selected_task.clone().map(AttrValue::from)}
-                            compared={charts::compared(view)} onview={dispatch.view.clone()} />
-                        <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
-                            onview={dispatch.view.clone()} />
-                    </section>
-                </main>
-            </div>
-        </ContextProvider<state::AppContext>>
+        <div class="app">
+            { banner }
+            { masthead }
+            <main class="explorer">
+                <aside class="builder" aria-label="Scenario">
+                    <PolicyPanel draft={draft.clone()} generated={(*generated).clone()}
+                        problems={problems.clone()} onedit={dispatch.edit.clone()} />
+                    <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
+                        cpus={state.field_text("cpus", || draft.cpus.to_string())}
+                        duration={state.field_text("duration", || draft.duration.to_string())}
+                        seed={state.field_text("seed", || draft.seed.to_string())}
+                        problems={problems.clone()} onedit={dispatch.edit.clone()} />
+                    <TaskTable fields={Rc::new(components::task_table::Fields {
+                            draft: state.draft.clone(),
+                            problems: state.problems.clone(),
+                            raw: state.raw.clone(),
+                        })}
+                        exercise={components::task_table::is_exercise(state.preset.as_ref())}
+                        selected={state.view.selected_task.clone().map(AttrValue::from)}
+                        compared={charts::compared(&state.view)}
+                        onedit={dispatch.edit.clone()} />
+                </aside>
+                <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
+                    <div class="results-bar">
+                        { run_status }
+                        <CompareToggle pinned={state.pinned.is_some() || state.pin_pending.is_some()}
+                            can_pin={state.shown.is_some()} ontoggle={dispatch.view.reform(|()| ViewChange::TogglePin)} />
+                        <ShareBox url={AttrValue::from(state.share_url.clone())}
+                            enabled={state.shown.is_some()} onshare={on_share} />
+                        <ExportBar shown={state.shown.clone()} view={view.clone()}
+                            sweep={state.sweep.clone().map(|run| SweepShown {
+                                marker: state.draft.policy.tunables.get(run.sweep.key.as_str())
+                                    .copied().or(Some(run.spec.default)),
+                                stale: sweep_facts.1,
+                                run,
+                            })} />
+                    </div>
+                    if featured {
+                        <p class="callout">
+                            { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
+                        </p>
+                    }
+                    <HeadlineCards shown={state.shown.clone()} />
+                    { chart_area }
+                    // Under the charts: the two timelines stay at the top, on one axis.
+                    if let Some((a, b)) = compare {
+                        <ComparePanel {a} {b}
+                            selected={view.selected_task.clone().map(AttrValue::from)} />
+                    }
+                    <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
+                        contest={state.is_contest()} />
+                    { for contest }
+                    <SweepPanel ..sweep_props() />
+                    <StatsTable shown={state.shown.clone()} sort={state.sort}
+                        selected={view.selected_task.clone().map(AttrValue::from)}
+                        compared={charts::compared(view)} onview={dispatch.view.clone()} />
+                    <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
+                        onview={dispatch.view.clone()} />
+                </section>
+            </main>
+        </div>
     }
 }
 

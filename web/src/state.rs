@@ -1464,9 +1464,6 @@ impl AppState {
     }
 }
 
-/// The context components use: the state and its dispatcher.
-pub type AppContext = UseReducerHandle<AppState>;
-
 /// Scenes as a teacher pastes them: a JSON list of share links, or one link a line. Each is
 /// kept as its fragment (`#s=...`, what `schedlab::decode` reads); text without `s=` is left
 /// out.

@@ -84,7 +84,7 @@ async fn a_tunable_slider_shows_its_value_and_range_and_reports_moves() {
             value: 10,
             problem: Some("prio_bonus_ratio: pick 10 for this test".into()),
             baseline: None,
-            onedit: Some(onedit),
+            onedit,
         },
     )
     .render();

@@ -11,7 +11,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 use yew::prelude::*;
 
-use crate::state::{AppContext, Shown};
+use std::rc::Rc;
+
+use schedlab::link::ViewState;
+
+use crate::state::{Shown, SweepRun};
 
 fn document() -> Result<web_sys::Document, JsValue> {
     web_sys::window()
@@ -53,12 +57,29 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
+/// The sweep on screen, as its SVG draws it.
+#[derive(Clone, PartialEq)]
+pub struct SweepShown {
+    pub run: Rc<SweepRun>,
+    /// The draft's value of the swept tunable (the plot's marker).
+    pub marker: Option<i64>,
+    /// The draft moved on since the sweep ran.
+    pub stale: bool,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportBarProps {
+    /// The run on screen, if one has finished.
+    pub shown: Option<Rc<Shown>>,
+    /// The view the chart drawings follow: lanes, zoom, cursor, focus and compared tasks.
+    pub view: ViewState,
+    #[prop_or_default]
+    pub sweep: Option<SweepShown>,
+}
+
 #[component]
-pub fn ExportBar() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let Some(shown) = state.shown.clone() else {
+pub fn ExportBar(props: &ExportBarProps) -> Html {
+    let Some(shown) = props.shown.clone() else {
         return html! {};
     };
     let stem = format!(
@@ -108,7 +129,7 @@ pub fn ExportBar() -> Html {
     if shown.data.observed.is_some() {
         charts.push(("observed-chart", "policy's value over time", "Observed"));
     }
-    if state.sweep.is_some() {
+    if props.sweep.is_some() {
         charts.push(("sweep-plot", "sweep plot", "Sweep"));
     }
     let pngs = charts.iter().map(|&(id, what, short)| {
@@ -125,10 +146,11 @@ pub fn ExportBar() -> Html {
     });
     let svgs = charts.iter().map(|&(id, what, short)| {
         let name = format!("{stem}.{id}.svg");
-        let state = state.clone();
+        let view = props.view.clone();
+        let sweep = props.sweep.clone();
         let shown = shown.clone();
         let onclick = Callback::from(move |_| {
-            if let Some(svg) = chart_svg(&state, &shown, id) {
+            if let Some(svg) = chart_svg(&view, sweep.as_ref(), &shown, id) {
                 download(&name, "image/svg+xml", &svg).ok();
             }
         });
@@ -185,9 +207,13 @@ fn canvas_size(testid: &str, fallback: (u32, u32)) -> (u32, u32) {
 
 /// Chart `id` of the run on screen as SVG, in the page's view (lanes, zoom, cursor, the task
 /// in focus and the compared ones), at its size on screen. `None`: no such chart now.
-fn chart_svg(state: &AppContext, shown: &Shown, id: &str) -> Option<String> {
+fn chart_svg(
+    view: &ViewState,
+    sweep: Option<&SweepShown>,
+    shown: &Shown,
+    id: &str,
+) -> Option<String> {
     use crate::charts;
-    let view = &state.view;
     let data = &shown.data;
     let colours = charts::palette::TaskColours::new(
         data,
@@ -211,16 +237,8 @@ fn chart_svg(state: &AppContext, shown: &Shown, id: &str) -> Option<String> {
             view.cursor_ns,
         ),
         "sweep-plot" => {
-            let run = state.sweep.as_ref()?;
-            let key = run.sweep.key.as_str();
-            let marker = state
-                .draft
-                .policy
-                .tunables
-                .get(key)
-                .copied()
-                .or(Some(run.spec.default));
-            charts::sweep::svg(run, marker, state.sweep_is_stale(), size)
+            let s = sweep?;
+            charts::sweep::svg(&s.run, s.marker, s.stale, size)
         }
         _ => return None,
     })

@@ -12,11 +12,12 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use schedlab::link::ViewState;
+use schedlab::TunableSpec;
 
 use crate::charts::GanttChart;
 use crate::components::tunable_slider::TunableSlider;
 use crate::protocol::HeadlineValue;
-use crate::state::{Action, AppContext, Edit, Shown, ViewChange};
+use crate::state::{Edit, Shown, ViewChange};
 
 /// Frames of a number's move from its old value to its new one, and the time between them.
 const TWEEN_FRAMES: u32 = 12;
@@ -174,19 +175,25 @@ fn remember(
     h.before.clone()
 }
 
-/// The one slider under discussion (`AppState::discussed_tunable`).
+#[derive(Properties, PartialEq)]
+pub struct DiscussedSliderProps {
+    /// The tunable under discussion and its value (`AppState::discussed_tunable`).
+    pub discussed: Option<(TunableSpec, i64)>,
+    /// The draft's problem with it, if any.
+    #[prop_or_default]
+    pub problem: Option<String>,
+    pub onedit: Callback<Edit>,
+}
+
+/// The one slider under discussion.
 #[component]
-pub fn DiscussedSlider() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+pub fn DiscussedSlider(props: &DiscussedSliderProps) -> Html {
+    let Some((spec, value)) = props.discussed else {
         return html! {};
     };
-    let Some((spec, value)) = state.discussed_tunable() else {
-        return html! {};
-    };
-    let problem = state.problem_at(&format!("policy.tunables.{}", spec.key));
     html! {
         <div class="presenter-slider tunables" data-testid="presenter-slider">
-            <TunableSlider {spec} {value} {problem} />
+            <TunableSlider {spec} {value} problem={props.problem.clone()} onedit={props.onedit.clone()} />
         </div>
     }
 }
@@ -213,14 +220,22 @@ pub fn scene_step(key: &str) -> Option<i64> {
 }
 
 /// The scenes box: paste share links (one a line, or a JSON list); the keys then step them.
+#[derive(Properties, PartialEq)]
+pub struct ScenesProps {
+    /// How many scenes there are, and which one is on screen.
+    pub count: usize,
+    pub scene: Option<usize>,
+    /// Where a step (`StepScene`) goes.
+    pub onedit: Callback<Edit>,
+    /// Where pasted scenes (`SetScenes`) go.
+    pub onview: Callback<ViewChange>,
+}
+
 #[component]
-pub fn Scenes() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
+pub fn Scenes(props: &ScenesProps) -> Html {
     {
-        let state = state.clone();
-        let count = state.scenes.len();
+        let onedit = props.onedit.clone();
+        let count = props.count;
         use_effect_with(count, move |&count| {
             let listener = wasm_bindgen::closure::Closure::<dyn FnMut(_)>::new(
                 move |e: web_sys::KeyboardEvent| {
@@ -234,7 +249,7 @@ pub fn Scenes() -> Html {
                     }
                     if let Some(step) = scene_step(&e.key()) {
                         e.prevent_default();
-                        state.dispatch(Action::from(Edit::StepScene(step)));
+                        onedit.emit(Edit::StepScene(step));
                     }
                 },
             );
@@ -254,14 +269,11 @@ pub fn Scenes() -> Html {
             }
         });
     }
-    let onchange = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            state.dispatch(Action::from(ViewChange::SetScenes(area.value())));
-        })
-    };
-    let position = match (state.scene, state.scenes.len()) {
+    let onchange = props.onview.reform(|e: Event| {
+        let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+        ViewChange::SetScenes(area.value())
+    });
+    let position = match (props.scene, props.count) {
         (_, 0) => "No scenes: paste share links, one a line.".to_owned(),
         (None, n) => format!("{n} scenes: press → or PageDown for the first."),
         (Some(i), n) => format!("Scene {} of {n} (← → or PageUp/PageDown)", i + 1),

@@ -1,7 +1,7 @@
 use schedlab::TunableSpec;
 use yew::prelude::*;
 
-use crate::state::{Action, AppContext, Edit};
+use crate::state::Edit;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct TunableSliderProps {
@@ -14,11 +14,8 @@ pub struct TunableSliderProps {
     /// e.g. the kernel era's elevator).
     #[prop_or_default]
     pub baseline: Option<i64>,
-    /// Where a move (`SetTunable`) or a reset (`ResetTunable`) goes. A slider given none takes
-    /// the app's dispatcher from the context through [`ContextTunableSlider`] (presenter mode's
-    /// slider is made that way).
-    #[prop_or_default]
-    pub onedit: Option<Callback<Edit>>,
+    /// Where a move (`SetTunable`) or a reset (`ResetTunable`) goes.
+    pub onedit: Callback<Edit>,
 }
 
 /// One tunable: a range input over the spec's min..max in its step (or, when the spec lists its
@@ -26,9 +23,7 @@ pub struct TunableSliderProps {
 /// live, its help behind an info button, and a reset to the default.
 #[component]
 pub fn TunableSlider(props: &TunableSliderProps) -> Html {
-    let Some(onedit) = props.onedit.clone() else {
-        return html! { <ContextTunableSlider ..props.clone() /> };
-    };
+    let onedit = props.onedit.clone();
     let spec = props.spec;
     let onreset = onedit.reform(move |_: MouseEvent| Edit::ResetTunable(spec.key.to_owned()));
     let oninput = Callback::from(move |e: InputEvent| {
@@ -89,15 +84,4 @@ pub fn TunableSlider(props: &TunableSliderProps) -> Html {
             }
         </div>
     }
-}
-
-/// A slider whose owner passed no callback: its edits go to the app's reducer, read from the
-/// context. The one container of this file; everything else the slider shows is its props.
-#[component]
-pub fn ContextTunableSlider(props: &TunableSliderProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
-        return html! {};
-    };
-    let onedit = Callback::from(move |edit: Edit| state.dispatch(Action::from(edit)));
-    html! { <TunableSlider {onedit} ..props.clone() /> }
 }
