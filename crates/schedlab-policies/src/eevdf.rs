@@ -95,11 +95,27 @@
 //! lag-preserving `reweight_entity` (6d71a9c61604) for renice and group weights; the rbtree
 //! sorted by deadline (2227a957e1d5; only tie-breaking could differ); `zero_vruntime` in place of
 //! `min_vruntime` (V itself is exact here); 6.15's 0.70 ms base slice is the `base_slice`
-//! tunable's value, not its default. Found with the reality check's hog and periodic sleeper:
-//! 6.6 carries the sleeper's −0.5 ms debt from each 1 ms run into its next wake-up, so it waits
-//! about 1 ms a period; DELAY_DEQUEUE lets the debt decay during the sleep, the sleeper wakes
-//! with lag 0, its deadline ties or beats the hog's and it preempts at once (500 periods in 5 s
-//! against 455; the measured 6.18 kernel: 498).
+//! tunable's value, not its default.
+//!
+//! Found with the reality check's hog and periodic sleeper (1 ms of work every 10 ms, slice
+//! 1.4 ms, HZ 250): 6.6 carries the sleeper's −0.5 ms debt from each 1 ms run into its next
+//! wake-up, so it waits about 1 ms a period; DELAY_DEQUEUE lets the debt decay during the sleep
+//! and the sleeper wakes with lag 0, at V, which is the hog's vruntime. Whether it preempts then
+//! is a comparison of deadlines, not RUN_TO_PARITY: the hog's `vprot` was set when it was last
+//! picked, after the sleeper's previous run, and is long passed (a pick that keeps the running
+//! task does not call `set_next_entity`: `put_prev_set_next_task` returns when next is prev).
+//! The hog's request is renewed to `vruntime + slice` when a tick finds it used up (every tick,
+//! 4 ms being more than 1.4 ms), and at the wake-up's `update_curr` if it is used up by then;
+//! the sleeper's deadline is `V + slice`. A wake-up more than a slice after the tick, or at the
+//! tick's instant, finds equal deadlines, and the woken entity wins the tie (`entity_before` is
+//! strict; 2227a957e1d5: "Tiebreak on vruntime seems unnecessary since it can hardly happen").
+//! A wake-up less than a slice after the tick finds the hog's request, renewed at the tick,
+//! ending first: the eligible hog keeps the CPU until the next tick renews it again and
+//! reschedules (up to 4 ms). With exact 10 ms periods every wake-up comes at a tick or 2 ms
+//! after one, so the model's sleeper never waits; the kernel's wake-ups come microseconds after
+//! the tick (its wake-up path costs time), and one in four waits: the wait leaves the sleeper
+//! lag, three wake-ups with positive lag preempt at once, and the fourth, with lag 0, lands just
+//! past a tick again (`cfs_eevdf.rs` works both cases by hand).
 //!
 //! ```text
 //!  cpu0  V = 40.0 ms                             eligible: v <= V

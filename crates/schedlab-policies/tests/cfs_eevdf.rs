@@ -800,24 +800,110 @@ fn eevdf_6_18_preempt_short_lets_a_short_slice_waker_preempt() {
     );
 }
 
-/// The reality check's hog and periodic sleeper (1 ms every 10 ms on one CPU, HZ 250, slice
-/// 1.4 ms). 6.6 carries the sleeper's debt across each sleep (−0.5 ms after every 1 ms run), so
-/// it waits about 1 ms per period and completes 454 periods in 5 s. 6.18's DELAY_DEQUEUE lets
-/// the debt decay while it sleeps: it wakes with lag 0, preempts, and completes 500 (the
-/// measured kernel: 498, 502 ms of CPU, 4.3 ms of waiting).
+/// The reality check's hog and periodic sleeper (1 ms of work, then a sleep, forever; one CPU,
+/// HZ 250, slice 1.4 ms), with sleeps of `sleep`, under `kernel`.
+fn hog_and_sleeper(kernel: i64, sleep: &str, duration: &str) -> RunOutput {
+    run(&format!(
+        r#"{{"version":1,"cpus":1,"duration":"{duration}","seed":1,"policy":{{"id":"eevdf","tunables":{{"kernel":{kernel},"base_slice":1400,"hz":250}}}},"tasks":[{{"name":"hog","program":[{{"run":"60s"}}]}},{{"name":"sleeper","program":[{{"body":[{{"run":"1ms"}},{{"sleep":"{sleep}"}}],"repeat":"forever"}}]}}]}}"#
+    ))
+}
+
+/// The reality check's hog and sleeper, 1 ms every 10 ms. 6.6 carries the sleeper's debt across
+/// each sleep (−0.5 ms after every 1 ms run), so it waits about 1 ms per period and completes 454
+/// periods in 5 s. 6.18's DELAY_DEQUEUE lets the debt decay while it sleeps: it wakes with lag
+/// 0 and, with exact 10 ms periods, always at a tick or 2 ms after one, where its deadline ties
+/// the hog's (see the next test); the woken entity wins a tie, so it never waits.
 #[test]
 fn eevdf_6_18_sleeper_beside_a_hog_runs_at_once() {
-    let json = |kernel: i64| {
-        format!(
-            r#"{{"version":1,"cpus":1,"duration":"5s","seed":1,"policy":{{"id":"eevdf","tunables":{{"kernel":{kernel},"base_slice":1400,"hz":250}}}},"tasks":[{{"name":"hog","program":[{{"run":"60s"}}]}},{{"name":"sleeper","program":[{{"body":[{{"run":"1ms"}},{{"sleep":"9ms"}}],"repeat":"forever"}}]}}]}}"#
-        )
-    };
-    let old = run(&json(606));
-    let new = run(&json(618));
+    let old = hog_and_sleeper(606, "9ms", "5s");
+    let new = hog_and_sleeper(618, "9ms", "5s");
     let cpu = |o: &RunOutput| o.metrics.tasks[1].cpu_ns / 1_000_000;
     let wait = |o: &RunOutput| o.metrics.tasks[1].wait_ns / 1_000_000;
     assert_eq!((cpu(&old), wait(&old)), (455, 454));
     assert_eq!((cpu(&new), wait(&new)), (500, 4));
+}
+
+/// 6.18, the same hog and sleeper by hand, with the sleep exactly 9 ms and 10 µs longer (the
+/// kernel's wake-up path costs microseconds, so a real sleeper never wakes exactly at a tick).
+/// Whether a sleeper woken with lag 0 preempts is a deadline comparison: RUN_TO_PARITY plays no
+/// part, the hog's `vprot` (set when it was picked after the sleeper's previous run) being long
+/// passed. The hog's request is renewed when a tick finds it used up (every tick: 4 ms > 1.4 ms),
+/// to `vruntime + 1.4 ms`; the sleeper is placed at V, the hog's vruntime, with a deadline 1.4
+/// ms after it.
+///
+/// Exact periods: the sleeper's first run (4-5 ms, after the hog's first tick) leaves it lag
+/// 1.5 ms, each later run 0.5 ms less, and at 44 ms it wakes with lag 0 at the tick itself.
+/// The tick renews the hog's request first: vruntime 40 ms, deadline 41.4 ms; the sleeper is
+/// placed at V = 40 ms with deadline 41.4 ms: a tie, which the woken entity wins
+/// (`entity_before` is strict). Wake-ups 2 ms past a tick (54 ms) tie too: the hog's request
+/// is used up and renewed at the wake-up's `update_curr`.
+///
+/// 10 µs later each period: the fourth wake-up, at 44.04 ms, finds the hog's request renewed
+/// at the 44 ms tick (vruntime 40 ms, deadline 41.4 ms) while the sleeper's is V = 40.04 +
+/// 1.4 = 41.44 ms: the hog, eligible (its vruntime is V), keeps the CPU until the 48 ms tick
+/// renews its request (vruntime 44 ms) and reschedules, and the sleeper, 1.98 ms behind V
+/// then, waits 3.96 ms. So one wake-up in four waits, as in the kernel measured (454 wake-ups
+/// in 5 s, p99 3.955 ms): after the wait it has lag again, and three periods of positive lag
+/// preempt at once before it wakes with lag 0 just past a tick again.
+#[test]
+fn eevdf_6_18_sleeper_with_lag_0_waits_for_a_hog_renewed_at_the_tick() {
+    let exact = hog_and_sleeper(618, "9ms", "60ms");
+    let n = notes_of(&exact, "sleeper", 60_000);
+    let at = |n: &[String], from: &str| {
+        let i = n.iter().position(|x| x.starts_with(from)).expect(from);
+        n[i..].to_vec()
+    };
+    assert_eq!(
+        at(&n, "35000")[..4],
+        [
+            "35000 dequeued with lag 0.000 ms (clamped)",
+            "44000 placed: V 40.000 ms, lag 0.000 ms (saved 0.000 ms), deadline 41.400 ms: eligible",
+            "44000 wakeup preempts: earliest deadline 41.400 ms among 2 eligible (lag 0.000 ms)",
+            "44000 picked: earliest deadline 41.400 ms among 2 eligible (V 40.000 ms, lag 0.000 ms)",
+        ]
+    );
+    assert!(
+        n.contains(
+            &"54000 wakeup preempts: earliest deadline 50.400 ms among 2 eligible (lag 0.000 ms)"
+                .to_string()
+        ),
+        "{n:?}"
+    );
+
+    let late = hog_and_sleeper(618, "9010us", "60ms");
+    let n = notes_of(&late, "sleeper", 60_000);
+    assert_eq!(
+        at(&n, "14010")[..2],
+        [
+            "14010 placed: V 11.510 ms, lag 1.500 ms (saved 1.500 ms), deadline 11.410 ms: eligible",
+            "14010 wakeup preempts: earliest deadline 11.410 ms among 1 eligible (lag 1.500 ms)",
+        ]
+    );
+    assert_eq!(
+        at(&n, "35030")[..5],
+        [
+            "35030 dequeued with lag 0.000 ms (clamped)",
+            "44040 placed: V 40.040 ms, lag 0.000 ms (saved 0.000 ms), deadline 41.440 ms: eligible",
+            "44040 no wakeup preemption: deadline 41.440 ms is not the earliest",
+            "48000 picked: earliest deadline 41.440 ms among 1 eligible (V 42.020 ms, lag 1.980 ms)",
+            "49000 dequeued with lag 1.480 ms (clamped)",
+        ]
+    );
+    let hog = notes_of(&late, "hog", 48_000);
+    assert!(
+        hog.contains(
+            &"48000 request used up: new deadline 45.400 ms (vruntime 44.000 ms): resched"
+                .to_string()
+        ),
+        "{hog:?}"
+    );
+
+    // Over 5 s: a cycle of four wake-ups in 44 ms, one of them waiting 3.96 ms.
+    let late = hog_and_sleeper(618, "9010us", "5s");
+    let s = &late.metrics.tasks[1];
+    assert_eq!((s.cpu_ns / 1_000_000, s.wakeups), (455, 454));
+    assert_eq!(s.wakeup_latency_ns.p99, 3_960_000);
+    assert_eq!(s.wakeup_latency_ns.p50, 0);
 }
 
 /// 6.17's RUN_TO_PARITY by hand: A has the base slice (3 ms, 1 CPU, HZ 1000) and B its own
