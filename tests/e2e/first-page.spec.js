@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { test, expect, root, artifacts } from "./fixtures.js";
+import { test, expect, root, artifacts, doneHash } from "./fixtures.js";
 
 // The version the engine crate declares, as cargo resolves it.
 const engineVersion = JSON.parse(
@@ -25,6 +25,7 @@ test("the page loads without console errors or failed requests", async ({ app })
 });
 
 test("screenshot of the first page", async ({ app: { page } }) => {
-  await page.waitForLoadState("networkidle");
+  // The first run drawn (the service worker may still be filling its cache in the background).
+  await doneHash(page);
   await page.screenshot({ path: join(artifacts, "first-page.png"), fullPage: true });
 });
