@@ -1352,9 +1352,10 @@ impl Engine {
         Ok(())
     }
 
-    /// When a sleep of `dur` that starts now ends, by the policy's timer granularity.
+    /// When a sleep of `dur` that starts now ends: its timer's expiry by the policy's timer
+    /// granularity, plus the machine's `costs.timer_wakeup`.
     fn timer_expiry(&self, dur: Nanos) -> Nanos {
-        match self.timers {
+        let expiry = match self.timers {
             TimerGranularity::Jiffies { extra } if self.tick_ns > 0 => {
                 let tick = self.tick_ns;
                 let jiffies = self.now.0 / tick;
@@ -1366,7 +1367,8 @@ impl Engine {
                 Nanos(expire.saturating_mul(tick))
             }
             _ => self.now.saturating_add(dur),
-        }
+        };
+        expiry.saturating_add(self.costs.timer_wakeup)
     }
 
     /// The running task blocks: schedule() on its CPU will dequeue it.

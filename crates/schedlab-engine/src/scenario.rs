@@ -43,7 +43,7 @@ pub mod limits {
     /// Any duration inside a program: a fixed `run` or `sleep`, and a distribution's `mean`,
     /// `min` and `max`. A sum of such steps may lie past the end of a run; it never wraps.
     pub const MAX_STEP_TIME: Nanos = MAX_DURATION;
-    /// `costs.context_switch` and `costs.migration`.
+    /// `costs.context_switch`, `costs.migration` and `costs.timer_wakeup`.
     pub const MAX_COST: Nanos = Nanos::from_secs(1);
     /// A disk's `seek` (positioning time).
     pub const MAX_SEEK: Nanos = Nanos::from_secs(10);
@@ -118,6 +118,7 @@ bounded_nanos!(de_arrival, "arrival", limits::MAX_DURATION);
 bounded_nanos!(de_seek, "seek", limits::MAX_SEEK);
 bounded_nanos!(de_context_switch, "context_switch", limits::MAX_COST);
 bounded_nanos!(de_migration, "migration", limits::MAX_COST);
+bounded_nanos!(de_timer_wakeup, "timer_wakeup", limits::MAX_COST);
 
 fn de_slice<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Nanos>, D::Error> {
     let s = String::deserialize(d)?;
@@ -498,6 +499,15 @@ pub struct Costs {
     /// Extra CPU time for a task that runs on a different CPU than last time.
     #[serde(default, deserialize_with = "de_migration")]
     pub migration: Nanos,
+    /// Time from a sleep timer's expiry to its task being woken: the timer interrupt, the
+    /// hrtimer (or timer softirq) path and `try_to_wake_up`, what cyclictest measures. 0 wakes
+    /// a sleeper at the expiry itself. A machine's figure: `schedlab measure` measures it.
+    #[serde(
+        default,
+        deserialize_with = "de_timer_wakeup",
+        skip_serializing_if = "Nanos::is_zero"
+    )]
+    pub timer_wakeup: Nanos,
 }
 
 impl Costs {
@@ -626,6 +636,7 @@ impl Validator<'_> {
             limits::MAX_COST,
         );
         self.time("costs.migration", s.costs.migration, limits::MAX_COST);
+        self.time("costs.timer_wakeup", s.costs.timer_wakeup, limits::MAX_COST);
         if s.duration == Nanos::ZERO || s.duration > limits::MAX_DURATION {
             self.err(
                 "duration",

@@ -14,6 +14,11 @@ pub struct Nanos(pub u64);
 
 impl Nanos {
     pub const ZERO: Nanos = Nanos(0);
+
+    /// Zero (for serde's `skip_serializing_if`).
+    pub fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
     pub const MAX: Nanos = Nanos(u64::MAX);
 
     pub const fn from_us(us: u64) -> Nanos {

@@ -367,3 +367,30 @@ fn fifo_two_forks_in_one_event_wake_two_idle_cpus() {
         "cpu0 |AAAAAAAAAAA|\ncpu1 |.BBBBB.....|\ncpu2 |.CCCCC.....|\n"
     );
 }
+
+/// `costs.timer_wakeup` (engine): a sleep ends at its timer's expiry plus the machine's wake-up
+/// path. With hrtimers (fifo) a 9 ms sleep from 1 ms expires at 10 ms and the task runs again
+/// at 10.019 ms, done at 11.019 ms. With 2.4's jiffy timers (HZ 100) a 15 ms sleep from 0
+/// expires at jiffy 0 + ceil(1.5) + 1 = 3, 30 ms, and wakes at 30.019 ms, done at 35.019 ms.
+#[test]
+fn a_sleep_ends_at_its_expiry_plus_the_timer_wakeup_cost() {
+    let run_with = |policy: &str, program: &str, costs: &str| {
+        let json = format!(
+            r#"{{"version":1,"cpus":1,"duration":"1s","seed":1,"policy":{{"id":"{policy}"}},
+                "costs":{costs},"tasks":[{{"name":"S","program":{program}}}]}}"#
+        );
+        run(&json).metrics.tasks[0].turnaround_ns
+    };
+    let hr = r#"[{"run":"1ms"},{"sleep":"9ms"},{"run":"1ms"}]"#;
+    assert_eq!(run_with("fifo", hr, "{}"), Some(11_000_000));
+    assert_eq!(
+        run_with("fifo", hr, r#"{"timer_wakeup":"19us"}"#),
+        Some(11_019_000)
+    );
+    let jiffy = r#"[{"sleep":"15ms"},{"run":"5ms"}]"#;
+    assert_eq!(run_with("linux-2.4", jiffy, "{}"), Some(35_000_000));
+    assert_eq!(
+        run_with("linux-2.4", jiffy, r#"{"timer_wakeup":"19us"}"#),
+        Some(35_019_000)
+    );
+}

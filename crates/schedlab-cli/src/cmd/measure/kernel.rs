@@ -18,6 +18,9 @@ pub struct Model {
     pub tunables: BTreeMap<String, i64>,
     /// Where each tunable value came from.
     pub notes: Vec<String>,
+    /// The scenario's `costs.timer_wakeup` for this machine (its measured timer wake-up
+    /// latency), in ns; 0 when it could not be measured.
+    pub timer_wakeup_ns: u64,
 }
 
 /// `major.minor.patch` from a release string such as `6.18.44-fc-v857` or `2.6.32-754.el6`.
@@ -82,6 +85,8 @@ pub struct Machine {
     /// The fair class's slice of a task at its defaults (`se.slice` of /proc/self/sched,
     /// present with CONFIG_SCHED_DEBUG), in ns.
     pub slice_ns: Option<u64>,
+    /// How late a sleeper runs after its timer expires (`worker::timer_wakeup_ns`), in ns.
+    pub timer_wakeup_ns: Option<u64>,
 }
 
 /// The model of `machine`'s kernel for a scenario of `scenario_cpus` CPUs.
@@ -179,12 +184,22 @@ pub fn model(machine: &Machine, scenario_cpus: u32) -> Result<Model, String> {
             );
         }
     }
+    let timer_wakeup_ns = machine.timer_wakeup_ns.unwrap_or(0);
+    if let Some(ns) = machine.timer_wakeup_ns {
+        notes.push(format!(
+            "costs.timer_wakeup = {:.1} us: how late a lone sleeper ran after its timer expired \
+             on this machine (the median of 100 sleeps of 1 ms), which the model adds to every \
+             sleep",
+            ns as f64 / 1_000.0
+        ));
+    }
     Ok(Model {
         release: machine.release.clone(),
         policy: policy.to_string(),
         why: why.to_string(),
         tunables,
         notes,
+        timer_wakeup_ns,
     })
 }
 
@@ -276,9 +291,18 @@ mod tests {
             hz: Some(250),
             hz_source: Some("/proc/config.gz".into()),
             slice_ns: Some(1_400_000),
+            timer_wakeup_ns: Some(19_400),
         };
         let one = model(&m, 1).unwrap();
         assert_eq!(one.policy, "eevdf");
+        // The measured timer wake-up latency becomes the scenario's cost, and a note says so.
+        assert_eq!(one.timer_wakeup_ns, 19_400);
+        assert!(one.notes.iter().any(|n| n.starts_with("costs.timer_wakeup = 19.4 us")));
+        let unmeasured = Machine {
+            timer_wakeup_ns: None,
+            ..m.clone()
+        };
+        assert_eq!(model(&unmeasured, 1).unwrap().timer_wakeup_ns, 0);
         assert_eq!(one.tunables["hz"], 250);
         // One CPU in the model: no scaling, so the model needs the kernel's scaled slice.
         assert_eq!(one.tunables["base_slice"], 1_400);

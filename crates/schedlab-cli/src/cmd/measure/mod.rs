@@ -104,6 +104,10 @@ pub fn measure(
             tunables: model.tunables.clone(),
         };
     }
+    // The machine's timer wake-up latency, unless the scenario gives its own.
+    if scenario.costs.timer_wakeup == schedlab::Nanos::ZERO {
+        scenario.costs.timer_wakeup = schedlab::Nanos(model.timer_wakeup_ns);
+    }
     schedlab::validate(scenario).map_err(|p| InvalidInput(format!("invalid scenario:\n{p}")))?;
     let sim = schedlab::run_result(
         scenario,
@@ -161,7 +165,18 @@ pub fn machine() -> kernel::Machine {
         hz,
         hz_source,
         slice_ns,
+        timer_wakeup_ns: timer_wakeup_ns(),
     }
+}
+
+#[cfg(target_os = "linux")]
+fn timer_wakeup_ns() -> Option<u64> {
+    worker::timer_wakeup_ns()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn timer_wakeup_ns() -> Option<u64> {
+    None
 }
 
 #[cfg(target_os = "linux")]

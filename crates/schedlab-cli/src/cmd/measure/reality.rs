@@ -864,6 +864,7 @@ mod tests {
             hz: Some(250),
             hz_source: Some("a config".into()),
             slice_ns: Some(1_400_000),
+            timer_wakeup_ns: None,
         }
     }
 
