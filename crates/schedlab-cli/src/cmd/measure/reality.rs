@@ -402,9 +402,12 @@ fn explain_sleeper(o: &Output) -> String {
     if rs.wakeup_latency_ns.p50 < 200_000 {
         e.push_str(&format!(
             "The kernel's p50 ({}) holds the hrtimer interrupt, the wake-up and the return from \
-             `clock_nanosleep` (timer slack is 1 ns for measured tasks), none of which the \
-             model charges, and its tail the other processes that ran on the CPU.",
-            l(rs.wakeup_latency_ns.p50)
+             `clock_nanosleep` (timer slack is 1 ns for measured tasks); the model adds that \
+             path to the sleep instead (`costs.timer_wakeup` {}, the machine's median), so its \
+             wake-ups land as far past the ticks as the kernel's, and the kernel's tail also \
+             holds the other processes that ran on the CPU.",
+            l(rs.wakeup_latency_ns.p50),
+            l(o.scenario.costs.timer_wakeup.0),
         ));
     } else {
         e.push_str(&format!(
