@@ -19,7 +19,9 @@ test("the error banner is hidden when nothing went wrong", async ({ app: { page 
 });
 
 test("the page loads without console errors or failed requests", async ({ app }) => {
-  await app.page.waitForLoadState("networkidle");
+  // Loaded: the document, the app and the worker that drew the first run.
+  await app.page.waitForLoadState("load");
+  await doneHash(app.page);
   expect(app.consoleErrors).toEqual([]);
   expect(app.failedRequests).toEqual([]);
 });

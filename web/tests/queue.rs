@@ -227,6 +227,23 @@ fn a_request_equal_to_the_one_in_flight_is_not_queued_twice() {
     assert_eq!(drain(&mut q), [run(4), pinned]);
 }
 
+/// The page sends its first run before the first render and again after it; a render slower
+/// than the cancel delay must not kill the worker that is loading to answer it.
+#[test]
+fn a_run_in_flight_asked_for_alone_again_is_kept_however_long_it_has_run() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![run(1)], 0.0);
+    assert_eq!(q.next(0.0).unwrap().1, run(1));
+    assert_eq!(q.submit(vec![run(1)], 1_000.0), Worker::Keep);
+    assert_eq!(q.next(1_000.0), None);
+    q.answered();
+    assert_eq!(drain(&mut q), []);
+    // Asked for beside something new, it is given up as before.
+    let _ = q.submit(vec![run(1)], 2_000.0);
+    assert_eq!(q.next(2_000.0).unwrap().1, run(1));
+    assert_eq!(q.submit(vec![run(1), run(2)], 3_000.0), Worker::Restart);
+}
+
 #[test]
 fn a_request_that_could_not_be_sent_frees_the_worker() {
     let mut q = Queue::default();

@@ -53,11 +53,16 @@ impl Queue {
     /// inspection (the reducer asks again once the run is shown). A request in flight longer
     /// than [`CANCEL_AFTER_MS`] is given up, so a slow scenario never holds up the next: a
     /// sweep point among them is queued again. A request equal to the one in flight (a link's
-    /// pinned run, asked for with every generation until it arrives) is not queued twice.
+    /// pinned run, asked for with every generation until it arrives) is not queued twice, and
+    /// when it is all that is asked for, it is kept however long it has run: nothing waits
+    /// behind it (the page's first run, sent before the first render and again after it, while
+    /// the worker may still be loading).
     pub fn submit(&mut self, requests: Vec<Request>, now_ms: f64) -> Worker {
         self.inspect = None;
+        let only_it =
+            |f: &InFlight| !requests.is_empty() && requests.iter().all(|r| *r == f.request);
         let worker = match &self.in_flight {
-            Some(f) if now_ms - f.since_ms > CANCEL_AFTER_MS => {
+            Some(f) if now_ms - f.since_ms > CANCEL_AFTER_MS && !only_it(f) => {
                 self.give_up_in_flight();
                 Worker::Restart
             }
