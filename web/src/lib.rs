@@ -384,11 +384,10 @@ pub fn App() -> Html {
                             enabled={state.shown.is_some()} onshare={on_share} />
                         <ExportBar shown={state.shown.clone()} view={view.clone()}
                             sweep={state.sweep.clone().map(|run| SweepShown {
-                                marker: state.draft.policy.tunables.get(run.sweep.key.as_str())
-                                    .copied().or(Some(run.spec.default)),
-                                stale: sweep_facts.1,
-                                run,
-                            })} />
+                                    marker: components::sweep_panel::marker(&state.draft, &run),
+                                    stale: sweep_facts.1,
+                                    run,
+                                })} />
                     </div>
                     if featured {
                         <p class="callout">

@@ -259,13 +259,12 @@ fn progress(run: &SweepRun) -> String {
     }
 }
 
-/// The plot and the table of a sweep, with what it ran.
-fn results(draft: &Scenario, run: &Rc<SweepRun>, stale: bool) -> Html {
+/// The plot's marker: the slider's value of the swept knob, a machine knob's on the scenario, a
+/// policy tunable's when the sweep's policy is the draft's.
+pub fn marker(draft: &Scenario, run: &SweepRun) -> Option<i64> {
     let key = run.spec.key;
-    // The slider's value: a machine knob's on the scenario, a policy tunable's when the sweep's
-    // policy is the current one.
     let knob = knobs::find(key).map(|_| knobs::get(draft, key));
-    let marker = knob.unwrap_or_else(|| {
+    knob.unwrap_or_else(|| {
         (draft.policy.id == run.sweep.policy.id).then(|| {
             draft
                 .policy
@@ -274,7 +273,13 @@ fn results(draft: &Scenario, run: &Rc<SweepRun>, stale: bool) -> Html {
                 .copied()
                 .unwrap_or(run.spec.default)
         })
-    });
+    })
+}
+
+/// The plot and the table of a sweep, with what it ran.
+fn results(draft: &Scenario, run: &Rc<SweepRun>, stale: bool) -> Html {
+    let key = run.spec.key;
+    let marker = marker(draft, run);
     let target = match &run.sweep.target {
         schedlab::sweep::Target::Preset { preset, cpus } => format!(
             "{}, {cpus} CPU{}",
