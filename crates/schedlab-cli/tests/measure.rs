@@ -451,3 +451,123 @@ fn groups_run_in_cgroups_that_go_away_with_the_measurement() {
         );
     }
 }
+
+/// `se.slice` of /proc/<pid>/sched, in ns.
+fn se_slice(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/sched")).ok()?;
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k.trim() == "se.slice")
+            .then(|| v.trim().parse().ok())
+            .flatten()
+    })
+}
+
+/// A task's own `slice` is set on its process with `sched_setattr` (SCHED_OTHER,
+/// sched_runtime): the kernel reads it back as `se.slice`, a task without one keeps the base
+/// slice, and Ctrl-C leaves nothing behind. Skipped, saying why, where the kernel refuses
+/// per-task slices (before 6.12) or /proc/<pid>/sched has no `se.slice`.
+#[test]
+fn a_task_slice_is_set_with_sched_setattr_and_read_back() {
+    let Some(base) = se_slice(std::process::id()) else {
+        eprintln!("skipped: /proc/<pid>/sched has no se.slice here (CONFIG_SCHED_DEBUG)");
+        return;
+    };
+    let path = file(
+        "slice.json",
+        r#"{"version":1,"cpus":1,"duration":"60s","policy":{"id":"eevdf"},
+          "tasks":[{"name":"short","slice":"3ms","program":[{"repeat":"forever","body":[{"run":"1ms"},{"sleep":"50ms"}]}]},
+                   {"name":"plain","program":[{"repeat":"forever","body":[{"run":"1ms"},{"sleep":"50ms"}]}]}]}"#,
+    );
+    let tag = tag();
+    let mut child = spawn(&tag, &["measure", &path]);
+    let until = Instant::now() + Duration::from_secs(20);
+    let slices = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let err = stderr(&out);
+            assert_none_left(&tag);
+            assert!(
+                err.contains("per-task slices need Linux 6.12"),
+                "measure ended ({status}) without a reason: {err}"
+            );
+            eprintln!("skipped: this kernel refuses per-task slices: {err}");
+            return;
+        }
+        let mut s: Vec<u64> = tagged(&tag, Some(child.id()))
+            .into_iter()
+            .filter_map(se_slice)
+            .collect();
+        s.sort_unstable();
+        if s.contains(&3_000_000) && s.len() >= 2 {
+            break s;
+        }
+        assert!(
+            Instant::now() < until,
+            "no task process has a 3 ms slice: {s:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // One process with its own 3 ms slice, the other with the base slice.
+    assert_eq!(slices, {
+        let mut v = vec![3_000_000, base];
+        v.sort_unstable();
+        v
+    });
+    signal(child.id(), rustix::process::Signal::INT);
+    let out = wait_output(child, Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_none_left(&tag);
+}
+
+/// `--repeat 2`: two runs, the first from the scenario as written and the second half a tick
+/// later, every metric as intervals over both; `--repeat 0` is refused.
+#[test]
+fn repeated_measurements_are_compared_as_intervals() {
+    let path = file(
+        "repeat.json",
+        r#"{"version":1,"cpus":1,"duration":"300ms","policy":{"id":"eevdf"},
+          "tasks":[{"name":"a","program":[{"run":"60s"}]},
+                   {"name":"b","program":[{"run":"60s"}]}]}"#,
+    );
+    let tag = tag();
+    let out = run(&tag, &["measure", &path, "--repeat", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_none_left(&tag);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["start"]["phase_ns"], 0);
+    let tick = runs[1]["start"]["tick_ns"].as_u64().unwrap();
+    assert_eq!(runs[1]["start"]["phase_ns"].as_u64().unwrap(), tick / 2);
+    for r in runs {
+        assert_eq!(r["measured"]["tasks"].as_array().unwrap().len(), 2);
+        assert_eq!(r["simulated"]["trace_hash"].as_str().unwrap().len(), 16);
+    }
+    let cpu = v["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["task"] == "a" && i["metric"] == "cpu")
+        .unwrap()
+        .clone();
+    assert_eq!(cpu["measured_runs"].as_array().unwrap().len(), 2);
+    let (min, max, mean) = (
+        cpu["measured"]["min"].as_u64().unwrap() as f64,
+        cpu["measured"]["max"].as_u64().unwrap() as f64,
+        cpu["measured"]["mean"].as_f64().unwrap(),
+    );
+    assert!(min <= mean && mean <= max, "{cpu}");
+    assert!(cpu["overlap"].is_boolean(), "{cpu}");
+    let text = run(&tag, &["measure", &path, "--repeat", "2"]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    let t = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        t.contains("2 runs;") && t.contains("real min–max") && t.contains("CPU time run by run"),
+        "{t}"
+    );
+    let refused = run(&tag, &["measure", &path, "--repeat", "0"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("--repeat: 0 is outside the allowed range 1..=100"));
+    assert_none_left(&tag);
+}

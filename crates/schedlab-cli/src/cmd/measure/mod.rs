@@ -9,7 +9,9 @@
 //! - `cgroup`: the scenario's task groups as cgroups with the cpu controller.
 //! - `procfs`: the kernel's counters (/proc/<pid>/schedstat, status, sched; /proc/stat).
 //! - `report`: the measured result, the comparison and its text table.
+//! - `repeat`: `--repeat N`: the runs' varied start conditions and the comparison as intervals.
 //! - `reality`: docs/reality-check.md, a set of scenarios measured and explained.
+//! - `sched_attr`: a task's own slice (`sched_setattr`, the one syscall without a safe wrapper).
 
 use std::time::Duration;
 
@@ -20,9 +22,12 @@ pub mod plan;
 pub mod procfs;
 pub mod protocol;
 pub mod reality;
+pub mod repeat;
 pub mod report;
 #[cfg(target_os = "linux")]
 pub mod cgroup;
+#[cfg(target_os = "linux")]
+pub mod sched_attr;
 #[cfg(target_os = "linux")]
 pub mod supervise;
 #[cfg(target_os = "linux")]
@@ -32,30 +37,49 @@ pub mod worker;
 /// the simulation of the policy that models the running kernel
 ///
 /// Every task is a process pinned to CPUs 0..cpus (or to its own `cpus`), in a cgroup per task
-/// group (`cpu.weight`; cgroup v2, else v1's `cpu.shares`). What the kernel did (CPU time, run-queue
-/// wait, switches, wake-up latencies) is printed beside the simulation, metric by metric with
-/// the relative error. Disk I/O, real-time classes, shares, rate caps and bounded channels
-/// cannot be measured and are refused.
+/// group (`cpu.weight`; cgroup v2, else v1's `cpu.shares`), with its own `slice` set by
+/// `sched_setattr` (Linux 6.12+). What the kernel did (CPU time, run-queue wait, switches,
+/// wake-up latencies) is printed beside the simulation, metric by metric with the relative
+/// error. With `--repeat N` both sides run N times (the simulations from varied start
+/// conditions: the tasks' phase against the tick and their start order) and each metric is
+/// compared as a mean and a min–max interval. Disk I/O, real-time classes, shares, rate caps
+/// and bounded channels cannot be measured and are refused.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     input: ScenarioArgs,
 
     /// Print JSON instead of text: the kernel's model, the simulated result (as `run --json`),
-    /// the measured one (the same task fields) and the comparison
+    /// the measured one (the same task fields) and the comparison; with `--repeat`, every run
+    /// so and each metric's intervals
     #[arg(long)]
     json: bool,
 
-    /// The global `--timeout`: for measure, the wall-clock limit of the measurement, after
+    /// Measure N times and simulate N times from varied start conditions, and compare means
+    /// and min–max intervals (1 to 100)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    repeat: u32,
+
+    /// The global `--timeout`: for measure, the wall-clock limit of each measurement, after
     /// which every task process is killed and it fails (default: the scenario's duration, at
     /// most 10 minutes, plus 10 s)
     #[arg(from_global)]
     timeout: Option<String>,
 }
 
+/// The most runs `--repeat` asks for.
+pub const MAX_REPEAT: u32 = 100;
+
 pub fn execute(args: Args) -> anyhow::Result<()> {
     let state = args.input.load()?;
     let mut scenario = state.scenario;
+    if !(1..=MAX_REPEAT).contains(&args.repeat) {
+        return Err(InvalidInput(format!(
+            "--repeat: {} is outside the allowed range 1..={MAX_REPEAT}",
+            args.repeat
+        ))
+        .into());
+    }
     let limit = match &args.timeout {
         None => plan::default_limit(scenario.duration),
         Some(t) => {
@@ -67,82 +91,193 @@ pub fn execute(args: Args) -> anyhow::Result<()> {
         }
     };
     let keep_policy = args.input.chooses_policy();
-    let out = measure(&mut scenario, keep_policy, limit)?;
+    if args.repeat == 1 {
+        let out = measure(&mut scenario, keep_policy, limit)?;
+        if args.json {
+            let json = serde_json::to_string_pretty(&out)?;
+            return crate::output::print(&(json + "\n"));
+        }
+        return crate::output::print(&report::text(&out));
+    }
+    let setup = Setup::new(&mut scenario, keep_policy, machine())?;
+    let rep = setup.repeat(args.repeat, limit, false, |line| eprintln!("{line}"))?;
     if args.json {
-        let json = serde_json::to_string_pretty(&out)?;
+        let json = serde_json::to_string_pretty(&rep)?;
         return crate::output::print(&(json + "\n"));
     }
-    crate::output::print(&report::text(&out))
+    crate::output::print(&report::repeated_text(&rep))
 }
 
-/// Checks, simulates and measures `scenario`. Unless `keep_policy`, its policy becomes the
-/// model of the running kernel with this machine's tunables.
-#[cfg(target_os = "linux")]
+/// A scenario checked for measurement, with the model of this machine's kernel.
+pub struct Setup {
+    pub machine: kernel::Machine,
+    pub model: kernel::Model,
+    /// The scenario, its policy the kernel's model unless the caller chose one.
+    pub scenario: schedlab::Scenario,
+}
+
+impl Setup {
+    /// Checks `scenario` for measurement on `machine`. Unless `keep_policy`, its policy
+    /// becomes the model of the running kernel with this machine's tunables.
+    pub fn new(
+        scenario: &mut schedlab::Scenario,
+        keep_policy: bool,
+        machine: kernel::Machine,
+    ) -> anyhow::Result<Setup> {
+        let problems = plan::problems(scenario);
+        if !problems.is_empty() {
+            return Err(InvalidInput(format!(
+                "this scenario cannot be measured:\n{}",
+                problems
+                    .iter()
+                    .map(|p| format!("  {p}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ))
+            .into());
+        }
+        check_cpus(scenario.cpus)?;
+        let model = kernel::model(&machine, scenario.cpus).map_err(|e| anyhow::anyhow!(e))?;
+        if !keep_policy {
+            scenario.policy = schedlab::engine::scenario::PolicySpec {
+                id: model.policy.clone(),
+                tunables: model.tunables.clone(),
+            };
+        }
+        // The machine's timer wake-up latency, unless the scenario gives its own.
+        if scenario.costs.timer_wakeup == schedlab::Nanos::ZERO {
+            scenario.costs.timer_wakeup = schedlab::Nanos(model.timer_wakeup_ns);
+        }
+        schedlab::validate(scenario)
+            .map_err(|p| InvalidInput(format!("invalid scenario:\n{p}")))?;
+        Ok(Setup {
+            machine,
+            model,
+            scenario: scenario.clone(),
+        })
+    }
+
+    fn kernel(&self) -> report::Kernel {
+        report::Kernel {
+            model: self.model.clone(),
+            machine_cpus: self.machine.online_cpus,
+        }
+    }
+
+    /// Simulated run `k` (see `repeat`) and one measurement beside it.
+    pub fn run(&self, k: u32, limit: Duration) -> anyhow::Result<(repeat::Start, report::Output)> {
+        let start = repeat::start(&self.scenario, k);
+        let varied = repeat::varied(&self.scenario, &start);
+        let sim = schedlab::run_result(
+            &varied,
+            schedlab::RunOptions {
+                detail: schedlab::Detail::Summary,
+                ..Default::default()
+            },
+        )
+        .map_err(|e| anyhow::anyhow!("the simulation failed: {e}"))?;
+        // The real tasks start as the scenario says; their random streams are this run's.
+        let plan = plan::plan(&self.scenario, &sim);
+        let measured = measure_plan(&self.scenario, &plan, limit)?;
+        let result = report::measured_result(
+            &self.machine.release,
+            self.scenario.cpus,
+            self.scenario.seed,
+            &measured,
+        );
+        let comparison = report::compare(&sim, &result);
+        Ok((
+            start,
+            report::Output {
+                kernel: self.kernel(),
+                scenario: varied,
+                simulated: sim,
+                measured: result,
+                comparison,
+            },
+        ))
+    }
+
+    /// `n` runs. With `remeasure_noisy`, a run whose measurement lost more than
+    /// `reality::NOISY` of the CPUs to other processes is measured once more and the quieter
+    /// measurement kept. `progress` hears what runs.
+    pub fn repeat(
+        &self,
+        n: u32,
+        limit: Duration,
+        remeasure_noisy: bool,
+        mut progress: impl FnMut(&str),
+    ) -> anyhow::Result<repeat::Repeated> {
+        let mut runs = Vec::new();
+        for k in 0..n {
+            let (start, mut out) = self.run(k, limit)?;
+            let mut dropped_noise = None;
+            progress(&format!(
+                "  run {}/{n}: others took {:.1} % of the CPUs",
+                k + 1,
+                out.noise() * 100.0
+            ));
+            if remeasure_noisy && out.noise() > reality::NOISY {
+                progress(&format!("  run {}/{n}: measuring it once more", k + 1));
+                let (_, second) = self.run(k, limit)?;
+                let (a, b) = (out.noise(), second.noise());
+                dropped_noise = Some(a.max(b));
+                if b < a {
+                    out = second;
+                }
+            }
+            runs.push(repeat::Run {
+                start,
+                output: out,
+                dropped_noise,
+            });
+        }
+        Ok(repeat::Repeated::new(self.kernel(), self.scenario.clone(), runs))
+    }
+}
+
+/// Checks, simulates and measures `scenario` once (run 0: the scenario as written). Unless
+/// `keep_policy`, its policy becomes the model of the running kernel with this machine's
+/// tunables.
 pub fn measure(
     scenario: &mut schedlab::Scenario,
     keep_policy: bool,
     limit: Duration,
 ) -> anyhow::Result<report::Output> {
-    let problems = plan::problems(scenario);
-    if !problems.is_empty() {
-        return Err(InvalidInput(format!(
-            "this scenario cannot be measured:\n{}",
-            problems
-                .iter()
-                .map(|p| format!("  {p}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        ))
-        .into());
-    }
-    supervise::check_cpus(scenario.cpus)?;
-    let machine = machine();
-    let model = kernel::model(&machine, scenario.cpus).map_err(|e| anyhow::anyhow!(e))?;
-    if !keep_policy {
-        scenario.policy = schedlab::engine::scenario::PolicySpec {
-            id: model.policy.clone(),
-            tunables: model.tunables.clone(),
-        };
-    }
-    // The machine's timer wake-up latency, unless the scenario gives its own.
-    if scenario.costs.timer_wakeup == schedlab::Nanos::ZERO {
-        scenario.costs.timer_wakeup = schedlab::Nanos(model.timer_wakeup_ns);
-    }
-    schedlab::validate(scenario).map_err(|p| InvalidInput(format!("invalid scenario:\n{p}")))?;
-    let sim = schedlab::run_result(
-        scenario,
-        schedlab::RunOptions {
-            detail: schedlab::Detail::Summary,
-            ..Default::default()
-        },
-    )
-    .map_err(|e| anyhow::anyhow!("the simulation failed: {e}"))?;
-    let plan = plan::plan(scenario, &sim);
-    let measured = supervise::run(scenario, &plan, limit)?;
-    let result = report::measured_result(&machine.release, scenario.cpus, scenario.seed, &measured);
-    let comparison = report::compare(&sim, &result);
-    Ok(report::Output {
-        kernel: report::Kernel {
-            model,
-            machine_cpus: machine.online_cpus,
-        },
-        scenario: scenario.clone(),
-        simulated: sim,
-        measured: result,
-        comparison,
-    })
+    let setup = Setup::new(scenario, keep_policy, machine())?;
+    let (_, out) = setup.run(0, limit)?;
+    Ok(out)
+}
+
+#[cfg(target_os = "linux")]
+fn check_cpus(cpus: u32) -> anyhow::Result<()> {
+    supervise::check_cpus(cpus)
+}
+
+#[cfg(target_os = "linux")]
+fn measure_plan(
+    scenario: &schedlab::Scenario,
+    plan: &plan::Plan,
+    limit: Duration,
+) -> anyhow::Result<protocol::Measured> {
+    supervise::run(scenario, plan, limit)
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn measure(
-    _scenario: &mut schedlab::Scenario,
-    _keep_policy: bool,
-    _limit: Duration,
-) -> anyhow::Result<report::Output> {
+fn check_cpus(_cpus: u32) -> anyhow::Result<()> {
     anyhow::bail!(
         "schedlab measure runs scenarios as processes of a Linux kernel; this is {}",
         std::env::consts::OS
     )
+}
+
+#[cfg(not(target_os = "linux"))]
+fn measure_plan(
+    _scenario: &schedlab::Scenario,
+    _plan: &plan::Plan,
+    _limit: Duration,
+) -> anyhow::Result<protocol::Measured> {
+    anyhow::bail!("schedlab measure runs on Linux only")
 }
 
 /// What the model needs to know about this machine's kernel.

@@ -17,6 +17,8 @@ pub struct PlannedTask {
     pub cpus: Option<Vec<u32>>,
     /// The task's group.
     pub group: Option<String>,
+    /// The task's own slice (`sched_setattr`'s `sched_runtime`), in ns.
+    pub slice_ns: Option<u64>,
     pub program: schedlab::engine::program::Program,
 }
 
@@ -47,12 +49,6 @@ pub fn problems(s: &Scenario) -> Vec<String> {
             out.push(format!(
                 "{p}.shares: entitlement shares have no equivalent for one task in the running \
                  kernel (use nice, or task groups with cpu.weight)"
-            ));
-        }
-        if t.slice.is_some() {
-            out.push(format!(
-                "{p}.slice: a task's own slice (sched_setattr's sched_runtime) is not set on the \
-                 measured processes yet; leave slice out"
             ));
         }
         if t.cpu_rate_cap.is_some() {
@@ -144,6 +140,7 @@ pub fn plan(s: &Scenario, sim: &RunResult) -> Plan {
                 arrival_ns: t.arrival.0,
                 cpus: t.cpus.clone(),
                 group: t.group.clone(),
+                slice_ns: t.slice.map(|n| n.0),
                 program: t.program.clone(),
             });
         }

@@ -31,6 +31,9 @@ pub struct Spec {
     /// inherit the cgroup.
     #[serde(default)]
     pub cgroup: Option<PathBuf>,
+    /// The task's own slice in ns (`sched_setattr`), inherited by forks as `se.slice` is.
+    #[serde(default)]
+    pub slice_ns: Option<u64>,
     pub program: Program,
     /// The scenario's named programs, for `fork`.
     pub programs: BTreeMap<String, Program>,
@@ -87,6 +90,10 @@ pub struct Report {
     pub latencies: Vec<u64>,
     /// The CPU it was on at its end.
     pub last_cpu: Option<u32>,
+    /// Its slice as the kernel read it back (`se.slice` of /proc/self/sched) after setting its
+    /// own; `None` without one, or without CONFIG_SCHED_DEBUG.
+    #[serde(default)]
+    pub slice_ns: Option<u64>,
     /// Messages sent and received on channels.
     pub sent: u64,
     pub received: u64,

@@ -373,6 +373,133 @@ pub fn text(o: &Output) -> String {
     t
 }
 
+/// A mean for a table, as `value` writes the metric (rounded to the unit).
+pub fn mean_value(metric: &str, mean: f64) -> String {
+    value(metric, Some(mean.round() as u64))
+}
+
+/// `min–max` of a spread, or `-`.
+pub fn range(metric: &str, s: Option<&super::repeat::Spread>) -> String {
+    match s {
+        Some(s) if s.min == s.max => value(metric, Some(s.min)),
+        Some(s) => format!("{}–{}", value(metric, Some(s.min)), value(metric, Some(s.max))),
+        None => "-".to_string(),
+    }
+}
+
+/// `yes`, `no` or `-`: whether two intervals overlap.
+pub fn overlap(o: Option<bool>) -> &'static str {
+    match o {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    }
+}
+
+/// The text report of a repeated measurement: what ran, each run's start and noise, each
+/// metric as means and min–max intervals, and every run's CPU times.
+pub fn repeated_text(r: &super::repeat::Repeated) -> String {
+    let mut t = String::new();
+    let k = &r.kernel;
+    t.push_str(&format!(
+        "kernel {} ({} CPUs online), modelled by {} ({})\n",
+        k.model.release, k.machine_cpus, r.scenario.policy.id, k.model.why
+    ));
+    t.push_str(&format!(
+        "{} runs; simulated run k starts every task a fraction of a tick later and in its own \
+         order (run 1 is the scenario as written)\n",
+        r.runs.len()
+    ));
+    for (i, run) in r.runs.iter().enumerate() {
+        let o = &run.output;
+        t.push_str(&format!(
+            "run {}: phase {} of the {} tick, order {}; noise {:.0} %, trace hash {}\n",
+            i + 1,
+            duration(run.start.phase_ns),
+            duration(run.start.tick_ns),
+            run.start.order.join(", "),
+            o.noise() * 100.0,
+            o.simulated.trace_hash
+        ));
+    }
+    t.push('\n');
+    let header = [
+        "task", "metric", "sim mean", "sim min–max", "real mean", "real min–max", "error", "overlap",
+    ];
+    let mut rows: Vec<[String; 8]> = Vec::new();
+    let mut last = String::new();
+    for i in &r.intervals {
+        let name = if i.task == last { String::new() } else { i.task.clone() };
+        last = i.task.clone();
+        rows.push([
+            name,
+            i.metric.to_string(),
+            i.simulated
+                .as_ref()
+                .map_or("-".into(), |s| mean_value(i.metric, s.mean)),
+            range(i.metric, i.simulated.as_ref()),
+            i.measured
+                .as_ref()
+                .map_or("-".into(), |s| mean_value(i.metric, s.mean)),
+            range(i.metric, i.measured.as_ref()),
+            error(i.error_of_means),
+            overlap(i.overlap).to_string(),
+        ]);
+    }
+    t.push_str(&table(&header, &rows));
+    t.push_str("\nerror = (measured mean − simulated mean) / simulated mean\n\nCPU time run by run:\n");
+    let mut header = vec!["task".to_string(), "side".to_string()];
+    header.extend((1..=r.runs.len()).map(|n| format!("run {n}")));
+    let mut rows = Vec::new();
+    for i in r.intervals.iter().filter(|i| i.metric == "cpu") {
+        for (side, v) in [("simulated", &i.simulated_runs), ("measured", &i.measured_runs)] {
+            let mut row = vec![
+                if side == "simulated" { i.task.clone() } else { String::new() },
+                side.to_string(),
+            ];
+            row.extend(v.iter().map(|x| value("cpu", *x)));
+            rows.push(row);
+        }
+    }
+    let header: Vec<&str> = header.iter().map(|h| h.as_str()).collect();
+    t.push_str(&table(&header, &rows));
+    t
+}
+
+/// A text table: the first two columns left-aligned, the rest right-aligned.
+fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    let n = header.len();
+    let widths: Vec<usize> = (0..n)
+        .map(|i| {
+            rows.iter()
+                .map(|r| r.as_ref().get(i).map_or(0, |c| c.chars().count()))
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: Vec<&str>| {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            let pad = widths[i].saturating_sub(c.chars().count());
+            if i < 2 {
+                l.push_str(c);
+                l.push_str(&" ".repeat(pad + 2));
+            } else {
+                l.push_str(&" ".repeat(pad));
+                l.push_str(c);
+                l.push_str("  ");
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut t = line(header.to_vec());
+    for r in rows {
+        t.push_str(&line(r.as_ref().iter().map(|c| c.as_str()).collect()));
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

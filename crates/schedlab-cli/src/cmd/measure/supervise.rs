@@ -143,6 +143,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
                 .group
                 .as_deref()
                 .and_then(|g| cgroups.as_ref()?.procs(scenario, g)),
+            slice_ns: t.slice_ns,
             program: t.program.clone(),
             programs: programs.clone(),
             channels: plan.channels.clone(),

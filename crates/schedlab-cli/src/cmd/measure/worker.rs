@@ -90,6 +90,25 @@ pub fn pin(cpus: u32, affinity: Option<&[u32]>) -> anyhow::Result<()> {
     })
 }
 
+/// Gives the calling process its own slice (`sched_setattr`) and checks that the kernel took
+/// it: returns `se.slice` as /proc/self/sched reads it back (`None` without CONFIG_SCHED_DEBUG).
+/// A kernel before 6.12 accepts the call and keeps the base slice, which is refused here.
+fn set_slice(nice: i32, slice_ns: u64) -> anyhow::Result<Option<u64>> {
+    super::sched_attr::set_slice(nice, slice_ns)?;
+    let back = std::fs::read_to_string("/proc/self/sched")
+        .ok()
+        .and_then(|t| super::kernel::sched_slice(&t));
+    if let Some(b) = back {
+        if b != slice_ns {
+            bail!(
+                "sched_setattr asked for a slice of {slice_ns} ns and the kernel kept se.slice at \
+                 {b} ns: per-task slices need Linux 6.12 or later"
+            );
+        }
+    }
+    Ok(back)
+}
+
 fn set_nice(nice: i32) -> anyhow::Result<()> {
     rustix::process::setpriority_process(None, nice).with_context(|| {
         format!("setpriority to nice {nice} (a negative nice needs CAP_SYS_NICE)")
@@ -156,6 +175,9 @@ fn run(spec: &Spec, input: &mut impl BufRead, report: &mut Report) -> anyhow::Re
     }
     pin(spec.cpus, spec.affinity.as_deref())?;
     set_nice(spec.nice)?;
+    if let Some(slice) = spec.slice_ns {
+        report.slice_ns = set_slice(spec.nice, slice)?;
+    }
     // The default 50 us of timer slack would add to every sleep's wake-up latency.
     rustix::thread::set_current_timer_slack(NonZeroU64::new(1)).context("prctl(PR_SET_TIMERSLACK)")?;
     let mut chans = Vec::with_capacity(spec.channels.len());
