@@ -1282,6 +1282,7 @@ impl Policy for Eevdf {
             self.pick_delayed(cx, c);
             return;
         }
+        let raw = self.lag_of(q, s);
         self.update_entity_lag(q, s);
         if self.rq[q].curr == Some(s) {
             self.rq[q].curr = None;
@@ -1292,11 +1293,15 @@ impl Policy for Eevdf {
         self.update_min_vruntime(q);
         self.rq[c].h_nr_running -= 1;
         let lag = self.se[task.index()].vlag;
-        cx.note(
-            cpu,
-            task,
-            Note::new("dequeued with lag {.3} ms (clamped)", &[us(lag)]),
-        );
+        let note = if lag == raw {
+            Note::new("dequeued with lag {.3} ms", &[us(lag)])
+        } else {
+            Note::new(
+                "dequeued with lag {.3} ms (clamped from {.3} ms)",
+                &[us(lag), us(raw)],
+            )
+        };
+        cx.note(cpu, task, note);
         self.dequeue_upper(cx, s);
         self.pick_delayed(cx, c);
     }
