@@ -221,6 +221,11 @@ impl Setup {
                 progress(&format!("  run {}/{n}: measuring it once more", k + 1));
                 let (_, second) = self.run(k, limit)?;
                 let (a, b) = (out.noise(), second.noise());
+                progress(&format!(
+                    "  run {}/{n}: others took {:.1} % of the CPUs; keeping the quieter",
+                    k + 1,
+                    b * 100.0
+                ));
                 dropped_noise = Some(a.max(b));
                 if b < a {
                     out = second;

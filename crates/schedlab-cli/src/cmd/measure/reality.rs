@@ -916,7 +916,7 @@ fn render(
             let o = &run.output;
             let others = match run.dropped_noise {
                 Some(x) => format!(
-                    "{:.1} % (measured twice: {:.1} % before)",
+                    "{:.1} % (measured twice; the noisier measurement, dropped: {:.1} %)",
                     noise(o) * 100.0,
                     x * 100.0
                 ),
@@ -1171,8 +1171,11 @@ mod tests {
 
     #[test]
     fn the_document_shows_every_case_and_explains_from_the_numbers() {
-        let runs: Vec<(&Case, Repeated)> = CASES.iter().map(|c| (c, repeated(c, 2))).collect();
+        let mut runs: Vec<(&Case, Repeated)> =
+            CASES.iter().map(|c| (c, repeated(c, 2))).collect();
         assert!((noise(&runs[0].1.runs[0].output) - 0.1).abs() < 1e-9);
+        // The first run was measured twice, the other measurement losing 20 % of the CPUs.
+        runs[0].1.runs[0].dropped_noise = Some(0.2);
         let d = render(&machine(), Some("a quiet test."), &runs, &[]);
         assert!(d.contains("Conditions: a quiet test."));
         for c in CASES {
@@ -1187,6 +1190,11 @@ mod tests {
             "{d}"
         );
         assert!(d.contains("| 2 | 2.000 ms, "), "{d}");
+        assert!(
+            d.contains("| 10.0 % (measured twice; the noisier measurement, dropped: 20.0 %) |"),
+            "{d}"
+        );
+        assert!(d.contains("(1 of 12 runs were)"), "{d}");
         assert!(d.contains("| 3.448 s / 3.103 s |"), "{d}");
         assert!(d.contains("0 of 17 CPU times and 17 of 17 CPU shares agree within 5 %"), "{d}");
         assert!(d.contains("Figures in this paragraph are means over the 2 runs."), "{d}");
