@@ -69,12 +69,40 @@
 //!   first, `requeue_delayed_entity` keeps its place, or places it again at V when its lag has
 //!   turned positive. So a sleeper's debt decays while it sleeps. Here the kernel's pick loop
 //!   runs in `put_prev` and after each dequeue, before the engine's pick; a delayed task is
-//!   never moved by the balancer. Exits are not delayed; group entities are not delayed
-//!   (simplified: their queue still holds the delayed task, so they stay anyway until it goes).
+//!   never moved by the balancer. Exits are not delayed (TASK_DEAD is a special state,
+//!   DEQUEUE_SPECIAL). Group entities are delayed too: `dequeue_entities` dequeues the levels
+//!   above the task with DEQUEUE_SLEEP whatever the task's reason (sleep, exit, a balancing
+//!   move), so a group entity whose queue empties (its last task left, or a pick finished the
+//!   delayed dequeue of its last delayed task) stays queued, with an empty queue, if it is not
+//!   eligible; `update_cfs_group` keeps its weight (66951e4860d3, "sched/fair: Fix
+//!   update_cfs_group() vs DELAY_DEQUEUE"), and its slice becomes the shortest of its parent
+//!   queue (bbce3de72be5). A pick that lands on it dequeues it (lag saved, a positive one
+//!   zeroed), which may empty the queue above; a task queued in the group on that CPU again
+//!   finds it queued and `requeue_delayed_entity` keeps its place or, with positive lag,
+//!   places it again at V.
 //! * Per-task slices (857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set
 //!   request/slice suggestion"): a task's `slice` in the scenario is its `custom_slice`, kept by
-//!   `place_entity` and `update_deadline` and inherited by forks. Group entities keep the base
-//!   slice (not modelled: aef6987d8954's propagation of the shortest slice up the hierarchy).
+//!   `place_entity` and `update_deadline` and inherited by forks.
+//! * The shortest slice up the hierarchy (aef6987d8954, "sched/eevdf: Propagate min_slice up
+//!   the cgroup hierarchy", with 563bc2161b94 and bbce3de72be5): the timeline is augmented
+//!   with each subtree's shortest slice (`min_slice`, `crate::eevdf_tree`), so
+//!   `cfs_rq_min_slice` (the root's and curr's) is O(1); a group entity enqueued takes its
+//!   queue's shortest slice as a custom slice, and the walk of `enqueue_task_fair` and
+//!   `dequeue_entities` above sets each queued group entity's slice to its queue's shortest
+//!   (updating the tree: `min_vruntime_cb_propagate`). So a group's placement, deadlines, lag
+//!   clamp, PREEMPT_SHORT (which compares the entities `find_matching_se` reaches) and
+//!   run-to-parity see the shortest slice inside it.
+//! * `reweight_entity` as of v6.13 (6d71a9c61604, "sched/fair: Fix EEVDF entity placement bug
+//!   causing scheduling lag", with c70fc32f4443 "sched/fair: Adhere to place_entity()
+//!   constraints"): a queued group entity whose share changes keeps its lag, not its vruntime:
+//!   its lag is saved (clamped), it leaves the timeline and `nr_queued`, the lag and the
+//!   deadline's distance scale by old/new weight, and `place_entity` puts it back by that lag
+//!   (PLACE_LAG inflation) with the scaled distance to its deadline. For the running entity
+//!   v6.18's `avg_vruntime` still counts it, at its new weight and old vruntime, in V and the
+//!   load the placement uses, and its `vprot` is not rescaled (ff38424030f9 came later); both
+//!   kept. A renice (`set_user_nice`'s DEQUEUE_SAVE, not a sleep) keeps the deadline relative
+//!   (PLACE_REL_DEADLINE) and scales it likewise: the request in progress goes on instead of
+//!   a fresh one.
 //! * PREEMPT_SHORT (85e511df3cec, reworked in 6.17 by 9de74a9850b9 "sched/fair: Remove spurious
 //!   shorter slice preemption"): a waking entity with a shorter slice than the running one's
 //!   preempts if `__pick_eevdf` without the running entity's protection picks it; the
@@ -91,11 +119,11 @@
 //! * PLACE_DEADLINE_INITIAL in effect (c40dd90ac045) and PLACE_REL_DEADLINE (82e9d0456e06),
 //!   both on in 6.18.
 //!
-//! Not modelled in 6.18 mode (6.6's paths are kept, say so when comparing): 6.13's
-//! lag-preserving `reweight_entity` (6d71a9c61604) for renice and group weights; the rbtree
-//! sorted by deadline (2227a957e1d5; only tie-breaking could differ); `zero_vruntime` in place of
+//! Not modelled in 6.18 mode (6.6's paths are kept, say so when comparing): the rbtree sorted
+//! by deadline (2227a957e1d5; only tie-breaking could differ); `zero_vruntime` in place of
 //! `min_vruntime` (V itself is exact here); 6.15's 0.70 ms base slice is the `base_slice`
-//! tunable's value, not its default.
+//! tunable's value, not its default; as in 6.6 mode, a renice leaves the task's group entities
+//! queued (the kernel's DEQUEUE_SAVE dequeues and re-enqueues those whose queue empties).
 //!
 //! Found with the reality check's hog and periodic sleeper (1 ms of work every 10 ms, slice
 //! 1.4 ms, HZ 250): 6.6 carries the sleeper's −0.5 ms debt from each 1 ms run into its next
@@ -214,9 +242,12 @@ schedlab_engine::tunables! {
             KERNEL_6_6,
             KERNEL_6_18,
             "Which EEVDF: 606 is v6.6 exactly; 618 is v6.18, with the changes of 6.12 to 6.17 \
-             (DELAY_DEQUEUE and DELAY_ZERO, PREEMPT_SHORT, per-task slices, PLACE_DEADLINE_INITIAL \
-             and PLACE_REL_DEADLINE in effect, run to parity limited by the shortest queued slice, \
-             a resched once the protected slice is over). Choose base_slice 700 for 6.15 and later.",
+             (DELAY_DEQUEUE and DELAY_ZERO, of group entities too; PREEMPT_SHORT; per-task \
+             slices, a group taking the shortest slice inside it; PLACE_DEADLINE_INITIAL and \
+             PLACE_REL_DEADLINE in effect; 6.13's reweight, which keeps an entity's lag rather \
+             than its vruntime when a group's share or a nice value changes; run to parity \
+             limited by the shortest queued slice, a resched once the protected slice is over). \
+             Choose base_slice 700 for 6.15 and later.",
         )
         .step(KERNEL_6_18 - KERNEL_6_6)
         .values(&[KERNEL_6_6, KERNEL_6_18]),
@@ -264,9 +295,10 @@ pub const INFO: PolicyInfo = PolicyInfo {
         "Linux v6.6 kernel/sched/fair.c (Peter Zijlstra, \"sched/fair: Implement an EEVDF-like \
              scheduling policy\", 2023; Stoica & Abdel-Wahab, 1995); reference/schedulers.md §6.2 \
              [S18]. With kernel 618: v6.18, i.e. v6.12's fair.c (DELAY_DEQUEUE 152e11f6df29, \
-             PREEMPT_SHORT 85e511df3cec, sched_attr slices 857b158dc5e8) and the 6.17 \
-             run-to-parity commits 052c3d87c82e, 74eec63661d4, 9de74a9850b9, 3a0baa8e6c57, \
-             0b9ca2dcabc3",
+             PREEMPT_SHORT 85e511df3cec, sched_attr slices 857b158dc5e8, min_slice propagation \
+             aef6987d8954), 6.13's reweight_entity 6d71a9c61604 and update_cfs_group \
+             66951e4860d3, and the 6.17 run-to-parity commits 052c3d87c82e, 74eec63661d4, \
+             9de74a9850b9, 3a0baa8e6c57, 0b9ca2dcabc3",
     reconstruction: None,
     tunables: EevdfKnobs::SPECS,
     metric: Some("lag V - vruntime in µs (positive: owed CPU)"),
@@ -477,15 +509,22 @@ impl Entities for Eevdf {
         let rq = &mut self.rq[q];
         rq.avg_vruntime += (se.vruntime - rq.min_vruntime) as i128 * se.weight as i128;
         rq.avg_load += se.weight as i128;
-        let seq = rq.tasks_timeline.insert(se.vruntime, se.deadline, s);
+        let seq = rq
+            .tasks_timeline
+            .insert(se.vruntime, se.deadline, se.slice, s);
         self.e_mut(s).seq = seq;
     }
-    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`.
+    /// `update_cfs_group`: a group entity's weight from `calc_group_shares`. 6.18 keeps the
+    /// weight of a group whose queue is empty (66951e4860d3, "sched/fair: Fix update_cfs_group()
+    /// vs DELAY_DEQUEUE", v6.13).
     fn update_cfs_group(&mut self, cx: &mut Cx<'_>, s: Se) {
         let Se::Group(gq) = s else {
             return;
         };
         let gq = gq as usize;
+        if self.c.release == Release::V6_18 && self.queue_load(gq) == 0 {
+            return;
+        }
         let tg_load: u64 = self.h.siblings(gq).map(|q| self.queue_load(q)).sum();
         let shares = calc_group_shares(self.h.shares(gq), self.queue_load(gq), tg_load);
         if self.gse[gq].weight != shares {
@@ -719,9 +758,15 @@ impl Eevdf {
 
     /// `place_entity`.
     fn place_entity(&mut self, q: usize, s: Se, initial: bool) {
+        self.place_entity_queued(q, s, initial, self.rq[q].nr_running());
+    }
+
+    /// `place_entity` with the queue's `nr_queued` given: 6.18's `reweight_entity` places its
+    /// running entity while it is still curr (counted in V and in the load, with its new
+    /// weight) but no longer counted in `nr_queued`.
+    fn place_entity_queued(&mut self, q: usize, s: Se, initial: bool, nr_running: usize) {
         let vruntime = self.avg_vruntime(q);
         let (_, load) = self.sums(q);
-        let nr_running = self.rq[q].nr_running();
         let c = self.c;
         let se = self.e_mut(s);
         if !se.custom_slice {
@@ -754,17 +799,97 @@ impl Eevdf {
         }
         loop {
             let mut q = cpu;
-            let t = loop {
+            let delayed = loop {
                 match self.pick_eevdf(q).0 {
+                    Some(s) if self.e(s).sched_delayed => break Some(s),
                     Some(Se::Group(g)) => q = g as usize,
-                    Some(Se::Task(t)) => break Some(t),
-                    None => break None,
+                    _ => break None,
                 }
             };
-            match t {
-                Some(t) if self.se[t.index()].sched_delayed => self.finish_delayed_dequeue(cx, t),
-                _ => return,
+            match delayed {
+                Some(Se::Task(t)) => self.finish_delayed_dequeue(cx, t),
+                Some(g) => self.finish_delayed_dequeue_group(cx, g),
+                None => return,
             }
+        }
+    }
+
+    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` for a delayed group entity, whose
+    /// queue is empty: as for a task, its lag is saved, a positive one zeroed, and the group
+    /// entities above whose queues empty leave too (or are delayed in turn).
+    fn finish_delayed_dequeue_group(&mut self, cx: &mut Cx<'_>, g: Se) {
+        let q = self.cfs_rq_of(g);
+        self.update_curr(cx, q);
+        self.update_entity_lag(q, g);
+        if self.rq[q].curr == Some(g) {
+            self.rq[q].curr = None;
+        } else {
+            self.dequeue_tree(q, g);
+        }
+        let se = self.e_mut(g);
+        let lag = se.vlag;
+        se.on_rq = false;
+        se.sched_delayed = false;
+        se.vlag = se.vlag.min(0);
+        self.update_cfs_group(cx, g);
+        self.update_min_vruntime(q);
+        self.note_group(
+            cx,
+            q,
+            g,
+            Note::new(
+                "delayed dequeue of a group's entity: picked with its queue empty, lag {.3} ms saved as {.3} ms (DELAY_ZERO)",
+                &[us(lag), us(lag.min(0))],
+            ),
+        );
+        self.dequeue_upper(cx, g);
+    }
+
+    /// `requeue_delayed_entity` for a delayed group entity a task of the group is queued under
+    /// again (`enqueue_task_fair` finds it on the queue): as for a task, with DELAY_ZERO a
+    /// positive lag is dropped and it is placed again at V; otherwise it keeps its place.
+    fn requeue_delayed_group(&mut self, cx: &mut Cx<'_>, g: Se) {
+        let q = self.cfs_rq_of(g);
+        self.update_entity_lag(q, g);
+        let lag = self.e(g).vlag;
+        if lag > 0 {
+            let curr = self.rq[q].curr == Some(g);
+            if !curr {
+                self.dequeue_tree(q, g);
+            }
+            self.e_mut(g).vlag = 0;
+            self.place_entity(q, g, false);
+            if !curr {
+                self.enqueue_tree(q, g);
+            }
+        }
+        self.e_mut(g).sched_delayed = false;
+        let d = self.e(g).deadline;
+        self.note_group(
+            cx,
+            q,
+            g,
+            Note::new(
+                if lag > 0 {
+                    "its group's delayed entity requeued with lag {.3} ms: placed again at V, deadline {.3} ms"
+                } else {
+                    "its group's delayed entity requeued with lag {.3} ms: keeps its place, deadline {.3} ms"
+                },
+                &[us(lag), us(d)],
+            ),
+        );
+    }
+
+    /// A note about a group entity on queue `q`: on the task that caused it, `s` if a task,
+    /// else the task running on the queue's CPU (none if it is idle).
+    fn note_group(&self, cx: &mut Cx<'_>, q: usize, s: Se, note: Note) {
+        let cpu = self.h.cpu_of(q);
+        let who = match s {
+            Se::Task(t) => Some(t),
+            Se::Group(_) => self.curr_task(cpu),
+        };
+        if let Some(t) = who {
+            cx.note(CpuId(cpu as u16), t, note);
         }
     }
 
@@ -916,15 +1041,63 @@ impl Eevdf {
         self.avg_vruntime(q) - self.e(s).vruntime
     }
 
-    /// `cfs_rq_min_slice`: the shortest slice of queue `q`'s entities, curr included (the
-    /// kernel keeps it in the tree's augmented `min_slice`; here the timeline is scanned).
+    /// `cfs_rq_min_slice`: the shortest slice of queue `q`'s entities, curr included: the
+    /// timeline's augmented `min_slice` (at its root, `crate::eevdf_tree`) and curr's.
     fn min_slice(&self, q: usize) -> Option<u64> {
         let rq = &self.rq[q];
-        rq.tasks_timeline
-            .iter()
-            .chain(rq.curr)
-            .map(|x| self.e(x).slice)
-            .min()
+        let min = match (rq.tasks_timeline.min_slice(), rq.curr) {
+            (t, None) => t,
+            (None, Some(c)) => Some(self.e(c).slice),
+            (Some(t), Some(c)) => Some(t.min(self.e(c).slice)),
+        };
+        #[cfg(test)]
+        assert_eq!(
+            min,
+            rq.tasks_timeline
+                .iter()
+                .chain(rq.curr)
+                .map(|x| self.e(x).slice)
+                .min(),
+            "min_slice drifted"
+        );
+        min
+    }
+
+    /// Sets the slice of `s`, in the timeline too if it is there (6.18's `se->slice = slice`
+    /// with `min_vruntime_cb_propagate` for a group entity not curr, 563bc2161b94).
+    fn set_slice(&mut self, s: Se, slice: u64) {
+        let q = self.cfs_rq_of(s);
+        let se = self.e_mut(s);
+        se.slice = slice;
+        let (on_rq, vruntime, seq) = (se.on_rq, se.vruntime, se.seq);
+        if on_rq && self.rq[q].curr != Some(s) {
+            self.rq[q].tasks_timeline.set_slice(vruntime, seq, slice);
+        }
+    }
+
+    /// The second walk of 6.18's `enqueue_task_fair` and `dequeue_entities`, from `from` (a
+    /// group entity that stays queued) up: `update_cfs_group`, then the entity's slice is the
+    /// shortest of queue `below` (aef6987d8954, "sched/eevdf: Propagate min_slice up the cgroup
+    /// hierarchy", with 563bc2161b94 updating the tree), and each entity above takes the
+    /// shortest of the queue the previous one is in. `below` is the queue `from` owns, except
+    /// after a delayed group entity, which takes the shortest slice of its own parent queue
+    /// (bbce3de72be5: `slice = cfs_rq_min_slice(cfs_rq)` at the delayed break, the walk going on
+    /// from that entity). 6.6 only updates the weights.
+    fn update_upper(&mut self, cx: &mut Cx<'_>, from: Option<Se>, below: usize) {
+        if self.c.release == Release::V6_6 {
+            self.update_cfs_groups_from(cx, from);
+            return;
+        }
+        let mut slice = self.min_slice(below);
+        let mut cur = from;
+        while let Some(g) = cur {
+            self.update_cfs_group(cx, g);
+            if let Some(slice) = slice {
+                self.set_slice(g, slice);
+            }
+            slice = self.min_slice(self.cfs_rq_of(g));
+            cur = self.parent_entity(g);
+        }
     }
 
     /// Marks `s`, just made the running entity of queue `q`, as protected: 6.6 stashes a copy
@@ -955,6 +1128,10 @@ impl Eevdf {
     /// 6.6 `reweight_entity`: a queued entity's deadline keeps its distance in real time (its
     /// virtual distance scales by old/new weight), a saved lag likewise; vruntime is kept.
     fn reweight_entity(&mut self, cx: &mut Cx<'_>, s: Se, weight: u64) {
+        if self.c.release == Release::V6_18 {
+            self.reweight_entity_618(cx, s, weight);
+            return;
+        }
         let e = *self.e(s);
         let q = self.cfs_rq_of(s);
         let is_curr = self.rq[q].curr == Some(s);
@@ -979,30 +1156,106 @@ impl Eevdf {
         }
     }
 
+    /// 6.18 `reweight_entity`, lag-preserving since v6.13 (6d71a9c61604, "sched/fair: Fix
+    /// EEVDF entity placement bug causing scheduling lag", with c70fc32f4443 "sched/fair:
+    /// Adhere to place_entity() constraints"): a queued entity's lag is saved
+    /// (`update_entity_lag`, clamped), its deadline made relative to its vruntime, and it
+    /// leaves the timeline (not curr) and `nr_queued`; off the queue a saved lag `vlag = V − v`
+    /// is scaled by old/new weight (the weighted lag `w·vlag` is what is kept), a relative
+    /// deadline likewise; a queued entity is placed again by that lag (`place_entity`, PLACE_LAG
+    /// inflating it) with its deadline the scaled distance after its new vruntime. For the
+    /// running entity V and the load used by the placement still count it, at its new weight
+    /// and old vruntime, as v6.18's `avg_vruntime` does for curr; its `vprot` is left as it
+    /// was (v6.18 predates ff38424030f9, which rescales it).
+    fn reweight_entity_618(&mut self, cx: &mut Cx<'_>, s: Se, weight: u64) {
+        let q = self.cfs_rq_of(s);
+        let on_rq = self.e(s).on_rq;
+        let is_curr = self.rq[q].curr == Some(s);
+        let mut saved = 0;
+        if on_rq {
+            self.update_curr(cx, q);
+            self.update_entity_lag(q, s);
+            let se = self.e_mut(s);
+            saved = se.vlag;
+            se.deadline -= se.vruntime;
+            se.rel_deadline = true;
+            if !is_curr {
+                self.dequeue_tree(q, s);
+            }
+        }
+        let se = self.e_mut(s);
+        let old = se.weight as i128;
+        se.vlag = ((se.vlag as i128 * old) / weight as i128) as i64;
+        if se.rel_deadline {
+            se.deadline = ((se.deadline as i128 * old) / weight as i128) as i64;
+        }
+        se.weight = weight;
+        if on_rq {
+            let nr_queued = self.rq[q].nr_running() - is_curr as usize;
+            self.place_entity_queued(q, s, false, nr_queued);
+            if !is_curr {
+                self.enqueue_tree(q, s);
+            }
+            self.update_min_vruntime(q);
+            if cx.annotating() {
+                let se = *self.e(s);
+                self.note_group(
+                    cx,
+                    q,
+                    s,
+                    Note::new(
+                        "its group's entity reweighted {} -> {}: lag {.3} ms kept ({.3} ms at the new weight), placed at vruntime {.3} ms, deadline {.3} ms",
+                        &[
+                            old as i64,
+                            weight as i64,
+                            us(saved),
+                            us(se.vlag),
+                            us(se.vruntime),
+                            us(se.deadline),
+                        ],
+                    ),
+                );
+            }
+        }
+    }
+
     /// `enqueue_task_fair` above the task's own queue: each group entity not yet queued is
-    /// enqueued (`update_curr`, `update_cfs_group`, `place_entity` by its saved lag), then the
-    /// weights of the rest of the path are updated.
+    /// enqueued (`update_curr`, `update_cfs_group`, `place_entity` by its saved lag; in 6.18
+    /// with its queue's shortest slice as its own, a custom slice, aef6987d8954), then the
+    /// rest of the path is updated (`update_upper`).
     fn enqueue_upper(&mut self, cx: &mut Cx<'_>, s: Se) {
+        let mut below = self.cfs_rq_of(s);
         let mut cur = self.parent_entity(s);
         while let Some(g) = cur {
             if self.e(g).on_rq {
+                if self.e(g).sched_delayed {
+                    self.requeue_delayed_group(cx, g);
+                }
                 break;
             }
             let pq = self.cfs_rq_of(g);
+            if let (Release::V6_18, Se::Group(gq)) = (self.c.release, g) {
+                if let Some(slice) = self.min_slice(gq as usize) {
+                    let se = self.e_mut(g);
+                    se.slice = slice;
+                    se.custom_slice = true;
+                }
+            }
             self.update_curr(cx, pq);
             self.update_cfs_group(cx, g);
             self.place_entity(pq, g, false);
             self.e_mut(g).on_rq = true;
             self.enqueue_tree(pq, g);
+            below = pq;
             cur = self.parent_entity(g);
         }
-        self.update_cfs_groups_from(cx, cur);
+        self.update_upper(cx, cur, below);
     }
 
     /// `dequeue_task_fair` above the task's own queue: a group entity whose queue became empty
-    /// is dequeued (its lag saved); the first that still has entities stops the walk; the
-    /// weights of the rest are updated. (The next buddy set here for a sleeping task matters
-    /// only with NEXT_BUDDY, off by default.)
+    /// is dequeued (its lag saved); the first that still has entities stops the walk; the rest
+    /// are updated (`update_upper`: weights, and in 6.18 slices). (The next buddy set here for
+    /// a sleeping task matters only with NEXT_BUDDY, off by default.)
     fn dequeue_upper(&mut self, cx: &mut Cx<'_>, s: Se) {
         let mut q = self.cfs_rq_of(s);
         let mut cur = self.parent_entity(s);
@@ -1012,6 +1265,30 @@ impl Eevdf {
             }
             let pq = self.cfs_rq_of(g);
             self.update_curr(cx, pq);
+            if self.c.delay_dequeue && !self.eligible(pq, g) {
+                // 6.12 DELAY_DEQUEUE of a group entity: the levels above the task are dequeued
+                // with DEQUEUE_SLEEP whatever the task's reason, so a group entity that is not
+                // eligible stays queued, competing with its empty queue, until a pick lands on
+                // it or a task of the group is queued there again; its weight is kept
+                // (66951e4860d3) and the walk goes on from it (bbce3de72be5).
+                if self.rq[pq].curr == Some(g) {
+                    self.rq[pq].curr = None;
+                    self.enqueue_tree(pq, g);
+                }
+                self.e_mut(g).sched_delayed = true;
+                let lag = self.lag_of(pq, g);
+                self.note_group(
+                    cx,
+                    pq,
+                    s,
+                    Note::new(
+                        "its group's queue emptied; the group's entity, lag {.3} ms, not eligible, stays queued (DELAY_DEQUEUE)",
+                        &[us(lag)],
+                    ),
+                );
+                self.update_upper(cx, Some(g), pq);
+                return;
+            }
             self.update_entity_lag(pq, g);
             if self.rq[pq].curr == Some(g) {
                 self.rq[pq].curr = None;
@@ -1024,7 +1301,7 @@ impl Eevdf {
             q = pq;
             cur = self.parent_entity(g);
         }
-        self.update_cfs_groups_from(cx, cur);
+        self.update_upper(cx, cur, q);
     }
 
     /// `check_preempt_wakeup` for `t` just queued on `cpu`: the running and the woken task
@@ -1435,7 +1712,11 @@ impl Policy for Eevdf {
     /// enqueued again (`ENQUEUE_RESTORE`: `place_entity` by that lag, a fresh full request) and
     /// a running task is set as next again (`set_next_entity`: its slice accounting restarts);
     /// then `prio_changed_fair`. In a group, the group entities above stay queued and are
-    /// reweighted for the new load (`update_cfs_group`).
+    /// reweighted for the new load (`update_cfs_group`). 6.18 differs in the deadline: the
+    /// dequeue is not a sleep, so PLACE_REL_DEADLINE keeps it relative to the vruntime,
+    /// 6.13's `reweight_entity` (6d71a9c61604) scales that distance by old/new weight as it
+    /// scales the lag, and `place_entity` puts it back after the new vruntime: the request in
+    /// progress continues, in real time as long as it had left, instead of a fresh one.
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
         let new_nice = cx.task(task).nice;
         let weight = nice_weight(new_nice) as u64;
@@ -1444,10 +1725,17 @@ impl Policy for Eevdf {
         let q = self.cfs_rq_of(s);
         let on_rq = self.se[task.index()].on_rq;
         let running = on_rq && self.rq[q].curr == Some(s);
+        let later = self.c.release == Release::V6_18;
         if on_rq {
             // dequeue_entity: DEQUEUE_SAVE without DEQUEUE_MOVE leaves min_vruntime alone.
             self.update_curr(cx, q);
             self.update_entity_lag(q, s);
+            if later {
+                // 6.18: not a sleep, so PLACE_REL_DEADLINE keeps the deadline relative.
+                let se = &mut self.se[task.index()];
+                se.deadline -= se.vruntime;
+                se.rel_deadline = true;
+            }
             if running {
                 self.rq[q].curr = None;
             } else {
@@ -1459,6 +1747,10 @@ impl Policy for Eevdf {
         let old_weight = se.weight;
         se.weight = weight;
         se.vlag = ((se.vlag as i128 * old_weight as i128) / weight as i128) as i64;
+        if later && se.rel_deadline {
+            // 6.13's reweight_entity (6d71a9c61604) scales a relative deadline too.
+            se.deadline = ((se.deadline as i128 * old_weight as i128) / weight as i128) as i64;
+        }
         let vlag = se.vlag;
         if on_rq {
             self.place_entity(q, s, false);
@@ -1472,7 +1764,7 @@ impl Policy for Eevdf {
             } else {
                 self.enqueue_tree(q, s);
             }
-            self.update_cfs_groups_from(cx, self.parent_entity(s));
+            self.update_upper(cx, self.parent_entity(s), q);
         }
         let cpu = CpuId(c as u16);
         if cx.annotating() {
@@ -1699,6 +1991,46 @@ mod tests {
             .filter(|a| a.note.text.starts_with("delayed dequeue"))
             .count();
         assert!(delayed > 10, "{delayed} delayed dequeues");
+    }
+
+    /// The same with task groups (two levels) on 2 CPUs: group entities delayed and requeued,
+    /// reweighted by 6.13's rules, their slices propagated; the timeline's augmented
+    /// `min_slice` equals the shortest slice scanned at every use (`min_slice` asserts it).
+    #[test]
+    fn incremental_sums_stay_exact_with_6_18_groups() {
+        let json = r#"{"version":1,"cpus":2,"duration":"300ms","seed":7,
+            "policy":{"id":"eevdf","tunables":{"kernel":618,"hz":1000}},
+            "groups":[{"name":"a","cpu.weight":100},{"name":"b","cpu.weight":300},
+                      {"name":"c","cpu.weight":50,"parent":"b"}],
+            "tasks":[
+              {"name":"hog","count":2,"program":[{"run":"200ms"}]},
+              {"name":"ga","group":"a","slice":"300us","count":2,"program":[{"repeat":60,"body":[
+                 {"run":{"exponential":{"mean":"400us"}}},{"sleep":{"uniform":{"min":"100us","max":"3ms"}}}]}]},
+              {"name":"gb","group":"b","program":[{"repeat":30,"body":[
+                 {"run":"3ms"},{"sleep":"1ms"}]},{"nice":5},{"run":"10ms"}]},
+              {"name":"gc","group":"c","slice":"2ms","program":[{"repeat":5,"body":[
+                 {"fork":{"program":[{"run":"3ms"},{"sleep":"2ms"},{"run":"1ms"}]}},
+                 {"sleep":"5ms"}]},{"wait":"all"}]}
+            ]}"#;
+        let s = schedlab_engine::Scenario::from_json(json).expect("valid scenario");
+        let out = crate::run(&s, schedlab_engine::RunOptions::default()).expect("runs");
+        assert!(out.events > 500, "{} events", out.events);
+        let count = |prefix: &str| {
+            out.trace
+                .notes()
+                .filter(|a| a.note.text.starts_with(prefix))
+                .count()
+        };
+        let delayed = count("its group's queue emptied");
+        let finished = count("delayed dequeue of a group's entity");
+        let requeued = count("its group's delayed entity requeued");
+        let reweighted = count("its group's entity reweighted");
+        assert!(delayed > 5, "{delayed} group entities delayed");
+        assert!(
+            finished + requeued > 5,
+            "{finished} finished, {requeued} requeued"
+        );
+        assert!(reweighted > 5, "{reweighted} group entities reweighted");
     }
 
     /// The `kernel` tunable: 618 puts 6.12's placement features in effect and enables

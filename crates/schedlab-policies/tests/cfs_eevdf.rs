@@ -949,3 +949,179 @@ fn eevdf_6_18_run_to_parity_is_limited_by_the_shortest_queued_slice() {
         .notes()
         .all(|a| !a.note.render().starts_with("protected slice over")));
 }
+
+/// A scenario on `cpus` CPUs for `duration` with task `groups` (JSON), under `policy`.
+fn grouped(cpus: u32, duration: &str, policy: &str, groups: &str, tasks: &str) -> RunOutput {
+    run(&format!(
+        r#"{{"version":1,"cpus":{cpus},"duration":"{duration}","seed":1,"policy":{policy},"groups":{groups},"tasks":{tasks}}}"#
+    ))
+}
+
+/// 6.18 renice: the request in progress goes on (PLACE_REL_DEADLINE on the DEQUEUE_SAVE, the
+/// distance scaled by 6.13's `reweight_entity`). 1 CPU, HZ 1000, slice 3 ms. A is picked at 0
+/// with half a slice (deadline 1.5 ms) and protected to it; B arrives at V 0 with deadline 1.5
+/// ms too and waits. 2 ms: A (vruntime 2, new deadline 5) gives way to B (V 1). 4 ms: B
+/// (2, 5) ties A; the timeline wins, A runs. 7 ms: A (5, 8) gives way to B (2, 5, protected to
+/// 5). B's burst ends at 9.5 ms with vruntime 4.5, and it renices itself to 5 (weight 335):
+/// V = (5 + 4.5)/2 = 4.75, lag 0.25 ms, 0.5 ms left to its deadline. Scaled by 1024/335: lag
+/// 764_179 ns, distance 1_528_358 ns. Placed beside A alone (V 5 ms, W 1024): lag inflated by
+/// 1359/1024 to 1_014_178, vruntime 3_985_822, deadline 3_985_822 + 1_528_358 = 5_514_180
+/// (6.6 would give a fresh request: + 3 ms·1024/335 = 13.155 ms). The resched that the higher
+/// nice asks for keeps B (protected to that deadline), and 0.5 ms of real time later, at the
+/// 10 ms tick, it reaches it exactly: a new request, and A runs.
+#[test]
+fn eevdf_6_18_renice_keeps_the_request_in_progress() {
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":3000}}"#;
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"4500us"},{"nice":5},{"run":"1s"}]}]"#;
+    let out = run(&with_duration(scenario(1, policy, tasks), "12ms"));
+    let b = notes_of(&out, "B", 10_000);
+    let from = b
+        .iter()
+        .position(|x| x.starts_with("9500"))
+        .expect("renice");
+    assert_eq!(
+        b[from..],
+        [
+            "9500 renice: weight 1024 -> 335, lag rescaled to 0.764 ms, placed at vruntime 3.985 ms, deadline 5.514 ms",
+            "10000 request used up: new deadline 14.684 ms (vruntime 5.514 ms): resched",
+        ]
+    );
+    assert_eq!(gantt(&out, 1)[..17].to_string(), "cpu0 |AABBAAABBBA");
+}
+
+/// 6.18's shortest slice up the hierarchy (aef6987d8954) with PREEMPT_SHORT. 1 CPU, HZ 1000,
+/// base slice 3 ms: H (root) is picked at 0 with half a slice, deadline 1.5 ms, protected to
+/// it. S, in group g with its own 1 ms slice, arrives at 0.5 ms: first in g's queue, at its V
+/// 0 with half of 1 ms, deadline 0.5 ms. g's entity takes the shortest slice in g, 1 ms, and is
+/// placed at the root's V = 0.5 ms with a full request, deadline 1.5 ms. The wake-up compares
+/// g's entity with H: 1 ms < 3 ms, so PREEMPT_SHORT looks without H's protection; both are
+/// eligible with deadline 1.5 ms and the timeline entity wins the tie: S runs at once. At the
+/// 2 ms tick g's entity (vruntime 2) has used its 1 ms request: the new one is 1 ms again,
+/// deadline 3 ms, and H (vruntime 0.5, V 1.25) runs. With a group entity keeping the base
+/// slice, g would not preempt (equal slices, H protected) and its deadline would be 3.5 ms.
+#[test]
+fn eevdf_6_18_a_group_takes_the_shortest_slice_inside_it() {
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":3000}}"#;
+    let out = grouped(
+        1,
+        "4ms",
+        policy,
+        r#"[{"name":"g","cpu.weight":100}]"#,
+        r#"[{"name":"H","program":[{"run":"1s"}]},
+            {"name":"S","group":"g","slice":"1ms","arrival":"500us","program":[{"run":"1s"}]}]"#,
+    );
+    assert_eq!(
+        notes_of(&out, "S", 2_000),
+        [
+            "500 new task at V 0.000 ms (lag 0.000 ms, saved 0.000 ms), deadline 0.500 ms: half a slice away",
+            "500 wakeup preempts (PREEMPT_SHORT: slice 1.000 ms < 3.000 ms): earliest deadline 1.500 ms among 2 eligible",
+            "500 picked: earliest deadline 0.500 ms among 1 eligible (V 0.000 ms, lag 0.000 ms)",
+            "2000 its group's request used up: new deadline 3.000 ms (vruntime 2.000 ms): resched",
+        ]
+    );
+    // The Gantt chart letters tasks by index: A is H, B is S.
+    assert_eq!(gantt(&out, 1)[..10].to_string(), "cpu0 |ABAA");
+}
+
+/// 6.13's lag-preserving `reweight_entity` for a group's share, on v6.18. 2 CPUs, HZ 1000,
+/// slice 3 ms (1.5 ms × 2); group g (shares 1024) has A pinned to cpu0, beside H (root, cpu0),
+/// and B pinned to cpu1, arriving at 5.5 ms. cpu0: H runs 0-2 ms (deadline 1.5 ms, then 5), g
+/// 2-5 ms (its entity: vruntime 0 -> 3, deadline 3 -> 6), H 5-8 ms (vruntime 2 -> 5), and g
+/// from 8 ms (vruntime 3, deadline 6, protected to 6). B's arrival doubles g's load, but cpu0's
+/// entity is reweighted only at its next `update_cfs_group`, the 9 ms tick: calc_group_shares
+/// = 1024·1024/2048 = 512. Then V = (5 + 4)/2 = 4.5 ms, lag 0.5 ms, 2 ms to the deadline;
+/// scaled by 1024/512: lag 1 ms, distance 4 ms. The running entity is still counted in V, at
+/// its new weight and old vruntime: V = (5·1024 + 4·512)/1536 = 4_666_666, load 1536, the lag
+/// inflated to 1·2048/1536 = 1_333_333: vruntime 3_333_333, deadline 7_333_333 (6.6 keeps
+/// vruntime 4 and puts the deadline 4 ms after it, at 8). It keeps its protection up to
+/// vruntime 6 (not rescaled in v6.18) and reaches its deadline at the 11 ms tick (2 ms of
+/// virtual time per ms at weight 512): a new 6 ms request, and H runs.
+#[test]
+fn eevdf_6_18_a_group_share_change_keeps_the_entitys_lag() {
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":1500}}"#;
+    let out = grouped(
+        2,
+        "12ms",
+        policy,
+        r#"[{"name":"g","cpu.weight":100}]"#,
+        r#"[{"name":"H","cpus":[0],"program":[{"run":"1s"}]},
+            {"name":"A","group":"g","cpus":[0],"program":[{"run":"1s"}]},
+            {"name":"B","group":"g","cpus":[1],"arrival":"5500us","program":[{"run":"1s"}]}]"#,
+    );
+    let a = notes_of(&out, "A", 11_000);
+    let from = a.iter().position(|x| x.starts_with("8000")).expect("8 ms");
+    assert_eq!(
+        a[from..],
+        [
+            "8000 picked: earliest deadline 5.000 ms among 1 eligible (V 3.000 ms, lag 0.000 ms)",
+            "9000 its group's entity reweighted 1024 -> 512: lag 0.500 ms kept (1.000 ms at the new weight), placed at vruntime 3.333 ms, deadline 7.333 ms",
+            "11000 its group's request used up: new deadline 13.333 ms (vruntime 7.333 ms): resched",
+        ]
+    );
+    // The Gantt chart letters tasks by index: A is H, B is A.
+    assert_eq!(gantt(&out, 1)[..18].to_string(), "cpu0 |AABBBAAABBBA");
+}
+
+/// 6.18 DELAY_DEQUEUE of a group entity by hand. 1 CPU, HZ 1000, slice 1 ms; A (root) runs
+/// from 0, its request renewed at every tick. B, in group g, arrives at 5 ms: at its queue's V
+/// 0 with half a slice; g's entity at the root's V 5 with deadline 6, tying A's, and the woken
+/// entity wins. 6 ms: g's request is used up (vruntime 6, deadline 7), A (5) runs; 7 ms: A
+/// (6, 7) ties g, g runs. B sleeps at 8 ms: eligible in its own queue (alone, lag 0), so it
+/// leaves, and g's queue is empty; g's entity (vruntime 7) is behind V = (6 + 7)/2 = 6.5 and
+/// stays queued. At the 9 ms tick A (7, deadline 8) and g (7, 8) tie at V 7 and the pick lands
+/// on g: dequeued then with lag 0. B wakes at 18 ms at its queue's V (2 ms, its last
+/// vruntime), and g's entity is placed at the root's V 16 with lag 0, deadline 17, tying A's
+/// request renewed by the 18 ms tick: B preempts at once. Without the delay g would have left
+/// at 8 ms with lag −0.5 ms and come back behind V, not eligible.
+#[test]
+fn eevdf_6_18_a_group_entity_whose_queue_empties_stays_queued_until_eligible() {
+    let policy = r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":1000}}"#;
+    let out = grouped(
+        1,
+        "30ms",
+        policy,
+        r#"[{"name":"g","cpu.weight":100}]"#,
+        r#"[{"name":"A","program":[{"run":"1s"}]},
+            {"name":"B","group":"g","arrival":"5ms","program":[{"run":"2ms"},{"sleep":"10ms"},{"run":"1s"}]}]"#,
+    );
+    assert_eq!(
+        notes_of(&out, "B", 18_000),
+        [
+            "5000 new task at V 0.000 ms (lag 0.000 ms, saved 0.000 ms), deadline 0.500 ms: half a slice away",
+            "5000 wakeup preempts: earliest deadline 6.000 ms among 2 eligible (lag 0.000 ms)",
+            "5000 picked: earliest deadline 0.500 ms among 1 eligible (V 0.000 ms, lag 0.000 ms)",
+            "6000 its group's request used up: new deadline 7.000 ms (vruntime 6.000 ms): resched",
+            "7000 picked: earliest deadline 2.000 ms among 1 eligible (V 1.000 ms, lag 0.000 ms)",
+            "8000 dequeued with lag 0.000 ms (clamped)",
+            "8000 its group's queue emptied; the group's entity, lag -0.500 ms, not eligible, stays queued (DELAY_DEQUEUE)",
+            "18000 placed: V 2.000 ms, lag 0.000 ms (saved 0.000 ms), deadline 3.000 ms: eligible",
+            "18000 wakeup preempts: earliest deadline 17.000 ms among 2 eligible (lag 0.000 ms)",
+            "18000 picked: earliest deadline 3.000 ms among 1 eligible (V 2.000 ms, lag 0.000 ms)",
+        ]
+    );
+    assert!(
+        notes_of(&out, "A", 9_000).contains(
+            &"9000 delayed dequeue of a group's entity: picked with its queue empty, lag 0.000 ms saved as 0.000 ms (DELAY_ZERO)"
+                .to_string()
+        ),
+        "{:?}",
+        notes_of(&out, "A", 9_000)
+    );
+    // Without DELAY_DEQUEUE g's entity leaves at 8 ms with its debt and B waits at 18 ms.
+    let policy =
+        r#"{"id":"eevdf","tunables":{"kernel":618,"hz":1000,"base_slice":1000,"delay_dequeue":0}}"#;
+    let out = grouped(
+        1,
+        "30ms",
+        policy,
+        r#"[{"name":"g","cpu.weight":100}]"#,
+        r#"[{"name":"A","program":[{"run":"1s"}]},
+            {"name":"B","group":"g","arrival":"5ms","program":[{"run":"2ms"},{"sleep":"10ms"},{"run":"1s"}]}]"#,
+    );
+    let b = notes_of(&out, "B", 18_000);
+    assert!(
+        !b.iter().any(|x| x.starts_with("18000 wakeup preempts")),
+        "{b:?}"
+    );
+}
