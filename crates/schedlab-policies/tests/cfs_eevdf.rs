@@ -1093,7 +1093,7 @@ fn eevdf_6_18_a_group_entity_whose_queue_empties_stays_queued_until_eligible() {
             "5000 picked: earliest deadline 0.500 ms among 1 eligible (V 0.000 ms, lag 0.000 ms)",
             "6000 its group's request used up: new deadline 7.000 ms (vruntime 6.000 ms): resched",
             "7000 picked: earliest deadline 2.000 ms among 1 eligible (V 1.000 ms, lag 0.000 ms)",
-            "8000 dequeued with lag 0.000 ms (clamped)",
+            "8000 dequeued with lag 0.000 ms",
             "8000 its group's queue emptied; the group's entity, lag -0.500 ms, not eligible, stays queued (DELAY_DEQUEUE)",
             "18000 placed: V 2.000 ms, lag 0.000 ms (saved 0.000 ms), deadline 3.000 ms: eligible",
             "18000 wakeup preempts: earliest deadline 17.000 ms among 2 eligible (lag 0.000 ms)",
