@@ -11,7 +11,7 @@ import { wasmMemory } from "./bench/wasm-memory.mjs";
 const LIMIT = 256 * (1 << 20);
 
 test("a big run renders, zooms and inspects within 256 MB of wasm memory", async ({ app }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   const { page } = app;
   const dir = join(artifacts, "scenarios");
   mkdirSync(dir, { recursive: true });
@@ -26,7 +26,7 @@ test("a big run renders, zooms and inspects within 256 MB of wasm memory", async
   await expect(status).toHaveText(/^Done .* · 5000 tasks · trace hash [0-9a-f]{16}$/, { timeout: 240_000 });
   expect((await status.textContent()).trim().match(HASH)[1]).toBe(cliHash);
   // More segments than the page keeps: the charts say where their trace stops.
-  await expect(page.getByTestId("chart-warnings")).toContainText(/The charts show the trace up to [\d.]+ \w+ of 60(\.0+)? s/);
+  await expect(page.getByTestId("chart-warnings")).toContainText(/The charts show the trace up to [\d.]+ \w+ of 600(\.0+)? s/);
   await expect(page.getByTestId("stats-table").locator("tbody tr").first()).toBeVisible();
 
   // Every CPU's lane, over the trace kept.
@@ -34,10 +34,9 @@ test("a big run renders, zooms and inspects within 256 MB of wasm memory", async
   const [start, shownUntil] = (await chart.getAttribute("data-zoom")).split("-").map(Number);
   expect(start).toBe(0);
   expect(shownUntil).toBeGreaterThan(1e9);
-  expect(shownUntil).toBeLessThan(60e9);
+  expect(shownUntil).toBeLessThan(600e9);
+  await expect(page.getByTestId("gantt")).toHaveAttribute("aria-label", /^Gantt chart: 16 CPU lanes, /);
   const rows = page.getByTestId("gantt-text").locator("tbody tr:not([data-more])");
-  const lanes = new Set(await rows.locator("td:first-child").allTextContents());
-  expect(lanes.size).toBe(16);
 
   // Zoom in four times around the middle: the window is 1/16 of it and the segments listed
   // lie in it.
@@ -48,6 +47,7 @@ test("a big run renders, zooms and inspects within 256 MB of wasm memory", async
   expect(a).toBeGreaterThan(0);
   await expect(page.getByTestId("gantt-text").locator("caption")).toContainText("segments from");
   expect(await rows.count()).toBeGreaterThan(16);
+  expect(new Set(await rows.locator("td:first-child").allTextContents()).has("cpu0")).toBe(true);
   for (const row of (await rows.all()).slice(0, 20)) {
     const task = (await row.locator("td").nth(1).textContent()).trim();
     expect(task).toMatch(/^w/);

@@ -7,7 +7,7 @@
 //   several moves, median and worst: on the default scenario, then on the contest preset;
 // - the wasm and JavaScript files, raw and gzipped;
 // - wasm memory on a big run (`wasm_memory_mb`): the largest of the page's and the simulation
-//   worker's WebAssembly memory after a big run (bench/big-run.mjs, five simulated minutes),
+//   worker's WebAssembly memory after a big run (bench/big-run.mjs, ten simulated minutes),
 //   a zoom and an inspection; a wasm memory never shrinks, so that is the most they needed.
 //
 // It measures and reports; nothing here is a test and nothing fails on a slow machine.
@@ -19,7 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { cli, dist as defaultDist, serveStatic } from "../fixtures.js";
-import { bigRun, INSPECT_AT_MS } from "./big-run.mjs";
+import { BIG_RUN, INSPECT_AT_MS } from "./big-run.mjs";
 import { wasmMemory } from "./wasm-memory.mjs";
 
 const MOVES = [0, 10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
@@ -123,7 +123,7 @@ async function slide(page) {
 async function bigRunMemory(browser, site) {
   const scenario = join(resolve(process.env.CARGO_TARGET_DIR ?? "target"), "bench-node", "big-run.json");
   mkdirSync(dirname(scenario), { recursive: true });
-  writeFileSync(scenario, JSON.stringify(bigRun(BIG_RUN_DURATION)));
+  writeFileSync(scenario, JSON.stringify(BIG_RUN));
   const link = cli("share", scenario).trim();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
@@ -144,7 +144,7 @@ async function bigRunMemory(browser, site) {
     const m = await wasmMemory(page);
     const mb = (b) => b / (1 << 20);
     return {
-      duration: BIG_RUN_DURATION,
+      duration: BIG_RUN.duration,
       run_ms: Number(text.match(/Done in ([0-9.]+) ms/)?.[1]),
       page_mb: mb(m.page),
       worker_mb: Math.max(0, ...m.workers.map(mb)),
@@ -153,8 +153,6 @@ async function bigRunMemory(browser, site) {
     await context.close();
   }
 }
-
-const BIG_RUN_DURATION = "600s";
 
 async function main() {
   const json = process.argv.includes("--json");
