@@ -29,6 +29,13 @@
 //!   few megabytes instead of hundreds (the `million_tasks_reply_stays_small` test);
 //!   [`crate::result::RunResult::for_page`] keeps the same tasks of the per-task table.
 //!
+//! The worker records only that much of a run ([`page_cap`]: the engine's trace keeps the
+//! segments up to [`SEGMENT_LIMIT`] and what lies before the instant they end, the first
+//! [`NOTE_LIMIT`] notes and [`OBSERVED_LIMIT`] observed points, and the kernel threads'
+//! segments throughout, with every count), so its memory does not grow with the run's length;
+//! [`RunData::from_run`] gives the same snapshot from such a trace as from a whole one (exits
+//! come from the metrics).
+//!
 //! The reply is therefore bounded whatever the scenario: about 33 bytes per segment up to
 //! [`SEGMENT_LIMIT`] (13 MB), under 700 bytes per listed task including its row of the per-task
 //! table (3.5 MB), plus notes and observed points within their limits: under 25 MB of JSON.
