@@ -2,7 +2,7 @@
 //! entry point (`worker_main.rs`) only wires it to `postMessage`.
 
 use schedlab::workloads::contest::{self, Config};
-use schedlab::{Benchmark, Detail, Job, Nanos, PresetError, PresetRef, RunResult, SimError};
+use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, RunResult, SimError};
 
 use crate::protocol::{to_json, HeadlineValue, ReportView, Request, Response, RunOutcome};
 
@@ -132,9 +132,11 @@ fn sim_failed(id: u64, e: SimError) -> Response {
     }
 }
 
-/// Runs a job with full detail: what the charts draw, the result and a preset's report.
+/// Runs a job with full detail, recording only what the charts draw
+/// (`schedlab::view::page_cap`: the worker's memory stays bounded however long the run), the
+/// result and a preset's report.
 fn run(job: &Job) -> Result<RunOutcome, SimError> {
-    let ran = job.run(Detail::Full)?;
+    let ran = job.run_capped(schedlab::view::page_cap())?;
     let scenario = job.scenario();
     let report = ran.report.map(|r| {
         let declared = schedlab::workloads::find(r.preset).map_or(&[][..], |p| p.headlines);

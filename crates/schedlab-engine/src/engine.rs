@@ -26,7 +26,9 @@ use crate::program::WaitFor;
 use crate::rng::Rng;
 use crate::scenario::{limits, Costs, Problems, Scenario};
 use crate::time::Nanos;
-use crate::trace::{Annotation, Detail, Mark, Migration, Segment, StateChange, Trace, TraceHasher};
+use crate::trace::{
+    Annotation, Detail, Mark, Migration, Segment, StateChange, Trace, TraceCap, TraceHasher,
+};
 
 /// Options of one run that are not part of the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -819,6 +821,12 @@ impl Engine {
         Ok(())
     }
 
+    /// Records only the start of the run and what [`TraceCap`] keeps, in bounded memory; call
+    /// before the first step. The run, its metrics, hash and record budget are unchanged.
+    pub fn cap_trace(&mut self, cap: TraceCap) {
+        self.trace.set_cap(cap);
+    }
+
     /// Runs to the end and returns the trace and metrics.
     pub fn run(mut self) -> Result<RunOutput, RunError> {
         while self.step()? {}
@@ -970,6 +978,9 @@ impl Engine {
             a.entry,
             CpuId(0),
         )?;
+        if self.kswapd_arrival == Some(i) || self.flusher_arrival == Some(i) {
+            self.trace.keep_task(id);
+        }
         if self.kswapd_arrival == Some(i) {
             self.kthreads += 1;
             if let Some(vm) = self.vm.as_mut() {
@@ -1613,7 +1624,7 @@ impl Engine {
             let x = &mut self.exec[t.index()];
             if x.last_observed != Some(v) {
                 x.last_observed = Some(v);
-                self.trace.observed.push((self.now, t, v));
+                self.trace.push_observed(self.now, t, v);
             }
         }
     }

@@ -82,6 +82,56 @@ pub struct Trace {
     /// Marks are kept at every detail level: benchmark metrics are computed from them.
     pub marks: Vec<Mark>,
     pub mark_labels: Vec<String>,
+    /// What a capped recording keeps (see [`TraceCap`]); None keeps everything.
+    cap: Option<Capped>,
+    /// Tasks whose segments a capped recording keeps all of.
+    keep: Vec<TaskId>,
+}
+
+/// A recording that keeps only the start of a run: what a viewer that shows at most `segments`
+/// segments, `notes` notes and `observed` observed points needs, in bounded memory whatever
+/// the run's length. Once more than `segments` segments are stored, at the instant `T` the
+/// last of them ended, the trace keeps only what lies before `T`: on each CPU the segment
+/// running at `T`, nothing after; states, migrations, notes and observed points before `T`.
+/// So for every instant before [`Trace::complete_until`] the trace holds exactly what a full
+/// one holds (segments starting then; records at it). Notes past the first `notes` and
+/// observed points past the first `observed` are not kept either. The counts
+/// ([`Trace::segment_count`], [`Trace::note_count`], ...) and [`Trace::recorded_bytes`] still
+/// cover everything, so the record budget stops a capped run exactly where it stops a full
+/// one; the segments of tasks marked with [`Trace::keep_task`] (the kernel threads) are kept
+/// for the whole run ([`Trace::kept_segments`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceCap {
+    pub segments: usize,
+    pub notes: usize,
+    pub observed: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Capped {
+    cap: TraceCap,
+    /// `T`: set once more than `cap.segments` segments are stored.
+    until: Option<Nanos>,
+    stored_segments: usize,
+    stored_notes: usize,
+    /// Payload bytes encoded but not kept, so [`Trace::recorded_bytes`] counts them.
+    dropped_bytes: u64,
+    observed_dropped: u64,
+    /// Segments of kept tasks from `T` on, with their CPU.
+    kept: Vec<(CpuId, Segment)>,
+}
+
+impl Capped {
+    /// Whether a record at `time` (a segment's start) is kept.
+    fn before_cut(&self, time: Nanos) -> bool {
+        self.until.is_none_or(|t| time < t)
+    }
+}
+
+/// Drops what `log` encoded since it was `before` bytes long, counting the bytes.
+fn drop_since(log: &mut Log, before: usize, dropped: &mut u64) {
+    *dropped += (log.bytes.len() - before) as u64;
+    log.bytes.truncate(before);
 }
 
 /// Bytes of LEB128 varints.
@@ -176,6 +226,7 @@ impl Trace {
 
     pub(crate) fn push_segment(&mut self, cpu: CpuId, s: Segment) {
         let lane = &mut self.lanes[cpu.index()];
+        let before = lane.log.bytes.len();
         // start as a gap from the previous segment's end, then the length.
         let gap = s.start.0 - lane.log.last_time;
         lane.log.put(gap);
@@ -183,6 +234,65 @@ impl Trace {
         lane.log.last_time = s.end.0;
         lane.log.put(s.task.0 as u64);
         lane.count += 1;
+        let Some(c) = self.cap.as_mut() else { return };
+        if !c.before_cut(s.start) {
+            drop_since(&mut lane.log, before, &mut c.dropped_bytes);
+            if self.keep.contains(&s.task) {
+                c.kept.push((cpu, s));
+            }
+            return;
+        }
+        c.stored_segments += 1;
+        if c.until.is_none() && c.stored_segments > c.cap.segments {
+            c.until = Some(s.end);
+        }
+    }
+
+    /// Keeps only the start of the run (see [`TraceCap`]); before any segment is recorded.
+    pub(crate) fn set_cap(&mut self, cap: TraceCap) {
+        self.cap = Some(Capped {
+            cap,
+            until: None,
+            stored_segments: 0,
+            stored_notes: 0,
+            dropped_bytes: 0,
+            observed_dropped: 0,
+            kept: Vec::new(),
+        });
+    }
+
+    /// Keeps every segment of `task` in a capped trace (a kernel thread, whose CPU use a
+    /// chart shows over the whole run).
+    pub(crate) fn keep_task(&mut self, task: TaskId) {
+        self.keep.push(task);
+    }
+
+    /// The instant before which a capped trace holds everything a full one does (see
+    /// [`TraceCap`]); None when nothing was left out for the cap.
+    pub fn complete_until(&self) -> Option<Nanos> {
+        self.cap.as_ref().and_then(|c| c.until)
+    }
+
+    /// Segments of the tasks marked with [`Trace::keep_task`] that a capped trace keeps past
+    /// [`Trace::complete_until`] (the lanes hold those before it).
+    pub fn kept_segments(&self) -> &[(CpuId, Segment)] {
+        self.cap.as_ref().map_or(&[], |c| &c.kept)
+    }
+
+    /// Observed points a capped trace did not keep.
+    pub fn observed_dropped(&self) -> u64 {
+        self.cap.as_ref().map_or(0, |c| c.observed_dropped)
+    }
+
+    pub(crate) fn push_observed(&mut self, time: Nanos, task: TaskId, value: i64) {
+        if let Some(c) = self.cap.as_mut() {
+            if !c.before_cut(time) || self.observed.len() >= c.cap.observed {
+                c.observed_dropped += 1;
+                c.dropped_bytes += std::mem::size_of::<(Nanos, TaskId, i64)>() as u64;
+                return;
+            }
+        }
+        self.observed.push((time, task, value));
     }
 
     /// Bytes recorded so far (payload, not allocator slack), for the run's record budget.
@@ -194,6 +304,7 @@ impl Trace {
         (logs
             + self.observed.len() * std::mem::size_of::<(Nanos, TaskId, i64)>()
             + self.marks.len() * std::mem::size_of::<Mark>()) as u64
+            + self.cap.as_ref().map_or(0, |c| c.dropped_bytes)
     }
 
     /// Releases spare capacity once a run is over.
@@ -209,6 +320,7 @@ impl Trace {
     }
 
     pub(crate) fn push_state(&mut self, c: StateChange) {
+        let before = self.states.bytes.len();
         self.states.put_time(c.time);
         self.states.put(((c.task.0 as u64) << 3) | c.state as u64);
         if c.state == TaskState::Runnable {
@@ -216,14 +328,21 @@ impl Trace {
                 .put(c.waker.map(|w| w.0 as u64 + 1).unwrap_or(0));
         }
         self.state_count += 1;
+        if let Some(cap) = self.cap.as_mut().filter(|cap| !cap.before_cut(c.time)) {
+            drop_since(&mut self.states, before, &mut cap.dropped_bytes);
+        }
     }
 
     pub(crate) fn push_migration(&mut self, m: Migration) {
+        let before = self.migrations.bytes.len();
         self.migrations.put_time(m.time);
         self.migrations.put(m.task.0 as u64);
         self.migrations.put(m.from.0 as u64);
         self.migrations.put(m.to.0 as u64);
         self.migration_count += 1;
+        if let Some(cap) = self.cap.as_mut().filter(|cap| !cap.before_cut(m.time)) {
+            drop_since(&mut self.migrations, before, &mut cap.dropped_bytes);
+        }
     }
 
     /// Every migration (a task starting to run on another CPU than it last ran on), in time
@@ -274,6 +393,7 @@ impl Trace {
             .rposition(|&x| x != 0)
             .map(|i| i + 1)
             .unwrap_or(0);
+        let before = self.notes.bytes.len();
         self.notes.put_time(a.time);
         self.notes.put(a.cpu.0 as u64);
         self.notes.put(a.task.0 as u64);
@@ -282,6 +402,13 @@ impl Trace {
             self.notes.put_i(x);
         }
         self.note_count += 1;
+        if let Some(cap) = self.cap.as_mut() {
+            if cap.before_cut(a.time) && cap.stored_notes < cap.cap.notes {
+                cap.stored_notes += 1;
+            } else {
+                drop_since(&mut self.notes, before, &mut cap.dropped_bytes);
+            }
+        }
     }
 
     pub fn cpus(&self) -> usize {
@@ -503,6 +630,76 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A capped trace keeps a prefix of each log (segments starting, records before the cut;
+    /// the first notes and observed points), counts everything and reports the bytes a full
+    /// trace records.
+    #[test]
+    fn a_capped_trace_keeps_the_start_and_counts_the_rest() {
+        let cap = TraceCap {
+            segments: 2,
+            notes: 1,
+            observed: 1,
+        };
+        let mut full = Trace::new(Detail::Full, 2);
+        let mut capped = Trace::new(Detail::Full, 2);
+        capped.set_cap(cap);
+        full.keep_task(TaskId(9));
+        capped.keep_task(TaskId(9));
+        static TPL: &str = "n {}";
+        for t in [&mut full, &mut capped] {
+            let seg = |start: u64, end: u64, task: u32| Segment {
+                start: Nanos(start),
+                end: Nanos(end),
+                task: TaskId(task),
+            };
+            // cpu1's long segment 0..50 is still running when cpu0's third one ends at 30.
+            for (cpu, s) in [(0, seg(0, 10, 1)), (0, seg(10, 20, 2)), (0, seg(20, 30, 1))] {
+                t.push_segment(CpuId(cpu), s);
+            }
+            for (time, task) in [(5, 1), (29, 2), (30, 1), (31, 2)] {
+                t.push_state(StateChange {
+                    time: Nanos(time),
+                    task: TaskId(task),
+                    state: TaskState::Sleeping,
+                    waker: None,
+                });
+                t.push_note(Annotation {
+                    time: Nanos(time),
+                    cpu: CpuId(0),
+                    task: TaskId(task),
+                    note: Note::new(TPL, &[time as i64]),
+                });
+                t.push_observed(Nanos(time), TaskId(task), time as i64);
+            }
+            for (cpu, s) in [(1, seg(0, 50, 3)), (0, seg(30, 40, 9)), (1, seg(50, 60, 9))] {
+                t.push_segment(CpuId(cpu), s);
+            }
+        }
+        assert_eq!(capped.complete_until(), Some(Nanos(30)));
+        assert_eq!(full.complete_until(), None);
+        assert_eq!(capped.recorded_bytes(), full.recorded_bytes());
+        assert_eq!(capped.segment_count(), full.segment_count());
+        assert_eq!(capped.note_count(), 4);
+        // Every segment starting before 30 (cpu1's from 0 to 50 too), the kept task's after it.
+        let before: Vec<_> = full
+            .segments()
+            .filter(|(_, s)| s.start < Nanos(30))
+            .collect();
+        assert_eq!(capped.segments().collect::<Vec<_>>(), before);
+        assert_eq!(
+            capped.kept_segments(),
+            &[
+                (CpuId(0), full.lane(CpuId(0)).nth(3).unwrap()),
+                (CpuId(1), full.lane(CpuId(1)).nth(1).unwrap())
+            ]
+        );
+        let states: Vec<_> = full.states().filter(|c| c.time < Nanos(30)).collect();
+        assert_eq!(capped.states().collect::<Vec<_>>(), states);
+        assert_eq!(capped.notes().count(), 1);
+        assert_eq!(capped.observed, [(Nanos(5), TaskId(1), 5)]);
+        assert_eq!(capped.observed_dropped(), 3);
+    }
 
     #[test]
     fn compact_logs_round_trip() {

@@ -10,6 +10,7 @@
 //!                                                 │
 //! Scenario (file, link, page) ─ Job::new / Job::with_preset ─► Job
 //!                                                 ├─ run(detail) ─► Ran { output, report }
+//!                                                 ├─ run_capped(cap) ─► Ran (the page's)
 //!                                                 └─ inspect(at) ─► RunQueues
 //! ```
 //!
@@ -19,7 +20,7 @@
 //! line (`schedlab run P --inspect-at T`) as on the page.
 
 use schedlab_engine::scenario::PolicySpec;
-use schedlab_engine::{Detail, Nanos, RunOptions, RunOutput, Scenario};
+use schedlab_engine::{Detail, Nanos, RunOptions, RunOutput, Scenario, TraceCap};
 use schedlab_policies::SimError;
 use schedlab_workloads::{
     self as workloads, Params, Preset, PresetBase, PresetError, Report, Stop,
@@ -165,7 +166,24 @@ impl Job {
 
     /// [`Job::run`] with explicit run options (budgets).
     pub fn run_with(&self, opts: RunOptions) -> Result<Ran, SimError> {
-        let output = workloads::run_until_with(&self.scenario, self.stop(), opts)?;
+        self.run_recording(opts, None)
+    }
+
+    /// [`Job::run`] at full detail that records only what `cap` keeps of the trace (the page's
+    /// worker: [`crate::view::page_cap`]), in memory bounded by the cap instead of the run's
+    /// length. The run is the same: its hash, metrics, report and budgets, and everything the
+    /// trace holds before [`schedlab_engine::Trace::complete_until`].
+    pub fn run_capped(&self, cap: TraceCap) -> Result<Ran, SimError> {
+        self.run_recording(RunOptions::default(), Some(cap))
+    }
+
+    fn run_recording(&self, opts: RunOptions, cap: Option<TraceCap>) -> Result<Ran, SimError> {
+        let mut engine = schedlab_policies::registry::engine(&self.scenario, opts)?;
+        if let Some(cap) = cap {
+            engine.cap_trace(cap);
+        }
+        workloads::advance(&mut engine, self.stop(), None)?;
+        let output = engine.into_output();
         let report = self
             .benchmark
             .as_ref()

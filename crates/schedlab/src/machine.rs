@@ -261,7 +261,9 @@ pub fn byte_ceiling(v: u64) -> u64 {
 fn cpu_per_interval(out: &RunOutput, task: u32, step: u64, points: usize) -> Vec<u64> {
     let mut cpu = vec![0u64; points];
     let step = step.max(1);
-    for (_, seg) in out.trace.segments() {
+    // A capped trace keeps a kernel thread's segments past its cut aside.
+    let kept = out.trace.kept_segments().iter().copied();
+    for (_, seg) in out.trace.segments().chain(kept) {
         if seg.task.0 != task {
             continue;
         }

@@ -29,6 +29,13 @@
 //!   few megabytes instead of hundreds (the `million_tasks_reply_stays_small` test);
 //!   [`crate::result::RunResult::for_page`] keeps the same tasks of the per-task table.
 //!
+//! The worker records only that much of a run ([`page_cap`]: the engine's trace keeps the
+//! segments up to [`SEGMENT_LIMIT`] and what lies before the instant they end, the first
+//! [`NOTE_LIMIT`] notes and [`OBSERVED_LIMIT`] observed points, and the kernel threads'
+//! segments throughout, with every count), so its memory does not grow with the run's length;
+//! [`RunData::from_run`] gives the same snapshot from such a trace as from a whole one (exits
+//! come from the metrics).
+//!
 //! The reply is therefore bounded whatever the scenario: about 33 bytes per segment up to
 //! [`SEGMENT_LIMIT`] (13 MB), under 700 bytes per listed task including its row of the per-task
 //! table (3.5 MB), plus notes and observed points within their limits: under 25 MB of JSON.
@@ -37,7 +44,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use schedlab_engine::{hash_hex, CpuId, RunOutput, Scenario, TaskState};
+use schedlab_engine::{hash_hex, CpuId, RunOutput, Scenario, TaskState, TraceCap};
 
 /// Segments kept in a [`RunData`]; beyond it the trace is cut at a time (see the module doc).
 pub const SEGMENT_LIMIT: usize = 400_000;
@@ -375,22 +382,25 @@ impl RunData {
             }
         }
 
-        // Logged state changes per task: (time, state it enters; None = exited).
+        // Logged state changes per task up to the cut: (time, state it enters; None = exited).
+        // Exits over the whole run come from the metrics, so a capped trace has them too.
         let mut changes: Vec<Vec<(u64, Option<SpanState>)>> = vec![Vec::new(); ntasks];
-        let mut exits: Vec<Option<u64>> = vec![None; ntasks];
-        let mut omitted_exits = 0u64;
         for c in trace.states() {
-            let Some(ch) = changes.get_mut(c.task.index()) else {
-                omitted_exits += u64::from(c.state == TaskState::Exited);
-                continue;
-            };
-            if c.state == TaskState::Exited {
-                exits[c.task.index()] = Some(c.time.0);
+            if c.time.0 >= shown_until {
+                break;
             }
-            if c.time.0 < shown_until {
+            if let Some(ch) = changes.get_mut(c.task.index()) {
                 ch.push((c.time.0, SpanState::of(c.state)));
             }
         }
+        let m = &out.metrics;
+        let exit = |i: usize| {
+            let t = m.tasks.get(i)?;
+            t.turnaround_ns.map(|d| t.arrival_ns.saturating_add(d))
+        };
+        let omitted_exits = (ntasks..out.tasks.len())
+            .filter(|&i| exit(i).is_some())
+            .count() as u64;
         let task_lanes: Vec<Spans> = runs
             .iter_mut()
             .zip(&changes)
@@ -400,7 +410,6 @@ impl RunData {
             })
             .collect();
 
-        let m = &out.metrics;
         let tasks = out
             .tasks
             .iter()
@@ -415,7 +424,7 @@ impl RunData {
                     parent: t.parent.map(|p| p.0),
                     colour: t.id.0 % PALETTE_LEN,
                     arrival_ns: t.arrival.0,
-                    exit_ns: exits.get(i).copied().flatten(),
+                    exit_ns: exit(i),
                     cpu_ns: t.cpu_time.0,
                     wakeups: tm.map_or(0, |x| x.wakeups),
                     share_ppm: tm.map_or(0, |x| x.share_ppm),
@@ -466,6 +475,7 @@ impl RunData {
                     o.value.push(v);
                 }
             }
+            o.truncated += trace.observed_dropped();
             o
         });
 
@@ -528,15 +538,31 @@ impl RunData {
 
 /// Where the trace is cut so at most `limit` segments start before it: the run's end
 /// when it has fewer.
+/// A trace recorded with [`page_cap`] holds every segment starting before its
+/// `complete_until`, more than `limit` of them, so the cut is the one the full trace gives.
 fn cut_time(out: &RunOutput, limit: usize) -> u64 {
     let n = out.trace.segment_count();
+    let complete = out.trace.complete_until().map_or(out.end.0, |t| t.0);
     if n <= limit {
         return out.end.0;
     }
     let mut starts: Vec<u64> = out.trace.segments().map(|(_, s)| s.start.0).collect();
+    if starts.len() <= limit {
+        return complete;
+    }
     let (_, &mut cut, _) = starts.select_nth_unstable(limit);
     // Segments starting exactly at `cut` are dropped too: at most the limit remain.
-    cut
+    cut.min(complete)
+}
+
+/// What the page's worker records of a run: what [`RunData::from_run`] keeps, in memory
+/// bounded by these limits instead of the run's length (the CLI records the whole trace).
+pub fn page_cap() -> TraceCap {
+    TraceCap {
+        segments: SEGMENT_LIMIT,
+        notes: NOTE_LIMIT,
+        observed: OBSERVED_LIMIT,
+    }
 }
 
 /// A task's lane from its segments (sorted) and logged state changes: runnable time is
@@ -1854,6 +1880,73 @@ mod tests {
         assert!(d.notes.time.iter().all(|&t| t < d.shown_until_ns));
         // Metrics-based data still covers the whole run.
         assert_eq!(d.tasks[0].wakeups, out.metrics.tasks[0].wakeups);
+    }
+
+    /// The page's recording ([`page_cap`], here with small segment limits) keeps what the
+    /// snapshot shows: the same [`RunData`] and result as from the whole trace, the same hash
+    /// and recorded bytes, with a machine (the flusher's CPU over the whole run), notes, an
+    /// observed metric, forks past the task limit and a cut.
+    #[test]
+    fn a_capped_recording_gives_the_same_snapshot() {
+        let writeback = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/scenarios/writeback.json"
+        ))
+        .unwrap();
+        let mut machine: Scenario = serde_json::from_str(&writeback).unwrap();
+        machine.cpus = 2;
+        let forks: Scenario = serde_json::from_str(
+            r#"{"version":1,"cpus":3,"duration":"400ms","seed":5,"policy":{"id":"linux-2.6-o1"},
+            "programs":{"child":[{"run":{"exponential":{"mean":"300us"}}},{"sleep":"1ms"},{"run":"200us"}]},
+            "tasks":[{"name":"parent","program":[{"repeat":40,"body":[
+                       {"fork":{"program":"child","name":"child"}},{"run":"1ms"},{"sleep":"2ms"}]}]},
+                     {"name":"hog","count":3,"program":[{"run":"1s"}]},
+                     {"name":"editor","program":[{"repeat":"forever","body":[{"run":"500us"},{"sleep":"3ms"}]}]}]}"#,
+        )
+        .unwrap();
+        for scenario in [machine, forks] {
+            let job = crate::Job::new(scenario.clone(), None);
+            let full = job.run(schedlab_engine::Detail::Full).unwrap().output;
+            let total = full.trace.segment_count();
+            for limit in [0, 1, 2, 5, 40, total / 2, total - 1, total, total + 10] {
+                let cap = TraceCap {
+                    segments: limit,
+                    ..page_cap()
+                };
+                let capped = job.run_capped(cap).unwrap().output;
+                assert_eq!(capped.hash, full.hash);
+                assert_eq!(capped.recorded_bytes, full.recorded_bytes);
+                assert_eq!(capped.trace.segment_count(), total);
+                if limit < total {
+                    let t = capped.trace.complete_until().expect("cut");
+                    // Past the cut, only the segment each CPU was running then.
+                    let stored = capped.trace.segments().count();
+                    assert!(
+                        stored <= limit + 1 + scenario.cpus as usize,
+                        "{limit}: {stored}"
+                    );
+                    assert!(capped.trace.states().all(|c| c.time <= t));
+                }
+                for task_limit in [3, TASK_LIMIT] {
+                    let want = RunData::build(&scenario, &full, limit, task_limit);
+                    let got = RunData::build(&scenario, &capped, limit, task_limit);
+                    assert_eq!(got, want, "limit {limit}, task limit {task_limit}");
+                }
+                let page = |out: &RunOutput| {
+                    serde_json::to_string(&crate::RunResult::for_page(&scenario, out)).unwrap()
+                };
+                assert_eq!(page(&capped), page(&full));
+            }
+            let d = RunData::from_run(&scenario, &full);
+            if let Some(m) = &d.machine {
+                assert!(m
+                    .kernel_threads
+                    .iter()
+                    .any(|k| k.cpu_ns.iter().sum::<u64>() > 0));
+            } else {
+                assert!(d.notes.time.len() > 10 && d.observed.is_some());
+            }
+        }
     }
 
     /// A run that forks a million tasks (the engine's limit on tasks per run): the page's reply

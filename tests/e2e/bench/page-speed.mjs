@@ -5,17 +5,22 @@
 // - slider to redraw: an input event on the prio_bonus_ratio slider until the Gantt canvas
 //   shows the new run (run-status has the new hash and the canvas's pixels changed), over
 //   several moves, median and worst: on the default scenario, then on the contest preset;
-// - the wasm and JavaScript files, raw and gzipped.
+// - the wasm and JavaScript files, raw and gzipped;
+// - wasm memory on a big run (`wasm_memory_mb`): the largest of the page's and the simulation
+//   worker's WebAssembly memory after a big run (bench/big-run.mjs, ten simulated minutes),
+//   a zoom and an inspection; a wasm memory never shrinks, so that is the most they needed.
 //
 // It measures and reports; nothing here is a test and nothing fails on a slow machine.
 // Usage: node tests/e2e/bench/page-speed.mjs [--json] [--out FILE] [--dist DIR]
 // (--out also writes the JSON report to FILE while printing the text one; --dist measures
 // another build's site, e.g. a copy of an earlier dist/, to compare two in one sitting.)
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { dist as defaultDist, serveStatic } from "../fixtures.js";
+import { cli, dist as defaultDist, serveStatic } from "../fixtures.js";
+import { BIG_RUN, INSPECT_AT_MS } from "./big-run.mjs";
+import { wasmMemory } from "./wasm-memory.mjs";
 
 const MOVES = [0, 10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
 const LOADS = 3;
@@ -113,6 +118,42 @@ async function slide(page) {
   };
 }
 
+// The big run in a fresh page: its link (made by the CLI), the run, four zooms in on the
+// Gantt chart and an inspection; then the page's and the worker's wasm memory.
+async function bigRunMemory(browser, site) {
+  const scenario = join(resolve(process.env.CARGO_TARGET_DIR ?? "target"), "bench-node", "big-run.json");
+  mkdirSync(dirname(scenario), { recursive: true });
+  writeFileSync(scenario, JSON.stringify(BIG_RUN));
+  const link = cli("share", scenario).trim();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(site.url + link);
+    const status = page.getByTestId("run-status");
+    await status.filter({ hasText: /^(Done.*[0-9a-f]{16}|Run failed.*|Stopped.*)$/ }).waitFor({ timeout: 300_000 });
+    const text = (await status.textContent()).trim();
+    if (!text.startsWith("Done")) throw new Error(`the big run did not finish: ${text}`);
+    const chart = page.getByRole("region", { name: "Gantt chart", exact: true });
+    for (let i = 0; i < 4; i++) await chart.getByRole("button", { name: "Zoom in" }).click();
+    const time = page.getByTestId("inspector-time");
+    await time.fill(String(INSPECT_AT_MS));
+    await time.press("Enter");
+    const inspector = page.getByTestId("inspector");
+    await inspector.filter({ hasText: `at ${INSPECT_AT_MS}.000 ms` }).waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="inspector"]')?.getAttribute("aria-busy") === "false", null, { timeout: 120_000 });
+    const m = await wasmMemory(page);
+    const mb = (b) => b / (1 << 20);
+    return {
+      duration: BIG_RUN.duration,
+      run_ms: Number(text.match(/Done in ([0-9.]+) ms/)?.[1]),
+      page_mb: mb(m.page),
+      worker_mb: Math.max(0, ...m.workers.map(mb)),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   const json = process.argv.includes("--json");
   const argument = (name) => {
@@ -145,6 +186,8 @@ async function main() {
     await page.evaluate(waitForRedraw, (await page.getByTestId("run-status").textContent()).trim().slice(-16));
     const contest = await slide(page);
 
+    const memory = await bigRunMemory(browser, site);
+
     const files = bundle(dist);
     const wasm = files.filter((f) => f.file.endsWith(".wasm"));
     const report = {
@@ -158,6 +201,8 @@ async function main() {
         bytes: wasm.reduce((a, f) => a + f.bytes, 0),
         gzipped: wasm.reduce((a, f) => a + f.gzipped, 0),
       },
+      wasm_memory_mb: Math.max(memory.page_mb, memory.worker_mb),
+      big_run_memory: memory,
     };
     if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
     if (json) {
@@ -172,6 +217,9 @@ async function main() {
         console.log(`  of which simulation in the worker: median ${r(sims.median)} ms, worst ${r(sims.max)} ms`);
       }
       for (const f of files) console.log(`${f.file.padEnd(20)} ${String(f.bytes).padStart(9)} bytes ${String(f.gzipped).padStart(9)} gzipped`);
+      console.log(
+        `wasm memory on a big run (${memory.duration}, run in ${r(memory.run_ms)} ms, a zoom, an inspection): page ${r(memory.page_mb)} MB, worker ${r(memory.worker_mb)} MB`,
+      );
       console.log(`${"wasm total".padEnd(20)} ${String(report.wasm_total.bytes).padStart(9)} bytes ${String(report.wasm_total.gzipped).padStart(9)} gzipped`);
     }
   } finally {
