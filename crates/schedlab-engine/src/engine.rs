@@ -663,9 +663,11 @@ impl Engine {
             self.slot_min = i;
         } else if i == self.slot_min && key > old {
             let mut min = 0;
+            let mut min_key = NO_EVENT;
             for (j, &k) in self.slots.iter().enumerate() {
-                if k < self.slots[min] {
+                if k < min_key {
                     min = j;
+                    min_key = k;
                 }
             }
             self.slot_min = min;
@@ -1109,28 +1111,13 @@ impl Engine {
     #[inline(always)]
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
-        let now = self.now;
         let c = &mut self.cpus[ci];
-        let delta = now.saturating_sub(c.accounted);
-        c.accounted = now;
         let Some(t) = self.curr[ci] else {
+            c.accounted = self.now;
             return;
         };
-        if delta == Nanos::ZERO {
-            return;
-        }
-        // The CPU's busy time and the task's `stats.cpu` are not kept here: they are the
-        // closed segments' lengths and `cpu_time`, summed when a segment closes and at the end.
-        let ti = t.index();
-        let x = &mut self.exec[ti];
-        let info = &mut self.info[ti];
-        info.cpu_time += delta;
-        let o = delta.min(x.overhead);
-        x.overhead -= o;
-        if let Some(b) = info.burst_left.as_mut() {
-            *b = b.saturating_sub(delta - o);
-        }
-        if self.accounts {
+        let delta = charge(self.now, c, &mut self.exec, &mut self.info, t);
+        if self.accounts && delta != Nanos::ZERO {
             hook!(self.account(cpu, t, delta));
         }
     }
@@ -1139,9 +1126,19 @@ impl Engine {
     /// arrival, a fork) see exact CPU time and `burst_left` on all CPUs, as the `Policy`
     /// contract promises (STCF compares a newcomer with the running tasks' remaining bursts).
     fn account_all(&mut self) {
-        for c in 0..self.cpus.len() {
-            if self.curr[c].is_some() {
-                self.account(CpuId(c as u16));
+        if self.accounts {
+            for c in 0..self.cpus.len() {
+                if self.curr[c].is_some() {
+                    self.account(CpuId(c as u16));
+                }
+            }
+            return;
+        }
+        // Without the hook, account() is charge() alone: one pass over the CPUs and their
+        // running tasks.
+        for (c, curr) in self.cpus.iter_mut().zip(&self.curr) {
+            if let Some(t) = *curr {
+                charge(self.now, c, &mut self.exec, &mut self.info, t);
             }
         }
     }
@@ -2218,6 +2215,28 @@ impl Engine {
             tasks: self.info,
         }
     }
+}
+
+/// Charges `t`, running on CPU `c`, for the time since the CPU was last accounted: exact CPU
+/// time, then the switch overhead it still owes, then its burst. Returns the time charged.
+/// The CPU's busy time and the task's `stats.cpu` are not kept here: they are the closed
+/// segments' lengths and `cpu_time`, summed when a segment closes and at the end.
+#[inline(always)]
+fn charge(now: Nanos, c: &mut Cpu, exec: &mut [Exec], info: &mut [TaskInfo], t: TaskId) -> Nanos {
+    let delta = now.saturating_sub(c.accounted);
+    c.accounted = now;
+    if delta == Nanos::ZERO {
+        return delta;
+    }
+    let x = &mut exec[t.index()];
+    let info = &mut info[t.index()];
+    info.cpu_time += delta;
+    let o = delta.min(x.overhead);
+    x.overhead -= o;
+    if let Some(b) = info.burst_left.as_mut() {
+        *b = b.saturating_sub(delta - o);
+    }
+    delta
 }
 
 /// A forked child's name: `base.n`, with `base` cut to [`limits::MAX_NAME_BYTES`] (at a
