@@ -306,6 +306,10 @@ pub struct Engine {
     timer_is_tick: bool,
     /// The policy implements `account` ([`Policy::accounts`]).
     accounts: bool,
+    /// Charge every running task before the hooks about a newcomer: the policy has an
+    /// `account` hook or reads the running tasks' CPU time there
+    /// ([`Policy::reads_running_time`]).
+    account_newcomers: bool,
 
     now: Nanos,
     seq: u64,
@@ -389,6 +393,7 @@ impl Engine {
         let timers = policy.timer_granularity();
         let timer_is_tick = policy.timer_is_tick();
         let accounts = policy.accounts();
+        let account_newcomers = accounts || policy.reads_running_time();
         // The declared channels are the first ids, in order.
         let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
@@ -500,6 +505,7 @@ impl Engine {
             timers,
             timer_is_tick,
             accounts,
+            account_newcomers,
             now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
@@ -943,7 +949,7 @@ impl Engine {
         self.live += 1;
         self.settle(id);
         self.record_state_logged(id, TaskState::Runnable, None);
-        self.account_all();
+        self.account_newcomers();
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
@@ -1046,7 +1052,7 @@ impl Engine {
         x.woke_at = Some(self.now);
         x.stats.wakeups += 1;
         self.record_state_logged(t, TaskState::Runnable, waker);
-        self.account_all();
+        self.account_newcomers();
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
         let target = match self.valid_cpu(t, target) {
@@ -1122,9 +1128,20 @@ impl Engine {
         }
     }
 
-    /// Charges every running task up to now, so that hooks about a newcomer (a wake-up, an
-    /// arrival, a fork) see exact CPU time and `burst_left` on all CPUs, as the `Policy`
-    /// contract promises (STCF compares a newcomer with the running tasks' remaining bursts).
+    /// Before the hooks about a newcomer (a wake-up, an arrival, a fork): charges every
+    /// running task up to now, so that they see exact CPU time and `burst_left` on all CPUs,
+    /// as the `Policy` contract promises (STCF compares a newcomer with the running tasks'
+    /// remaining bursts), unless the policy says it reads neither there and has no `account`
+    /// hook ([`Policy::reads_running_time`]). Every running CPU is charged anyway at its own
+    /// next event, before any other hook can read its task, and at the end of the run.
+    #[inline]
+    fn account_newcomers(&mut self) {
+        if self.account_newcomers {
+            self.account_all();
+        }
+    }
+
+    /// Charges every running task up to now.
     fn account_all(&mut self) {
         if self.accounts {
             for c in 0..self.cpus.len() {
