@@ -308,6 +308,10 @@ pub struct Engine {
     timer_is_tick: bool,
     /// The policy implements `account` ([`Policy::accounts`]).
     accounts: bool,
+    /// Charge every running task before the hooks about a newcomer: the policy has an
+    /// `account` hook or reads the running tasks' CPU time there
+    /// ([`Policy::reads_running_time`]).
+    account_newcomers: bool,
 
     now: Nanos,
     seq: u64,
@@ -391,6 +395,7 @@ impl Engine {
         let timers = policy.timer_granularity();
         let timer_is_tick = policy.timer_is_tick();
         let accounts = policy.accounts();
+        let account_newcomers = accounts || policy.reads_running_time();
         // The declared channels are the first ids, in order.
         let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
@@ -502,6 +507,7 @@ impl Engine {
             timers,
             timer_is_tick,
             accounts,
+            account_newcomers,
             now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
@@ -665,9 +671,11 @@ impl Engine {
             self.slot_min = i;
         } else if i == self.slot_min && key > old {
             let mut min = 0;
+            let mut min_key = NO_EVENT;
             for (j, &k) in self.slots.iter().enumerate() {
-                if k < self.slots[min] {
+                if k < min_key {
                     min = j;
+                    min_key = k;
                 }
             }
             self.slot_min = min;
@@ -949,7 +957,7 @@ impl Engine {
         self.live += 1;
         self.settle(id);
         self.record_state_logged(id, TaskState::Runnable, None);
-        self.account_all();
+        self.account_newcomers();
         hook!(self.task_new(id));
         let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
@@ -1055,7 +1063,7 @@ impl Engine {
         x.woke_at = Some(self.now);
         x.stats.wakeups += 1;
         self.record_state_logged(t, TaskState::Runnable, waker);
-        self.account_all();
+        self.account_newcomers();
         let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
         let target = match self.valid_cpu(t, target) {
@@ -1120,39 +1128,45 @@ impl Engine {
     #[inline(always)]
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
-        let now = self.now;
         let c = &mut self.cpus[ci];
-        let delta = now.saturating_sub(c.accounted);
-        c.accounted = now;
         let Some(t) = self.curr[ci] else {
+            c.accounted = self.now;
             return;
         };
-        if delta == Nanos::ZERO {
-            return;
-        }
-        // The CPU's busy time and the task's `stats.cpu` are not kept here: they are the
-        // closed segments' lengths and `cpu_time`, summed when a segment closes and at the end.
-        let ti = t.index();
-        let x = &mut self.exec[ti];
-        let info = &mut self.info[ti];
-        info.cpu_time += delta;
-        let o = delta.min(x.overhead);
-        x.overhead -= o;
-        if let Some(b) = info.burst_left.as_mut() {
-            *b = b.saturating_sub(delta - o);
-        }
-        if self.accounts {
+        let delta = charge(self.now, c, &mut self.exec, &mut self.info, t);
+        if self.accounts && delta != Nanos::ZERO {
             hook!(self.account(cpu, t, delta));
         }
     }
 
-    /// Charges every running task up to now, so that hooks about a newcomer (a wake-up, an
-    /// arrival, a fork) see exact CPU time and `burst_left` on all CPUs, as the `Policy`
-    /// contract promises (STCF compares a newcomer with the running tasks' remaining bursts).
+    /// Before the hooks about a newcomer (a wake-up, an arrival, a fork): charges every
+    /// running task up to now, so that they see exact CPU time and `burst_left` on all CPUs,
+    /// as the `Policy` contract promises (STCF compares a newcomer with the running tasks'
+    /// remaining bursts), unless the policy says it reads neither there and has no `account`
+    /// hook ([`Policy::reads_running_time`]). Every running CPU is charged anyway at its own
+    /// next event, before any other hook can read its task, and at the end of the run.
+    #[inline]
+    fn account_newcomers(&mut self) {
+        if self.account_newcomers {
+            self.account_all();
+        }
+    }
+
+    /// Charges every running task up to now.
     fn account_all(&mut self) {
-        for c in 0..self.cpus.len() {
-            if self.curr[c].is_some() {
-                self.account(CpuId(c as u16));
+        if self.accounts {
+            for c in 0..self.cpus.len() {
+                if self.curr[c].is_some() {
+                    self.account(CpuId(c as u16));
+                }
+            }
+            return;
+        }
+        // Without the hook, account() is charge() alone: one pass over the CPUs and their
+        // running tasks.
+        for (c, curr) in self.cpus.iter_mut().zip(&self.curr) {
+            if let Some(t) = *curr {
+                charge(self.now, c, &mut self.exec, &mut self.info, t);
             }
         }
     }
@@ -2229,6 +2243,28 @@ impl Engine {
             tasks: self.info,
         }
     }
+}
+
+/// Charges `t`, running on CPU `c`, for the time since the CPU was last accounted: exact CPU
+/// time, then the switch overhead it still owes, then its burst. Returns the time charged.
+/// The CPU's busy time and the task's `stats.cpu` are not kept here: they are the closed
+/// segments' lengths and `cpu_time`, summed when a segment closes and at the end.
+#[inline(always)]
+fn charge(now: Nanos, c: &mut Cpu, exec: &mut [Exec], info: &mut [TaskInfo], t: TaskId) -> Nanos {
+    let delta = now.saturating_sub(c.accounted);
+    c.accounted = now;
+    if delta == Nanos::ZERO {
+        return delta;
+    }
+    let x = &mut exec[t.index()];
+    let info = &mut info[t.index()];
+    info.cpu_time += delta;
+    let o = delta.min(x.overhead);
+    x.overhead -= o;
+    if let Some(b) = info.burst_left.as_mut() {
+        *b = b.saturating_sub(delta - o);
+    }
+    delta
 }
 
 /// A forked child's name: `base.n`, with `base` cut to [`limits::MAX_NAME_BYTES`] (at a

@@ -473,6 +473,19 @@ pub trait Policy {
         false
     }
 
+    /// Whether the hooks about a newcomer (`task_new`, `select_cpu`, `enqueue`,
+    /// `wakeup_preempt`) read the running tasks' `cpu_time` or `burst_left` (read once, when the
+    /// run starts). While this says true, the default, the engine charges every running task up
+    /// to now before those hooks, so they see exact values (STCF compares a newcomer with the
+    /// running tasks' remaining bursts). A policy that reads neither there, and has no
+    /// `account` hook, may say false: a running task is then charged at its own CPU's next
+    /// event (a switch, a burst's end, a timer, a tick) instead, the same time in one step, so
+    /// every other hook still sees exact values. The policies' `account_hook` test checks that
+    /// saying false changes no run.
+    fn reads_running_time(&self) -> bool {
+        true
+    }
+
     /// `task` ran `delta` on `cpu` since the last call (exact accounting; `update_curr`).
     /// Called only when [`Policy::accounts`] is true.
     fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _delta: Nanos) {}

@@ -146,6 +146,8 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     Box::new(Mlfq {
         queues: vec![VecDeque::new(); cfg.queues],
         next_boost: cfg.boost_period,
+        quanta: (0..cfg.queues).map(|l| cfg.quantum_at(l)).collect(),
+        allotments: (0..cfg.queues).map(|l| cfg.allotment_at(l)).collect(),
         cfg,
         tasks: Vec::new(),
         claims: vec![None; m.cpus as usize],
@@ -167,6 +169,10 @@ pub struct Mlfq {
     /// One FIFO per level, top first; holds waiting and running tasks.
     queues: Vec<VecDeque<TaskId>>,
     tasks: Vec<Entity>,
+    /// `cfg.quantum_at(l)` and `cfg.allotment_at(l)` for every level, worked out once: the hot
+    /// hooks read them at every switch.
+    quanta: Vec<Nanos>,
+    allotments: Vec<Nanos>,
     /// When the next boost is due (meaningless if boosts are off).
     next_boost: Nanos,
     /// Per CPU: a newcomer that will take it at the end of this instant, and when it claimed it.
@@ -189,10 +195,16 @@ impl Mlfq {
     }
 
     /// Rule 5, applied at the first scheduling event at or after the boost instant.
+    #[inline]
     fn maybe_boost(&mut self, cx: &mut Cx<'_>) {
         if self.cfg.boost_period == Nanos::ZERO || cx.now() < self.next_boost {
             return;
         }
+        self.boost(cx);
+    }
+
+    #[cold]
+    fn boost(&mut self, cx: &mut Cx<'_>) {
         self.next_boost = self.cfg.boost_after(cx.now());
         let mut top = VecDeque::new();
         for q in &mut self.queues {
@@ -222,9 +234,9 @@ impl Mlfq {
     /// Arms `cpu`'s timer for when `t`'s quantum or allotment runs out or a boost is due.
     fn arm(&self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId) {
         let e = self.tasks[t.index()];
-        let mut left = self.cfg.quantum_at(e.level).saturating_sub(e.slice_used);
+        let mut left = self.quanta[e.level].saturating_sub(e.slice_used);
         if e.level < self.cfg.bottom() {
-            left = left.min(self.cfg.allotment_at(e.level).saturating_sub(e.allot_used));
+            left = left.min(self.allotments[e.level].saturating_sub(e.allot_used));
         }
         if self.cfg.boost_period != Nanos::ZERO {
             left = left.min(self.next_boost.saturating_sub(cx.now()));
@@ -234,8 +246,8 @@ impl Mlfq {
 
     fn exhausted(&self, t: TaskId) -> bool {
         let e = self.tasks[t.index()];
-        e.slice_used >= self.cfg.quantum_at(e.level)
-            || (e.level < self.cfg.bottom() && e.allot_used >= self.cfg.allotment_at(e.level))
+        e.slice_used >= self.quanta[e.level]
+            || (e.level < self.cfg.bottom() && e.allot_used >= self.allotments[e.level])
     }
 
     /// Who will occupy `cpu` once this instant's switches are done, as far as we know.
@@ -306,7 +318,7 @@ impl Policy for Mlfq {
     fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
         self.maybe_boost(cx);
         let e = self.tasks[task.index()];
-        if e.level < self.cfg.bottom() && e.allot_used >= self.cfg.allotment_at(e.level) {
+        if e.level < self.cfg.bottom() && e.allot_used >= self.allotments[e.level] {
             // Rule 4: allotment used up, down one level.
             self.remove(task);
             self.tasks[task.index()] = Entity {
@@ -320,13 +332,13 @@ impl Policy for Mlfq {
                 Note::new(
                     "used its {} ms allotment at level {}: demoted to level {}",
                     &[
-                        (self.cfg.allotment_at(e.level).0 / 1_000_000) as i64,
+                        (self.allotments[e.level].0 / 1_000_000) as i64,
                         e.level as i64,
                         e.level as i64 + 1,
                     ],
                 ),
             );
-        } else if e.slice_used >= self.cfg.quantum_at(e.level) {
+        } else if e.slice_used >= self.quanta[e.level] {
             // Rule 2: quantum used up, to the tail of the same level.
             self.tasks[task.index()].slice_used = Nanos::ZERO;
             self.requeue_tail(task);
@@ -336,10 +348,7 @@ impl Policy for Mlfq {
                     task,
                     Note::new(
                         "quantum of {} ms used up: to the tail of level {}",
-                        &[
-                            (self.cfg.quantum_at(e.level).0 / 1_000_000) as i64,
-                            e.level as i64,
-                        ],
+                        &[(self.quanta[e.level].0 / 1_000_000) as i64, e.level as i64],
                     ),
                 );
             }
@@ -359,24 +368,28 @@ impl Policy for Mlfq {
 
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         let now = cx.now();
-        let idle = std::iter::once(cpu)
-            .chain(cx.cpus())
-            .find(|&c| self.occupant(cx, c).is_none());
+        // An idle CPU is taken first: the waking CPU, else the lowest idle one. Otherwise rule 1:
+        // preempt the CPU whose (future) occupant has the lowest level. One pass finds both.
+        let mut victim: Option<(CpuId, TaskId, usize)> = None;
+        let mut idle = None;
+        if self.occupant(cx, cpu).is_none() {
+            idle = Some(cpu);
+        } else {
+            for c in cx.cpus() {
+                let Some(o) = self.occupant(cx, c) else {
+                    idle = Some(c);
+                    break;
+                };
+                let l = self.tasks[o.index()].level;
+                if victim.is_none_or(|(_, _, vl)| l > vl) {
+                    victim = Some((c, o, l));
+                }
+            }
+        }
         if let Some(c) = idle {
             self.claims[c.index()] = Some((task, now));
             cx.resched(c);
             return;
-        }
-        // Rule 1: preempt the CPU whose (future) occupant has the lowest level.
-        let mut victim: Option<(CpuId, TaskId, usize)> = None;
-        for c in cx.cpus() {
-            let Some(o) = self.occupant(cx, c) else {
-                continue;
-            };
-            let l = self.tasks[o.index()].level;
-            if victim.is_none_or(|(_, _, vl)| l > vl) {
-                victim = Some((c, o, l));
-            }
         }
         let Some((c, o, l)) = victim else { return };
         let mine = self.tasks[task.index()].level;

@@ -1,8 +1,10 @@
-//! The engine calls `Policy::account` only for policies whose `accounts()` says true. A policy
-//! that implements the hook but forgets to say so would silently lose its exact accounting: here
-//! every registered policy runs the scenario corpus twice, as registered and wrapped so that the
-//! hook is always called, and the two runs must agree. (The converse, a policy that says true
-//! without implementing the hook, only costs time.)
+//! The engine calls `Policy::account` only for policies whose `accounts()` says true, and
+//! charges the running tasks before a newcomer's hooks only for policies whose
+//! `reads_running_time()` says true (or that account). A policy that implements the hook but
+//! forgets to say so would silently lose its exact accounting, and one that reads the running
+//! tasks' CPU time in a newcomer's hooks but says false would read stale values: here every
+//! registered policy runs the scenario corpus as registered and wrapped so that each is forced
+//! on, and the runs must agree. (The converse, saying true without need, only costs time.)
 
 use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{
@@ -11,81 +13,99 @@ use schedlab_engine::{
 };
 use schedlab_policies::POLICIES;
 
-/// Delegates every hook to the wrapped policy, but always asks for `account`.
-struct AlwaysAccount(Box<dyn Policy>);
+/// Delegates every hook to the wrapped policy, but asks for `account` always (`account`) or
+/// for the running tasks to be charged before every newcomer's hooks (`running_time`).
+struct Forced {
+    inner: Box<dyn Policy>,
+    account: bool,
+    running_time: bool,
+}
 
-impl Policy for AlwaysAccount {
+impl Forced {
+    fn new(inner: Box<dyn Policy>, account: bool, running_time: bool) -> Forced {
+        Forced {
+            inner,
+            account,
+            running_time,
+        }
+    }
+}
+
+impl Policy for Forced {
     fn hz(&self) -> Option<u32> {
-        self.0.hz()
+        self.inner.hz()
     }
     fn idle_ticks(&self) -> bool {
-        self.0.idle_ticks()
+        self.inner.idle_ticks()
     }
     fn queues(&self) -> Queues {
-        self.0.queues()
+        self.inner.queues()
     }
     fn timer_is_tick(&self) -> bool {
-        self.0.timer_is_tick()
+        self.inner.timer_is_tick()
     }
     fn timer_granularity(&self) -> TimerGranularity {
-        self.0.timer_granularity()
+        self.inner.timer_granularity()
     }
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
-        self.0.task_new(cx, task)
+        self.inner.task_new(cx, task)
     }
     fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-        self.0.select_cpu(cx, task, why)
+        self.inner.select_cpu(cx, task, why)
     }
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
-        self.0.enqueue(cx, cpu, task, why)
+        self.inner.enqueue(cx, cpu, task, why)
     }
     fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue) {
-        self.0.dequeue(cx, cpu, task, why)
+        self.inner.dequeue(cx, cpu, task, why)
     }
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-        self.0.pick_next(cx, cpu)
+        self.inner.pick_next(cx, cpu)
     }
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.0.set_next(cx, cpu, task)
+        self.inner.set_next(cx, cpu, task)
     }
     fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
-        self.0.put_prev(cx, cpu, task, runnable)
+        self.inner.put_prev(cx, cpu, task, runnable)
     }
     fn accounts(&self) -> bool {
-        true
+        self.account || self.inner.accounts()
+    }
+    fn reads_running_time(&self) -> bool {
+        self.running_time || self.inner.reads_running_time()
     }
     fn account(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
-        self.0.account(cx, cpu, task, delta)
+        self.inner.account(cx, cpu, task, delta)
     }
     fn tick(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-        self.0.tick(cx, cpu, curr)
+        self.inner.tick(cx, cpu, curr)
     }
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-        self.0.timer(cx, cpu, curr)
+        self.inner.timer(cx, cpu, curr)
     }
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.0.wakeup_preempt(cx, cpu, task)
+        self.inner.wakeup_preempt(cx, cpu, task)
     }
     fn yield_now(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.0.yield_now(cx, cpu, task)
+        self.inner.yield_now(cx, cpu, task)
     }
     fn task_exit(&mut self, cx: &mut Cx<'_>, task: TaskId) {
-        self.0.task_exit(cx, task)
+        self.inner.task_exit(cx, task)
     }
     fn task_reap(&mut self, cx: &mut Cx<'_>, parent: TaskId, child: TaskId) {
-        self.0.task_reap(cx, parent, child)
+        self.inner.task_reap(cx, parent, child)
     }
     fn prio_changed(&mut self, cx: &mut Cx<'_>, task: TaskId, old_nice: i32) {
-        self.0.prio_changed(cx, task, old_nice)
+        self.inner.prio_changed(cx, task, old_nice)
     }
     fn balance(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
-        self.0.balance(cx, cpu)
+        self.inner.balance(cx, cpu)
     }
     fn inspect(&self, cx: &Cx<'_>, cpu: CpuId) -> Inspection {
-        self.0.inspect(cx, cpu)
+        self.inner.inspect(cx, cpu)
     }
     fn observe(&self, task: TaskId) -> Option<i64> {
-        self.0.observe(task)
+        self.inner.observe(task)
     }
 }
 
@@ -125,17 +145,95 @@ fn forcing_the_account_hook_changes_no_run() {
                     .expect("corpus runs")
             };
             let plain = run(build());
-            let forced = run(Box::new(AlwaysAccount(build())));
-            compared += 1;
-            if (plain.hash, plain.events) != (forced.hash, forced.events) {
-                differ.push(format!("{} on {}", info.id, base.name));
+            for (account, running_time, what) in [
+                (
+                    true,
+                    false,
+                    "implement `account` but `accounts()` does not say so",
+                ),
+                (
+                    false,
+                    true,
+                    "read the running tasks' CPU time for a newcomer but \
+                     `reads_running_time()` says false",
+                ),
+            ] {
+                let forced = run(Box::new(Forced::new(build(), account, running_time)));
+                compared += 1;
+                if (plain.hash, plain.events) != (forced.hash, forced.events) {
+                    differ.push(format!("{} on {}: {what}", info.id, base.name));
+                }
             }
         }
     }
-    assert_eq!(compared, CORPUS.len() * POLICIES.len());
+    assert_eq!(compared, 2 * CORPUS.len() * POLICIES.len());
+    assert!(differ.is_empty(), "{differ:?}");
+}
+
+/// The check above can fail for `reads_running_time` too: STCF compares a newcomer with the
+/// running tasks' remaining bursts, so a wrapper that says it reads none changes its runs.
+#[test]
+fn a_policy_that_reads_stale_running_time_runs_differently() {
+    struct SaysNo(Box<dyn Policy>);
+    impl Policy for SaysNo {
+        fn reads_running_time(&self) -> bool {
+            false
+        }
+        fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
+            self.0.select_cpu(cx, task, why)
+        }
+        fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
+            self.0.enqueue(cx, cpu, task, why)
+        }
+        fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue) {
+            self.0.dequeue(cx, cpu, task, why)
+        }
+        fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
+            self.0.pick_next(cx, cpu)
+        }
+        fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+            self.0.set_next(cx, cpu, task)
+        }
+        fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
+            self.0.put_prev(cx, cpu, task, runnable)
+        }
+        fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+            self.0.timer(cx, cpu, curr)
+        }
+        fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
+            self.0.task_new(cx, task)
+        }
+        fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+            self.0.wakeup_preempt(cx, cpu, task)
+        }
+    }
+    let info = POLICIES
+        .iter()
+        .find(|p| p.id == "stcf")
+        .expect("registered");
+    let changed = CORPUS.iter().any(|text| {
+        let mut s = Scenario::from_json(text).expect("valid");
+        s.policy = PolicySpec {
+            id: "stcf".into(),
+            tunables: Default::default(),
+        };
+        let build = || {
+            let machine = Machine {
+                cpus: s.cpus as u16,
+            };
+            (info.build)(&Tunables::defaults(info.tunables), machine)
+        };
+        let run = |policy: Box<dyn Policy>| {
+            Engine::new(&s, policy, RunOptions::default())
+                .expect("valid")
+                .run()
+                .expect("runs")
+        };
+        run(build()).hash != run(Box::new(SaysNo(build()))).hash
+    });
     assert!(
-        differ.is_empty(),
-        "these policies implement `account` but `accounts()` does not say so: {differ:?}"
+        changed,
+        "no corpus run of stcf depends on exact running time"
     );
 }
 
