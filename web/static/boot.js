@@ -1,11 +1,13 @@
 // The page's bootstrap: loads the app (app.js, built from web/src/main.rs). A file rather than
 // an inline script, so the Content-Security-Policy in index.html allows only scripts from the
 // site itself (script-src 'self').
-import init from "./app.js";
 
 // The simulation worker starts first, so its wasm (sim_bg.wasm) downloads and compiles while the
 // page's does; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
-// before the page listened (a load failure), which `early` keeps.
+// before the page listened (a load failure), which `early` keeps. It is started before app.js
+// is imported (a static import would run this file only once app.js had loaded), while the
+// page's thread is idle: in a trace of the load, a worker started after the import only began
+// once the app had been instantiated and first rendered, about 190 ms later.
 try {
   const worker = new Worker("./worker.js", { type: "module" });
   const early = [];
@@ -20,8 +22,8 @@ try {
 }
 
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
-// never starts, e.g. the wasm file is missing or the browser lacks WebAssembly.
-init().then(keepOffline, (error) => {
+// never starts, e.g. app.js or the wasm file is missing or the browser lacks WebAssembly.
+import("./app.js").then((app) => app.default()).then(keepOffline, (error) => {
   console.error(error);
   const banner = document.createElement("div");
   banner.className = "error-banner";

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed};
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 /// Users per chat room (FACT, §2.1).
 pub const USERS_PER_ROOM: u64 = 20;
@@ -100,7 +100,7 @@ pub const CHAT: Preset = Preset {
     source: "reference/workloads.md §2.1, §2.3; seed 001",
     params: CHAT_PARAMS,
     generate: chat_generate,
-    report: chat_report,
+    report: Reporter::Chat,
     stop: Stop::Natural,
     metrics: &["messages_per_s", "deliveries_per_s", "elapsed_s"],
     headlines: &[Headline { metric: "messages_per_s", label: "chat: messages per second" }],
@@ -201,7 +201,7 @@ pub fn chat_measure(p: &Params, out: &RunOutput) -> ChatResult {
     }
 }
 
-fn chat_report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn chat_report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let r = chat_measure(p, out);
     let text = format!(
         "Average throughput : {} messages per second\n({} deliveries per second; {} messages in {} s{})\n",
@@ -306,7 +306,7 @@ pub const HACKBENCH: Preset = Preset {
     source: "reference/workloads.md §2.2, §2.3",
     params: HACK_PARAMS,
     generate: hack_generate,
-    report: hack_report,
+    report: Reporter::Hackbench,
     stop: Stop::Natural,
     metrics: &["time_s"],
     headlines: &[Headline { metric: "time_s", label: "hackbench: time" }],
@@ -386,7 +386,7 @@ pub fn hack_measure(p: &Params, out: &RunOutput) -> HackbenchResult {
     }
 }
 
-fn hack_report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn hack_report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let r = hack_measure(p, out);
     Report {
         preset: HACKBENCH.id,

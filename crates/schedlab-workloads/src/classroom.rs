@@ -13,7 +13,7 @@ use schedlab_engine::{Nanos, RunOutput, Scenario};
 
 use crate::build::*;
 use crate::stats::fmt_ns;
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 pub const METRICS: &[&str] = &[
     "makespan_ms",
@@ -51,7 +51,7 @@ pub const THREE_HOGS: Preset = Preset {
         }
         s
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -80,7 +80,7 @@ pub const HOG_AND_EDITOR: Preset = Preset {
         s.tasks.push(task("hog", p.get("hog_nice") as i32, Nanos::ZERO, vec![run(ms(p.u("hog_ms")))]));
         s
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -101,7 +101,7 @@ pub const NICE_EXTREMES: Preset = Preset {
         s.tasks.push(task("nice19", 19, Nanos::ZERO, vec![run(ms(p.u("run_ms")))]));
         s
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -132,7 +132,7 @@ pub const FORK_BOMB: Preset = Preset {
         s.tasks.push(task("editor", 0, Nanos::ZERO, vec![repeat(100, vec![run(ms(1)), sleep(ms(30))])]));
         s
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -163,7 +163,7 @@ pub const PIPE_PING_PONG: Preset = Preset {
         }
         s
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -368,7 +368,7 @@ pub const OSTEP_EQUAL: Preset = Preset {
             ("C", at0, cpu(10)),
         ])
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -388,7 +388,7 @@ pub const OSTEP_CONVOY: Preset = Preset {
             ("C", at0, cpu(10)),
         ])
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -408,7 +408,7 @@ pub const OSTEP_LATE: Preset = Preset {
             ("C", at10, cpu(10)),
         ])
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -428,7 +428,7 @@ pub const OSTEP_RESPONSE: Preset = Preset {
             ("C", at0, cpu(5)),
         ])
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
@@ -450,13 +450,13 @@ pub const OSTEP_IO: Preset = Preset {
             ("B", Nanos::ZERO, TextbookJob { burst: ms(50), io: None }),
         ])
     },
-    report,
+    report: Reporter::Classroom,
     stop: Stop::Natural,
     metrics: METRICS,
     headlines: CLASSROOM_HEADLINES,
 };
 
-fn report(_p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report(_p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     report_run(out)
 }
 

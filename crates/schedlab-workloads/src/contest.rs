@@ -46,7 +46,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed};
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 /// The loads of contest v0.61, in the order the seeds print them.
 pub const LOADS: &[&str] = &[
@@ -172,7 +172,7 @@ pub const PRESET: Preset = Preset {
     source: "reference/workloads.md §1; seeds 000, 003, 004",
     params: PARAMS,
     generate,
-    report,
+    report: Reporter::Contest,
     stop: Stop::TaskExits(MAKE),
     metrics: &["time_s", "cpu_pct", "loads", "lcpu_pct", "cpu_plus_lcpu_pct"],
     headlines: &[Headline { metric: "time_s", label: "make: time" }, Headline { metric: "cpu_pct", label: "make: CPU" }],
@@ -657,7 +657,7 @@ pub fn measure(p: &Params, cpus: u32, out: &RunOutput) -> ContestRun {
 
 const MACHINE: &str = "machine model (workloads.md §7.2): page cache, dirty throttling and a flusher kernel thread (pdflush; bdflush on 2.4) scheduled like any task; the elevator follows the kernel era (2.4 linus, 2.5 deadline, 2.6 anticipatory, CFS cfq) unless --set elevator=…; mem_load touches 1.1 × RAM of anonymous memory, swapped on the first disk by reclaim and a kswapd kernel thread (§7.3); --set takes every machine knob (dirty_ratio, swappiness, elevator and its own knobs: `schedlab presets`)";
 
-fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report(p: &Params, base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, base.cpus, out);
     let row = Row::from_runs(&label(&base.policy), std::slice::from_ref(&r));
     let width = KERNEL_WIDTH.max(row.name().len());

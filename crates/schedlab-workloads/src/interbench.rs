@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{div_round, fixed, isqrt, Summary};
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 pub const BENCHES: &[&str] = &["audio", "video", "x", "gaming"];
 pub const LOADS: &[&str] = &["none", "burn", "write", "read", "compile", "memload"];
@@ -70,7 +70,7 @@ pub const PRESET: Preset = Preset {
     source: "reference/workloads.md §4",
     params: PARAMS,
     generate,
-    report,
+    report: Reporter::Interbench,
     stop: Stop::Natural,
     metrics: &["latency_mean_ms", "latency_sd_ms", "latency_sd_interbench_ms", "latency_max_ms", "desired_cpu_pct", "deadlines_met_pct"],
     headlines: &[Headline { metric: "latency_mean_ms", label: "interbench: mean latency" }, Headline { metric: "deadlines_met_pct", label: "interbench: deadlines met" }],
@@ -344,7 +344,7 @@ fn ms3(ns: u64) -> String {
     fixed((ns / 1000) as i64, 3)
 }
 
-fn report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, out);
     let met = r
         .deadlines_met_pct_x10

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{fmt_ns, Log2Histogram, Summary};
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 const MARK_RT: &str = "rt";
 /// Iterations per "chunk" for the slowest-stretch metric (Mike printed every 1000, seed 002).
@@ -45,7 +45,7 @@ pub const PRESET: Preset = Preset {
     source: "reference/workloads.md §3; seed 002",
     params: PARAMS,
     generate,
-    report,
+    report: Reporter::Irman,
     stop: Stop::TaskExits("irman"),
     metrics: &["rt_max_ms", "rt_min_ms", "rt_avg_ms", "rt_sd_ms", "iterations_done", "slowest_1000_s"],
     headlines: &[Headline { metric: "rt_avg_ms", label: "irman: mean response" }],
@@ -142,7 +142,7 @@ fn ms_f(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
-fn report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure(p, out);
     let s = r.round_trip;
     let mut text = format!(

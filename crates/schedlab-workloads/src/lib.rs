@@ -257,6 +257,37 @@ impl Report {
     }
 }
 
+/// Which report a preset's run gets. Data rather than a function pointer in [`Preset`], so code
+/// that only lists, checks or generates presets (the page's thread, which runs nothing) does not
+/// link the reports: only [`Reporter::report`], on the run path, reaches them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reporter {
+    Contest,
+    Chat,
+    Hackbench,
+    Irman,
+    Interbench,
+    SleepHistogram,
+    SleepWork,
+    Classroom,
+}
+
+impl Reporter {
+    /// The benchmark's report on a run of the scenario it generated from `params` and `base`.
+    pub fn report(self, params: &Params, base: &PresetBase, out: &RunOutput) -> Report {
+        match self {
+            Reporter::Contest => contest::report(params, base, out),
+            Reporter::Chat => chat::chat_report(params, base, out),
+            Reporter::Hackbench => chat::hack_report(params, base, out),
+            Reporter::Irman => irman::report(params, base, out),
+            Reporter::Interbench => interbench::report(params, base, out),
+            Reporter::SleepHistogram => probes::report_b(params, base, out),
+            Reporter::SleepWork => probes::report_a(params, base, out),
+            Reporter::Classroom => classroom::report(params, base, out),
+        }
+    }
+}
+
 /// A registry entry.
 #[derive(Clone, Copy)]
 pub struct Preset {
@@ -268,7 +299,7 @@ pub struct Preset {
     pub source: &'static str,
     pub params: &'static [ParamSpec],
     pub generate: fn(&Params, &PresetBase) -> Scenario,
-    pub report: fn(&Params, &PresetBase, &RunOutput) -> Report,
+    pub report: Reporter,
     pub stop: Stop,
     /// The metrics its report produces (keys), for `schedlab sweep --metric`.
     pub metrics: &'static [&'static str],
@@ -540,7 +571,7 @@ pub fn run_preset_with(
 ) -> Result<(Scenario, RunOutput, Report), PresetError> {
     let scenario = generate(preset, params, base);
     let out = run_until_with(&scenario, preset.stop, opts)?;
-    let mut report = (preset.report)(params, base, &out);
+    let mut report = preset.report.report(params, base, &out);
     report.preset = preset.id;
     Ok((scenario, out, report))
 }

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::build::*;
 use crate::stats::{fixed, Histogram, Summary};
-use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Stop};
+use crate::{Headline, Metric, ParamSpec, Params, Preset, PresetBase, Report, Reporter, Stop};
 
 pub const PROBE_LOADS: &[&str] = &["none", "hogs", "compile"];
 const DISK: &str = "sda";
@@ -118,7 +118,7 @@ pub const SLEEP_HISTOGRAM: Preset = Preset {
     source: "reference/workloads.md §5.4; seed 000",
     params: B_PARAMS,
     generate: generate_b,
-    report: report_b,
+    report: Reporter::SleepHistogram,
     stop: Stop::TaskExits("probe"),
     metrics: &["overshoot_mean_ms", "overshoot_sd_ms", "overshoot_p99_ms", "overshoot_max_ms"],
     headlines: &[Headline { metric: "overshoot_mean_ms", label: "probe: mean oversleep" }],
@@ -131,7 +131,7 @@ pub const SLEEP_WORK: Preset = Preset {
     source: "reference/workloads.md §5.4; seed 000",
     params: A_PARAMS,
     generate: generate_a,
-    report: report_a,
+    report: Reporter::SleepWork,
     stop: Stop::TaskExits("probe"),
     metrics: &["response_mean_ms", "response_sd_ms", "response_max_ms"],
     headlines: &[Headline { metric: "response_mean_ms", label: "probe: mean lateness" }],
@@ -280,7 +280,7 @@ fn msf(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
-fn report_b(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report_b(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let r = measure_b(ms(p.u("sleep_ms")).0, &elapsed(out));
     // The script's output: "0.201:  201" for every non-empty 1 ms bin.
     let mut text = String::new();
@@ -351,7 +351,7 @@ pub struct SleepWork {
     pub summary: Summary,
 }
 
-fn report_a(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
+pub(crate) fn report_a(p: &Params, _base: &PresetBase, out: &RunOutput) -> Report {
     let sleep_ns = ms(p.u("sleep_ms")).0;
     let resp: Vec<u64> = elapsed(out)
         .iter()

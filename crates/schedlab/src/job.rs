@@ -98,7 +98,7 @@ impl Benchmark {
             seed: scenario.seed,
             policy: scenario.policy.clone(),
         };
-        let mut report = (self.preset.report)(&self.params, &base, out);
+        let mut report = self.preset.report.report(&self.params, &base, out);
         report.preset = self.preset.id;
         report
     }
