@@ -470,6 +470,7 @@ test("sweep: prio_bonus_ratio over three values gives what `schedlab sweep` prin
 });
 
 test("sweep: a long sweep shows its progress and can be cancelled", async ({ app: { page } }) => {
+  test.setTimeout(60_000);
   // Contest: each point is a whole compile (tens of ms in wasm), and the points queue behind the
   // contest table's rows, so the sweep is still going when Cancel is pressed.
   const first = await doneHash(page);

@@ -97,6 +97,9 @@ export const test = base.extend({
 
     await page.goto(site.url);
     // The app has started once Yew has replaced the loading text with the page.
+    await until(page, () => document.querySelector('[data-testid="engine-version"]')?.getClientRects().length > 0, null, {
+      timeout: 10_000,
+    });
     await expect(page.getByTestId("engine-version")).toBeVisible();
 
     await use({ page, site, consoleErrors, failedRequests });
@@ -114,10 +117,28 @@ export const HASH = /([0-9a-f]{16})$/;
  */
 export async function doneHash(page, { not } = {}) {
   const status = page.getByTestId("run-status");
+  await until(
+    page,
+    (not) => {
+      const text = document.querySelector('[data-testid="run-status"]')?.textContent.trim() ?? "";
+      return /^Done/.test(text) && /[0-9a-f]{16}$/.test(text) && !(not && text.endsWith(not));
+    },
+    not ?? null,
+  );
   await expect(status).toHaveText(HASH, { timeout: 30_000 });
   if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
   await expect(status).toHaveText(/^Done/);
   return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/**
+ * Waits until `predicate(arg)`, run in the page every 20 ms, is true (at most `timeout` ms), and
+ * returns either way: the web-first assertions that follow it still decide and report. They poll
+ * at widening intervals (up to 500 ms apart), so a wait they start before a run ends takes up to
+ * half a second longer than the run; this wait sees the change within 20 ms.
+ */
+export async function until(page, predicate, arg = null, { timeout = 15_000 } = {}) {
+  await page.waitForFunction(predicate, arg, { polling: 20, timeout }).catch(() => {});
 }
 
 /** Sets a tunable's range input the way dragging does: value, then an input event. */
