@@ -162,24 +162,32 @@ impl Ord for Queued {
     }
 }
 
-/// A task's program position and bookkeeping the policy does not see.
+/// A task's program position and bookkeeping the policy does not see: what a switch, a
+/// burst's end or a wake-up touches, kept compact so that the tasks of a busy run share few
+/// cache lines. The rest is in [`ExecCold`].
 #[derive(Clone, Debug)]
 struct Exec {
     pc: u32,
-    /// Remaining iterations of each enclosing loop (u64::MAX = forever).
-    loops: Vec<u64>,
-    rng: Rng,
     /// The current `run` step has been sampled and `info.burst_left` holds what is left.
     at_run: bool,
     /// Context-switch and migration overhead to burn before program progress.
     overhead: Nanos,
+    runnable_since: Nanos,
+    woke_at: Option<Nanos>,
+    /// Remaining iterations of each enclosing loop (u64::MAX = forever).
+    loops: Vec<u64>,
+    rng: Rng,
+    stats: TaskStats,
+}
+
+/// The part of a task's bookkeeping that only forks, waits, disk I/O, the page cache and
+/// the full trace's observations touch, apart from [`Exec`].
+#[derive(Clone, Debug, Default)]
+struct ExecCold {
     children_live: u32,
     zombies: VecDeque<TaskId>,
     waiting: Option<WaitFor>,
     forks: u32,
-    stats: TaskStats,
-    runnable_since: Nanos,
-    woke_at: Option<Nanos>,
     last_observed: Option<i64>,
     /// Disk requests the task sleeps on; at 0 it wakes.
     io_pending: u32,
@@ -330,6 +338,8 @@ pub struct Engine {
     /// The scenario's task groups, as policies see them.
     groups: Vec<GroupInfo>,
     exec: Vec<Exec>,
+    /// The rest of each task's bookkeeping, indexed like `exec`.
+    cold: Vec<ExecCold>,
     curr: Vec<Option<TaskId>>,
     cpus: Vec<Cpu>,
     channels: Vec<Channel>,
@@ -528,6 +538,7 @@ impl Engine {
                 })
                 .collect(),
             exec: Vec::new(),
+            cold: Vec::new(),
             curr: vec![None; cpus],
             cpus: vec![Cpu::default(); cpus],
             channels,
@@ -886,16 +897,9 @@ impl Engine {
             rng: Rng::new(self.seed, stream_id),
             at_run: false,
             overhead: Nanos::ZERO,
-            children_live: 0,
-            zombies: VecDeque::new(),
-            waiting: None,
-            forks: 0,
             stats: TaskStats::default(),
             runnable_since: self.now,
             woke_at: None,
-            last_observed: None,
-            io_pending: 0,
-            balancing: false,
         }
     }
 
@@ -927,6 +931,7 @@ impl Engine {
         let id = TaskId(self.info.len() as u32);
         self.stats_bytes += (std::mem::size_of::<TaskInfo>()
             + std::mem::size_of::<Exec>()
+            + std::mem::size_of::<ExecCold>()
             + std::mem::size_of::<Option<TaskId>>()
             + name.len()) as u64;
         let mut x = self.new_exec(entry, id.0 as u64);
@@ -954,6 +959,7 @@ impl Engine {
         let start = self.info[id.index()].allowed_or_fallback(cpu);
         self.info[id.index()].cpu = start;
         self.exec.push(x);
+        self.cold.push(ExecCold::default());
         self.live += 1;
         self.settle(id);
         self.record_state_logged(id, TaskState::Runnable, None);
@@ -1242,7 +1248,7 @@ impl Engine {
                     let pos = machine::stream_base(stream) + *cursor;
                     *cursor += bytes;
                     let dir = if write { Dir::Write } else { Dir::Read };
-                    self.exec[ti].io_pending = 1;
+                    self.cold[ti].io_pending = 1;
                     self.submit(disk as usize, dir, pos, bytes, t, Some(t), Effect::None);
                 }
             }
@@ -1298,7 +1304,7 @@ impl Engine {
                 }
             }
             Op::Fork { entry, name, nice } => {
-                let x = &mut self.exec[ti];
+                let x = &mut self.cold[ti];
                 x.forks += 1;
                 x.children_live += 1;
                 let n = x.forks;
@@ -1328,18 +1334,18 @@ impl Engine {
                 // Reap what has already exited.
                 let reap_one = w == WaitFor::Any;
                 let mut reaped = false;
-                while let Some(z) = self.exec[ti].zombies.pop_front() {
+                while let Some(z) = self.cold[ti].zombies.pop_front() {
                     hook!(self.task_reap(t, z));
                     reaped = true;
                     if reap_one {
                         break;
                     }
                 }
-                let live = self.exec[ti].children_live;
+                let live = self.cold[ti].children_live;
                 if (reap_one && reaped) || live == 0 {
                     self.complete_step(t);
                 } else {
-                    self.exec[ti].waiting = Some(w);
+                    self.cold[ti].waiting = Some(w);
                     self.block(cpu, t, TaskState::BlockedWait);
                 }
             }
@@ -1421,23 +1427,23 @@ impl Engine {
         if self.info[pi].state == TaskState::Exited {
             return;
         }
-        self.exec[pi].children_live -= 1;
-        match self.exec[pi].waiting {
+        self.cold[pi].children_live -= 1;
+        match self.cold[pi].waiting {
             Some(WaitFor::Any) => {
                 hook!(self.task_reap(p, child));
-                self.exec[pi].waiting = None;
+                self.cold[pi].waiting = None;
                 self.complete_step(p);
                 self.wake(p, Some(child), false);
             }
             Some(WaitFor::All) => {
                 hook!(self.task_reap(p, child));
-                if self.exec[pi].children_live == 0 {
-                    self.exec[pi].waiting = None;
+                if self.cold[pi].children_live == 0 {
+                    self.cold[pi].waiting = None;
                     self.complete_step(p);
                     self.wake(p, Some(child), false);
                 }
             }
-            None => self.exec[pi].zombies.push_back(child),
+            None => self.cold[pi].zombies.push_back(child),
         }
     }
 
@@ -1635,7 +1641,7 @@ impl Engine {
             return;
         }
         if let Some(v) = self.policy.observe(t) {
-            let x = &mut self.exec[t.index()];
+            let x = &mut self.cold[t.index()];
             if x.last_observed != Some(v) {
                 x.last_observed = Some(v);
                 self.trace.push_observed(self.now, t, v);
@@ -1820,7 +1826,7 @@ impl Engine {
         }
         self.submit_swap_out(rq.owner);
         if let Some(t) = rq.waiter {
-            let x = &mut self.exec[t.index()];
+            let x = &mut self.cold[t.index()];
             x.io_pending = x.io_pending.saturating_sub(1);
             if x.io_pending == 0 {
                 self.complete_step(t);
@@ -1885,7 +1891,7 @@ impl Engine {
             i = j;
         }
         self.block(cpu, t, TaskState::BlockedDisk);
-        self.exec[t.index()].io_pending = reqs.len() as u32;
+        self.cold[t.index()].io_pending = reqs.len() as u32;
         for (pos, n, first, count) in reqs {
             let effect = Effect::Fill { file, first, count };
             self.submit(disk as usize, Dir::Read, pos, n, t, Some(t), effect);
@@ -1921,7 +1927,7 @@ impl Engine {
             return;
         }
         self.block(cpu, t, TaskState::BlockedDisk);
-        self.exec[t.index()].io_pending = faults.len() as u32;
+        self.cold[t.index()].io_pending = faults.len() as u32;
         for (b, pos) in faults {
             let effect = Effect::SwapIn {
                 task: t.0,
@@ -2014,7 +2020,7 @@ impl Engine {
         };
         // balance_dirty_pages_ratelimited: a CPU looks only once per `ratelimit` bytes.
         let ci = cpu.index();
-        let x = &mut self.exec[t.index()];
+        let x = &mut self.cold[t.index()];
         if !x.balancing {
             if vm.ratelimits[ci] < vm.ratelimit {
                 self.complete_step(t);
@@ -2036,7 +2042,7 @@ impl Engine {
         if vm.spec.throttle {
             if self.disks[disk as usize].elevator.len() >= vm.spec.nr_requests as usize {
                 vm.slot_waiters.push((t, disk));
-                self.exec[t.index()].balancing = true;
+                self.cold[t.index()].balancing = true;
                 self.block(cpu, t, TaskState::BlockedDisk);
                 self.kick_flusher();
                 return;
@@ -2063,7 +2069,7 @@ impl Engine {
         vm.wait_gen = vm.wait_gen.wrapping_add(1);
         let gen = vm.wait_gen;
         vm.throttled.push((t, gen));
-        self.exec[t.index()].balancing = true;
+        self.cold[t.index()].balancing = true;
         self.block(cpu, t, TaskState::BlockedDisk);
         self.push(self.now + machine::CONGESTION_WAIT, Ev::Recheck(t, gen));
         self.kick_flusher();
