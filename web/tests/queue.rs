@@ -5,7 +5,7 @@
 use schedlab::link::PresetRef;
 use schedlab::sweep::{Point, Target};
 use schedlab::Scenario;
-use schedlab_web::hooks::queue::{Queue, Worker, CANCEL_AFTER_MS};
+use schedlab_web::hooks::queue::{lane, Lane, Queue, Worker, CANCEL_AFTER_MS};
 use schedlab_web::protocol::Request;
 
 fn scenario() -> Scenario {
@@ -154,12 +154,35 @@ fn a_young_run_in_flight_finishes_but_a_slow_one_is_given_up() {
 }
 
 #[test]
-fn a_sweep_point_cut_off_by_a_restart_runs_again_after_the_new_run() {
+fn a_sweep_point_in_flight_is_kept_through_a_new_generation() {
     let mut q = Queue::default();
     q.sweep(vec![point(1, 2), point(1, 4)]);
     assert_eq!(q.next(0.0).unwrap().1, point(1, 2));
-    assert_eq!(q.submit(vec![run(9)], 1_000.0), Worker::Restart);
-    assert_eq!(drain(&mut q), [run(9), point(1, 2), point(1, 4)]);
+    // However long it has run: no run waits behind it on the background worker.
+    assert_eq!(q.submit(vec![row(9, "noload")], 1_000.0), Worker::Keep);
+    assert!(q.busy());
+    q.answered();
+    assert_eq!(drain(&mut q), [row(9, "noload"), point(1, 4)]);
+}
+
+#[test]
+fn a_slow_contest_row_of_an_older_generation_is_given_up() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![row(1, "noload"), row(1, "io_load")], 0.0);
+    assert_eq!(q.next(0.0).unwrap().1, row(1, "noload"));
+    assert_eq!(q.submit(vec![row(2, "noload")], 1_000.0), Worker::Restart);
+    assert_eq!(drain(&mut q), [row(2, "noload")]);
+}
+
+#[test]
+fn runs_inspections_and_the_quiz_go_to_the_foreground_worker_rows_and_points_to_the_other() {
+    let quiz = Request::Quiz { id: 1, seed: 2 };
+    for r in [run(1), inspect(1), quiz] {
+        assert_eq!(lane(&r), Lane::Foreground, "{r:?}");
+    }
+    for r in [row(1, "noload"), point(1, 2)] {
+        assert_eq!(lane(&r), Lane::Background, "{r:?}");
+    }
 }
 
 #[test]

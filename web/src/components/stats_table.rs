@@ -177,8 +177,12 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                                 let name = t.name.clone();
                                 props.onview.reform(move |_| ViewChange::CompareTask(name.clone()))
                             };
+                            // Not keyed: a new run's rows take over the old rows' elements
+                            // in place, so a move of a slider rewrites only the cells whose
+                            // text changed. Keyed by task, most rows would be rebuilt: forked
+                            // tasks differ from run to run, and the rows re-sort.
                             html! {
-                            <tr key={t.id} data-task={t.name.clone()} data-picked={picked}
+                            <tr data-task={t.name.clone()} data-picked={picked}
                                 class={classes!((!picked.is_empty()).then_some(picked))}>
                                 <th scope="row">
                                     <span class="task-swatch" aria-hidden="true"

@@ -11,6 +11,11 @@
 //!   sweep    the points of the newest sweep; a new sweep or a cancel replaces the lane
 //! one request in flight at a time; a run at the head of `runs` goes before the inspection
 //! ```
+//!
+//! The runner keeps two workers, each with a queue of its own ([`lane`]): the foreground one
+//! runs what the charts wait for (runs, a link's pinned run, the inspection, a quiz), the
+//! background one the contest rows and sweep points. A slider move then never waits behind a
+//! contest row or a sweep point already running (each is a whole simulation of its own).
 
 use std::collections::VecDeque;
 
@@ -18,6 +23,23 @@ use crate::protocol::Request;
 
 /// A run in flight longer than this (ms) is cancelled when a newer one is waiting.
 pub const CANCEL_AFTER_MS: f64 = 250.0;
+
+/// Which of the runner's two workers a request goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Runs, a link's pinned run, the inspection and the quiz: what the page waits for.
+    Foreground,
+    /// Contest rows and sweep points: tables and plots filled in beside the run.
+    Background,
+}
+
+/// The worker `request` goes to.
+pub fn lane(request: &Request) -> Lane {
+    match request {
+        Request::ContestRow { .. } | Request::SweepPoint { .. } => Lane::Background,
+        Request::Run { .. } | Request::Inspect { .. } | Request::Quiz { .. } => Lane::Foreground,
+    }
+}
 
 /// What the worker must do after a change to the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,19 +72,24 @@ pub struct Queue {
 
 impl Queue {
     /// A new generation: `requests` replace the runs and contest rows still queued and the
-    /// inspection (the reducer asks again once the run is shown). A request in flight longer
-    /// than [`CANCEL_AFTER_MS`] is given up, so a slow scenario never holds up the next: a
-    /// sweep point among them is queued again. A request equal to the one in flight (a link's
-    /// pinned run, asked for with every generation until it arrives) is not queued twice, and
-    /// when it is all that is asked for, it is kept however long it has run: nothing waits
-    /// behind it (the page's first run, sent before the first render and again after it, while
-    /// the worker may still be loading).
+    /// inspection (the reducer asks again once the run is shown). A run, inspection or contest
+    /// row in flight longer than [`CANCEL_AFTER_MS`] is given up, so a slow scenario never
+    /// holds up the next; a sweep point in flight is not (it is on the background worker,
+    /// which no run waits for, and a new generation keeps the sweep). A request equal to the
+    /// one in flight (a link's pinned run, asked for with every generation until it arrives)
+    /// is not queued twice, and when it is all that is asked for, it is kept however long it
+    /// has run: nothing waits behind it (the page's first run, sent before the first render
+    /// and again after it, while the worker may still be loading).
     pub fn submit(&mut self, requests: Vec<Request>, now_ms: f64) -> Worker {
         self.inspect = None;
         let only_it =
             |f: &InFlight| !requests.is_empty() && requests.iter().all(|r| *r == f.request);
         let worker = match &self.in_flight {
-            Some(f) if now_ms - f.since_ms > CANCEL_AFTER_MS && !only_it(f) => {
+            Some(f)
+                if now_ms - f.since_ms > CANCEL_AFTER_MS
+                    && !only_it(f)
+                    && !matches!(f.request, Request::SweepPoint { .. }) =>
+            {
                 self.give_up_in_flight();
                 Worker::Restart
             }

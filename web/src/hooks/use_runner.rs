@@ -1,6 +1,9 @@
-//! The simulation worker, seen from the page: a queue of requests, one in flight at a time.
-//! The queue's discipline is [`super::queue::Queue`], plain data with native tests; this hook
-//! owns the worker and drives the queue.
+//! The simulation workers, seen from the page: a queue of requests per worker, one in flight
+//! at a time on each. The queue's discipline is [`super::queue::Queue`], plain data with native
+//! tests; this hook owns the workers and drives their queues. The foreground worker answers
+//! runs, the inspection and the quiz; the background one, started with the first contest row
+//! or sweep point, answers those ([`super::queue::lane`]), so a slider move never waits behind
+//! one of them.
 //!
 //! - A newer generation replaces everything still queued (older runs are never started).
 //! - A run already in flight is left to finish when it is young (its reply is then dropped by
@@ -8,16 +11,17 @@
 //!   terminating the worker and starting a fresh one, so a slow scenario never holds up the
 //!   next.
 //! - A worker that panics is replaced, and the page is told (`WorkerEvent::Crashed`).
-//! - [`Runner::cancel`] (the run status's Cancel button) ends the worker whatever it is doing
-//!   and starts a fresh one; what was queued for the run goes too. A request still in flight
-//!   after [`REQUEST_TIME_LIMIT_MS`] is ended the same way (`WorkerEvent::Stopped`).
+//! - [`Runner::cancel`] (the run status's Cancel button) ends the foreground worker whatever it
+//!   is doing and starts a fresh one; what was queued for the run (its contest rows) goes too.
+//!   A request still in flight after [`REQUEST_TIME_LIMIT_MS`] is ended the same way
+//!   (`WorkerEvent::Stopped`).
 //! - The inspector's request waits in a slot of its own: a newer one replaces it, it goes
-//!   after a queued run (whose result it would be asked again for) and before contest rows,
-//!   and a new generation drops it (the reducer asks again once that run is shown or fails).
-//! - A sweep's points wait in a queue of their own and go last, after the run, the inspection
-//!   and contest rows, so a slider moved during a sweep still redraws first. A new generation
-//!   keeps them (each point carries its own scenario); a new sweep or a cancel replaces them. A
-//!   point in flight when the worker is restarted for a newer run is queued again.
+//!   after a queued run (whose result it would be asked again for), and a new generation drops
+//!   it (the reducer asks again once that run is shown or fails).
+//! - On the background worker, a sweep's points wait in a queue of their own and go after the
+//!   contest rows. A new generation keeps them (each point carries its own scenario); a new
+//!   sweep or a cancel replaces them. A point in flight when the worker is restarted is queued
+//!   again.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,7 +32,7 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
 pub use super::queue::CANCEL_AFTER_MS;
-use super::queue::{Queue, Worker as Next};
+use super::queue::{lane, Lane, Queue, Worker as Next};
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
 use crate::state::{Action, AppState, WorkerEvent};
 /// The bootstrap of the worker (web/static/worker.js), relative to the page.
@@ -36,7 +40,7 @@ const WORKER_URL: &str = "./worker.js";
 /// Where `static/boot.js` leaves the worker it started early.
 const EARLY_WORKER: &str = "schedlabWorker";
 
-/// A handle on the worker; cheap to clone.
+/// A handle on the workers; cheap to clone.
 #[derive(Clone)]
 pub struct Runner {
     inner: Rc<RefCell<Inner>>,
@@ -48,12 +52,31 @@ impl PartialEq for Runner {
     }
 }
 
-struct Inner {
+/// One worker and its queue.
+#[derive(Default)]
+struct Slot {
     worker: Option<Worker>,
     /// Kept alive as long as the worker it is attached to.
     on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
     queue: Queue,
+}
+
+impl Slot {
+    fn restart(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            worker.terminate();
+        }
+        self.on_message = None;
+        self.on_error = None;
+    }
+}
+
+struct Inner {
+    /// The foreground worker (runs, inspection, quiz) and the background one (contest rows,
+    /// sweep points), each with its own queue: see [`super::queue::lane`].
+    foreground: Slot,
+    background: Slot,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
 }
@@ -69,10 +92,8 @@ impl Runner {
     fn new(dispatch: Callback<Action>) -> Runner {
         let inner = Rc::new_cyclic(|this| {
             RefCell::new(Inner {
-                worker: None,
-                on_message: None,
-                on_error: None,
-                queue: Queue::default(),
+                foreground: Slot::default(),
+                background: Slot::default(),
                 dispatch,
                 this: this.clone(),
             })
@@ -80,91 +101,120 @@ impl Runner {
         Runner { inner }
     }
 
-    /// Replaces whatever is queued with `requests` and starts the first when possible.
+    /// Replaces whatever is queued with `requests` (each to its worker, [`lane`]) and starts
+    /// the first of each when possible.
     pub fn submit(&self, requests: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
-        if inner.queue.submit(requests, now_ms()) == Next::Restart {
-            inner.restart();
+        let (background, foreground): (Vec<Request>, Vec<Request>) = requests
+            .into_iter()
+            .partition(|r| lane(r) == Lane::Background);
+        let now = now_ms();
+        for (which, requests) in [
+            (Lane::Foreground, foreground),
+            (Lane::Background, background),
+        ] {
+            let slot = inner.slot(which);
+            if slot.queue.submit(requests, now) == Next::Restart {
+                slot.restart();
+            }
         }
-        inner.pump();
+        inner.pump_all();
     }
 
     /// Replaces the sweep points still to run with `points` (none: the sweep is cancelled).
     /// A point already in flight finishes; the reducer drops replies of older sweeps.
     pub fn sweep(&self, points: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
-        inner.queue.sweep(points);
-        inner.pump();
+        inner.background.queue.sweep(points);
+        inner.pump(Lane::Background);
     }
 
     /// Asks for an inspection (`Request::Inspect`), replacing any not yet sent.
     pub fn inspect(&self, request: Request) {
         let mut inner = self.inner.borrow_mut();
-        inner.queue.inspect(request);
-        inner.pump();
+        inner.foreground.queue.inspect(request);
+        inner.pump(Lane::Foreground);
     }
 
-    /// Ends the worker now (terminates it; a fresh one starts with the next request) and
-    /// drops the run, contest rows and inspection still queued. A sweep goes on: its point in
-    /// flight is queued again. The reducer is told by the caller (`WorkerEvent::Stopped`).
+    /// Ends the foreground worker now (terminates it; a fresh one starts with the next
+    /// request) and drops the run and inspection still queued, and the contest rows (one in
+    /// flight for long is ended with the background worker). A sweep goes on. The reducer is
+    /// told by the caller (`WorkerEvent::Stopped`).
     pub fn cancel(&self) {
         let mut inner = self.inner.borrow_mut();
-        if inner.queue.cancel() == Next::Restart {
-            inner.restart();
+        if inner.foreground.queue.cancel() == Next::Restart {
+            inner.foreground.restart();
         }
-        inner.pump();
+        if inner.background.queue.submit(Vec::new(), now_ms()) == Next::Restart {
+            inner.background.restart();
+        }
+        inner.pump_all();
     }
 }
 
 impl Inner {
-    fn ensure_worker(&mut self) -> Option<&Worker> {
-        if self.worker.is_none() {
-            let (worker, early) = match adopt_early_worker() {
-                Some((worker, early)) => (worker, Some(early)),
-                None => {
-                    let options = WorkerOptions::new();
-                    options.set_type(WorkerType::Module);
-                    match Worker::new_with_options(WORKER_URL, &options) {
-                        Ok(worker) => (worker, None),
-                        Err(e) => {
-                            self.emit_later(Action::from(WorkerEvent::Crashed(format!(
-                                "the simulation worker could not start: {e:?}"
-                            ))));
-                            return None;
-                        }
+    fn slot(&mut self, which: Lane) -> &mut Slot {
+        match which {
+            Lane::Foreground => &mut self.foreground,
+            Lane::Background => &mut self.background,
+        }
+    }
+
+    fn ensure_worker(&mut self, which: Lane) -> Option<Worker> {
+        if let Some(worker) = &self.slot(which).worker {
+            return Some(worker.clone());
+        }
+        // Only the foreground worker is the one `static/boot.js` started with the page.
+        let adopted = match which {
+            Lane::Foreground => adopt_early_worker(),
+            Lane::Background => None,
+        };
+        let (worker, early) = match adopted {
+            Some((worker, early)) => (worker, Some(early)),
+            None => {
+                let options = WorkerOptions::new();
+                options.set_type(WorkerType::Module);
+                match Worker::new_with_options(WORKER_URL, &options) {
+                    Ok(worker) => (worker, None),
+                    Err(e) => {
+                        self.emit_later(Action::from(WorkerEvent::Crashed(format!(
+                            "the simulation worker could not start: {e:?}"
+                        ))));
+                        return None;
                     }
                 }
-            };
-            let this = self.this.clone();
-            let closure = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-                if let Some(inner) = this.upgrade() {
-                    Inner::on_message(&inner, e);
-                }
-            });
-            worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
-            // The script itself failed (missing file, syntax error): report it like a crash,
-            // so the page says so instead of "Running…" forever.
-            let this = self.this.clone();
-            let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-                e.prevent_default();
-                if let Some(inner) = this.upgrade() {
-                    Inner::handle(&inner, load_failed());
-                }
-            });
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            self.worker = Some(worker);
-            self.on_message = Some(closure);
-            self.on_error = Some(on_error);
-            if let Some(early) = early {
-                self.replay(early);
             }
+        };
+        let this = self.this.clone();
+        let closure = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(inner) = this.upgrade() {
+                Inner::on_message(&inner, which, e);
+            }
+        });
+        worker.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+        // The script itself failed (missing file, syntax error): report it like a crash, so
+        // the page says so instead of "Running…" forever.
+        let this = self.this.clone();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            e.prevent_default();
+            if let Some(inner) = this.upgrade() {
+                Inner::handle(&inner, which, load_failed());
+            }
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let slot = self.slot(which);
+        slot.worker = Some(worker.clone());
+        slot.on_message = Some(closure);
+        slot.on_error = Some(on_error);
+        if let Some(early) = early {
+            self.replay(which, early);
         }
-        self.worker.as_ref()
+        Some(worker)
     }
 
     /// Handles what the adopted worker said before the page listened, in order, outside the
     /// current borrow.
-    fn replay(&self, early: js_sys::Array) {
+    fn replay(&self, which: Lane, early: js_sys::Array) {
         if early.length() == 0 {
             return;
         }
@@ -173,8 +223,8 @@ impl Inner {
             for event in early.iter() {
                 let Some(inner) = this.upgrade() else { return };
                 match event.dyn_into::<MessageEvent>() {
-                    Ok(message) => Inner::on_message(&inner, message),
-                    Err(_) => Inner::handle(&inner, load_failed()),
+                    Ok(message) => Inner::on_message(&inner, which, message),
+                    Err(_) => Inner::handle(&inner, which, load_failed()),
                 }
             }
         });
@@ -187,22 +237,19 @@ impl Inner {
         yew::platform::spawn_local(async move { dispatch.emit(action) });
     }
 
-    fn restart(&mut self) {
-        if let Some(worker) = self.worker.take() {
-            worker.terminate();
-        }
-        self.on_message = None;
-        self.on_error = None;
+    fn pump_all(&mut self) {
+        self.pump(Lane::Foreground);
+        self.pump(Lane::Background);
     }
 
-    fn pump(&mut self) {
-        let Some((number, request)) = self.queue.next(now_ms()) else {
+    fn pump(&mut self, which: Lane) {
+        let Some((number, request)) = self.slot(which).queue.next(now_ms()) else {
             return;
         };
         let json = match serde_json::to_string(&request) {
             Ok(json) => json,
             Err(e) => {
-                self.queue.unsent();
+                self.slot(which).queue.unsent();
                 self.emit_later(Action::from(WorkerEvent::Reply(Response::Failed {
                     id: request.id(),
                     message: format!("the scenario could not be sent to the simulator: {e}"),
@@ -211,19 +258,19 @@ impl Inner {
                 return;
             }
         };
-        let Some(worker) = self.ensure_worker() else {
-            self.queue.unsent();
+        let Some(worker) = self.ensure_worker(which) else {
+            self.slot(which).queue.unsent();
             return;
         };
         if worker.post_message(&JsValue::from_str(&json)).is_ok() {
-            self.watch(number);
+            self.watch(which, number);
         } else {
-            self.queue.unsent();
+            self.slot(which).queue.unsent();
         }
     }
 
     /// Ends request number `number` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
-    fn watch(&self, number: u64) {
+    fn watch(&self, which: Lane, number: u64) {
         let this = self.this.clone();
         yew::platform::spawn_local(async move {
             let limit = std::time::Duration::from_millis(REQUEST_TIME_LIMIT_MS as u64);
@@ -231,12 +278,13 @@ impl Inner {
             let Some(inner) = this.upgrade() else { return };
             let (dispatch, elapsed_ms) = {
                 let mut inner = inner.borrow_mut();
-                let Some(since) = inner.queue.in_flight_since(number) else {
+                let slot = inner.slot(which);
+                let Some(since) = slot.queue.in_flight_since(number) else {
                     return;
                 };
-                inner.restart();
+                slot.restart();
                 // Like a crash: what is queued may be as slow; the user's next edit runs.
-                inner.queue.clear();
+                inner.clear_queues();
                 (inner.dispatch.clone(), now_ms() - since)
             };
             dispatch.emit(Action::from(WorkerEvent::Stopped {
@@ -246,35 +294,43 @@ impl Inner {
         });
     }
 
-    fn on_message(this: &Rc<RefCell<Inner>>, event: MessageEvent) {
+    /// Drops everything queued for both workers. A worker still busy is ended too: its queue
+    /// no longer knows what it is doing, and a fresh one takes the next request.
+    fn clear_queues(&mut self) {
+        for slot in [&mut self.foreground, &mut self.background] {
+            if slot.queue.busy() {
+                slot.restart();
+            }
+            slot.queue.clear();
+        }
+    }
+
+    fn on_message(this: &Rc<RefCell<Inner>>, which: Lane, event: MessageEvent) {
         let text = event.data().as_string().unwrap_or_default();
         let response =
             serde_json::from_str::<Response>(&text).unwrap_or_else(|e| Response::Crashed {
                 message: format!("the simulator sent a reply the page cannot read: {e}"),
             });
-        Inner::handle(this, response);
+        Inner::handle(this, which, response);
     }
 
-    fn handle(this: &Rc<RefCell<Inner>>, response: Response) {
+    fn handle(this: &Rc<RefCell<Inner>>, which: Lane, response: Response) {
         let dispatch = this.borrow().dispatch.clone();
         match response {
             Response::Panicked { message } | Response::Crashed { message } => {
                 {
                     let mut inner = this.borrow_mut();
-                    inner.restart();
+                    inner.slot(which).restart();
                     // What was queued may have been what crashed it: start again only when
                     // the user changes something.
-                    inner.queue.clear();
+                    inner.clear_queues();
                 }
                 dispatch.emit(Action::from(WorkerEvent::Crashed(message)));
             }
             response => {
-                {
-                    let mut inner = this.borrow_mut();
-                    inner.queue.answered();
-                }
+                this.borrow_mut().slot(which).queue.answered();
                 dispatch.emit(Action::from(WorkerEvent::Reply(response)));
-                this.borrow_mut().pump();
+                this.borrow_mut().pump(which);
             }
         }
     }
