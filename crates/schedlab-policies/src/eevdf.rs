@@ -807,42 +807,10 @@ impl Eevdf {
                 }
             };
             match delayed {
-                Some(Se::Task(t)) => self.finish_delayed_dequeue(cx, t),
-                Some(g) => self.finish_delayed_dequeue_group(cx, g),
+                Some(s) => self.finish_delayed_dequeue(cx, s),
                 None => return,
             }
         }
-    }
-
-    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` for a delayed group entity, whose
-    /// queue is empty: as for a task, its lag is saved, a positive one zeroed, and the group
-    /// entities above whose queues empty leave too (or are delayed in turn).
-    fn finish_delayed_dequeue_group(&mut self, cx: &mut Cx<'_>, g: Se) {
-        let q = self.cfs_rq_of(g);
-        self.update_curr(cx, q);
-        self.update_entity_lag(q, g);
-        if self.rq[q].curr == Some(g) {
-            self.rq[q].curr = None;
-        } else {
-            self.dequeue_tree(q, g);
-        }
-        let se = self.e_mut(g);
-        let lag = se.vlag;
-        se.on_rq = false;
-        se.sched_delayed = false;
-        se.vlag = se.vlag.min(0);
-        self.update_cfs_group(cx, g);
-        self.update_min_vruntime(q);
-        self.note_group(
-            cx,
-            q,
-            g,
-            Note::new(
-                "delayed dequeue of a group's entity: picked with its queue empty, lag {.3} ms saved as {.3} ms (DELAY_ZERO)",
-                &[us(lag), us(lag.min(0))],
-            ),
-        );
-        self.dequeue_upper(cx, g);
     }
 
     /// `requeue_delayed_entity` for a delayed group entity a task of the group is queued under
@@ -850,20 +818,7 @@ impl Eevdf {
     /// positive lag is dropped and it is placed again at V; otherwise it keeps its place.
     fn requeue_delayed_group(&mut self, cx: &mut Cx<'_>, g: Se) {
         let q = self.cfs_rq_of(g);
-        self.update_entity_lag(q, g);
-        let lag = self.e(g).vlag;
-        if lag > 0 {
-            let curr = self.rq[q].curr == Some(g);
-            if !curr {
-                self.dequeue_tree(q, g);
-            }
-            self.e_mut(g).vlag = 0;
-            self.place_entity(q, g, false);
-            if !curr {
-                self.enqueue_tree(q, g);
-            }
-        }
-        self.e_mut(g).sched_delayed = false;
+        let lag = self.requeue_delayed(q, g);
         let d = self.e(g).deadline;
         self.note_group(
             cx,
@@ -893,11 +848,11 @@ impl Eevdf {
         }
     }
 
-    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` for a delayed task: its lag is
-    /// saved, a positive one zeroed (DELAY_ZERO), and the group entities whose queues empty
-    /// leave too.
-    fn finish_delayed_dequeue(&mut self, cx: &mut Cx<'_>, t: TaskId) {
-        let s = Se::Task(t);
+    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` for a delayed entity: a task picked
+    /// while asleep, or a group entity picked with its queue empty. Its lag is saved, a positive
+    /// one zeroed (DELAY_ZERO), and the group entities above whose queues empty leave too (or
+    /// are delayed in turn).
+    fn finish_delayed_dequeue(&mut self, cx: &mut Cx<'_>, s: Se) {
         let q = self.cfs_rq_of(s);
         self.update_curr(cx, q);
         self.update_entity_lag(q, s);
@@ -906,23 +861,45 @@ impl Eevdf {
         } else {
             self.dequeue_tree(q, s);
         }
-        let se = &mut self.se[t.index()];
+        let se = self.e_mut(s);
         let lag = se.vlag;
         se.on_rq = false;
         se.sched_delayed = false;
         // DELAY_ZERO.
-        se.vlag = se.vlag.min(0);
+        se.vlag = lag.min(0);
+        let text = match s {
+            Se::Task(_) => {
+                "delayed dequeue: picked while asleep, lag {.3} ms saved as {.3} ms (DELAY_ZERO)"
+            }
+            Se::Group(_) => {
+                self.update_cfs_group(cx, s);
+                "delayed dequeue of a group's entity: picked with its queue empty, lag {.3} ms saved as {.3} ms (DELAY_ZERO)"
+            }
+        };
         self.update_min_vruntime(q);
-        let cpu = CpuId(self.h.cpu_of(q) as u16);
-        cx.note(
-            cpu,
-            t,
-            Note::new(
-                "delayed dequeue: picked while asleep, lag {.3} ms saved as {.3} ms (DELAY_ZERO)",
-                &[us(lag), us(lag.min(0))],
-            ),
-        );
+        self.note_group(cx, q, s, Note::new(text, &[us(lag), us(lag.min(0))]));
         self.dequeue_upper(cx, s);
+    }
+
+    /// What `requeue_delayed_entity` does to a task and a group entity alike: with DELAY_ZERO a
+    /// positive lag is dropped and the entity placed again at V with a fresh request; otherwise
+    /// it keeps its vruntime and deadline. Returns the lag it had.
+    fn requeue_delayed(&mut self, q: usize, s: Se) -> i64 {
+        self.update_entity_lag(q, s);
+        let lag = self.e(s).vlag;
+        if lag > 0 {
+            let curr = self.rq[q].curr == Some(s);
+            if !curr {
+                self.dequeue_tree(q, s);
+            }
+            self.e_mut(s).vlag = 0;
+            self.place_entity(q, s, false);
+            if !curr {
+                self.enqueue_tree(q, s);
+            }
+        }
+        self.e_mut(s).sched_delayed = false;
+        lag
     }
 
     /// `requeue_delayed_entity`: a delayed task wakes where it is still queued. With DELAY_ZERO
@@ -933,20 +910,7 @@ impl Eevdf {
         let q = self.cfs_rq_of(s);
         let c = self.se[t.index()].cpu;
         self.update_curr(cx, q);
-        self.update_entity_lag(q, s);
-        let lag = self.se[t.index()].vlag;
-        if lag > 0 {
-            let curr = self.rq[q].curr == Some(s);
-            if !curr {
-                self.dequeue_tree(q, s);
-            }
-            self.se[t.index()].vlag = 0;
-            self.place_entity(q, s, false);
-            if !curr {
-                self.enqueue_tree(q, s);
-            }
-        }
-        self.se[t.index()].sched_delayed = false;
+        let lag = self.requeue_delayed(q, s);
         self.lru_seq += 1;
         self.se[t.index()].lru = self.lru_seq;
         self.rq[c].h_nr_running += 1;
@@ -1487,7 +1451,7 @@ impl Policy for Eevdf {
                 self.requeue_delayed_entity(cx, task);
                 return;
             }
-            self.finish_delayed_dequeue(cx, task);
+            self.finish_delayed_dequeue(cx, s);
         }
         let q = self.h.rq(self.se[task.index()].slot, c);
         self.update_curr(cx, q);
