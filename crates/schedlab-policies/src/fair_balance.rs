@@ -44,7 +44,8 @@
 //! second or third attempt, and the lone one's role passes around.
 //!
 //! Against v6.18 (where these are `sched_balance_rq`, `sched_balance_find_src_rq` and
-//! `sched_balance_domains`, renamed in v6.10): the same for equal hogs on one domain. Later
+//! `sched_balance_domains`, renamed in v6.10): the same rules for equal hogs on one domain,
+//! except the utilization test of `group_classify` (see Simplified below). Later
 //! additions to `can_migrate_task` not modelled: a delayed-dequeue task (v6.12) moves only for
 //! `migrate_load`, which is what runs here; and 873199d27bb2 (v6.14, "Prioritize migrating
 //! eligible tasks in sched_balance_rq()") skips a task that is not EEVDF-eligible while
@@ -62,7 +63,21 @@
 //! Simplified: no PELT, so a CPU's load is its root queue's `load.weight` and a task's load
 //! its weight scaled down its group path (`task_h_load` with instantaneous weights), and
 //! utilization counts as saturated whenever a task is runnable (a CPU whose one task sleeps
-//! most of the time is fully busy here, has spare capacity for the kernel); no SMT, LLC or NUMA
+//! most of the time is fully busy here, has spare capacity for the kernel). This matters for
+//! hogs too: a hog that shared a CPU has `util_avg` near 512, so when it is left alone its CPU
+//! fails `group_has_capacity`'s `capacity·100 > util·imbalance_pct` test only once `util_avg`
+//! passes 1024·100/117 = 875, about 57 ms later (PELT's 32 ms half-life); until then the kernel
+//! classifies it `group_has_spare`, and a busy CPU with spare capacity pulling from a one-CPU
+//! overloaded group in an LLC domain asks `calculate_imbalance` for `migrate_task` with
+//! `sibling_imbalance` (0 on a busy CPU since v6.6, 7ff1693236f5; (2 − 1) >> 1 = 0 before), so
+//! it ends balanced and doubles `balance_interval`. UNMODELLED: the model's lone CPU starts its
+//! `migrate_load` attempts at once, so it moves hogs more often than the kernel does. Also the
+//! ticks: every tick of a CPU holding two hogs switches them (base slice < tick), and both CPUs
+//! tick at the same instants, so the waiting hog the lone CPU finds has just stopped running
+//! and is always cache hot; a hog moves only at the third attempt (`nr_balance_failed` 2 >
+//! `cache_nice_tries`), where in the kernel the other CPU switches after its own tick's softirq,
+//! a race with this CPU's balancing that can leave the waiting hog 4 ms cold (UNVERIFIED how
+//! often on a given machine). No SMT, LLC or NUMA
 //! levels, hence no `group_imbalanced` (set by a child domain's pinned tasks) and no
 //! LBF_DST_PINNED retry; no misfit, asym packing or capacity reduction. The idle CPU's
 //! balancing (newidle and the nohz kick) stays the policies' own simpler rule.
