@@ -1,19 +1,28 @@
 // The simulation worker: a module worker that loads the engine (sim.js, built from
 // web/src/worker_main.rs) and answers each message from the page with one reply. Requests and
 // replies are JSON strings; see web/src/protocol.rs.
-import init, { handle } from "./sim.js";
+
+// The engine's wasm is fetched at once, beside its JavaScript glue rather than after it: one
+// round trip less before the first run.
+const wasm = fetch(new URL("./sim_bg.wasm", import.meta.url));
+// A failed fetch is reported once, by the load below.
+wasm.catch(() => {});
 
 // A load failure is the reply to every request: the page may not yet be listening when it
 // happens (the worker starts before the page's app, see boot.js).
 let failed = null;
-const ready = init().then(
-  () => true,
-  (error) => {
+let handle = null;
+const ready = import("./sim.js")
+  .then(async (sim) => {
+    await sim.default({ module_or_path: wasm });
+    handle = sim.handle;
+    return true;
+  })
+  .catch((error) => {
     failed = JSON.stringify({ crashed: { message: `the simulator could not load: ${error}` } });
     self.postMessage(failed);
     return false;
-  },
-);
+  });
 
 self.onmessage = async (event) => {
   if (!(await ready)) {

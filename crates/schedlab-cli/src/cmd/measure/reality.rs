@@ -264,6 +264,22 @@ fn cpu_ranges(r: &Repeated) -> ((f64, f64), (f64, f64)) {
 
 /// The phase sentence of the two-CPU cases: why one run's 5 s split is uneven, how the runs
 /// vary it, and what that says about comparing one hog's figure.
+/// Said when the model's balancer moved more tasks than the kernel's: the one v6.18 rule the
+/// balancer leaves out (see `fair_balance.rs`, "Simplified").
+fn utilization_sentence(sim_mig: u64, real_mig: Option<u64>) -> &'static str {
+    match real_mig {
+        Some(n) if sim_mig > n => {
+            "The model moves hogs more often than the kernel: in 6.18 `group_classify` counts a \
+             CPU with one task as having spare capacity until that task's PELT utilization \
+             passes 1024 * 100 / 117 (about 57 ms after a hog that shared a CPU is left alone), \
+             and for such a CPU `calculate_imbalance` (`sibling_imbalance`) finds nothing to \
+             move, so the kernel's balancer stands down and doubles its interval; the model \
+             keeps no per-task utilization and counts the CPU fully busy at once (UNMODELLED). "
+        }
+        _ => "",
+    }
+}
+
 fn phase_sentence(r: &Repeated) -> String {
     let o = r.mean();
     let long = long_run_shares(&o).map_or(String::new(), |l| {
@@ -337,6 +353,7 @@ fn explain_three(r: &Repeated) -> String {
         ));
         e.push_str(&phase_sentence(r));
         e.push_str(&rank_sentence(r));
+        e.push_str(utilization_sentence(sim_mig, real_mig));
     } else {
         e.push_str(&format!(
             "The model leaves one hog alone on a CPU ({sim_mig} migrations in all): its \
@@ -661,25 +678,26 @@ fn explain_pinned(r: &Repeated) -> String {
             "The pinned task stayed on CPU {c} for real in every run, as its affinity demands. "
         ));
     }
-    let real_mig = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
+    let moved = real_mig.map_or("an unknown number of".to_string(), |n| n.to_string());
     e.push_str(&if sim_mig == 0 {
         format!(
             "The model migrated the free hogs {sim_mig} times, so once the free hogs share \
              CPU 0 and the pinned one has CPU 1 nothing moves. The kernel migrated the tasks \
-             {real_mig} times. "
+             {moved} times. "
         )
     } else {
         format!(
             "The model migrated the free hogs {sim_mig} times: its periodic balancer (the \
              kernel's `load_balance`) skips the pinned task as `can_migrate_task` does and \
              moves a free hog once `nr_balance_failed` lets its load fit the imbalance, so the \
-             pinned task is sometimes alone on CPU 1. The kernel migrated the tasks {real_mig} \
+             pinned task is sometimes alone on CPU 1. The kernel migrated the tasks {moved} \
              times. "
         )
     });
     if sim_mig == 0 {
         e.push_str(KERNEL_PULL);
     } else {
+        e.push_str(utilization_sentence(sim_mig, real_mig));
         e.push_str(&phase_sentence(r));
     }
     e.push_str(&noise_sentence(o));
