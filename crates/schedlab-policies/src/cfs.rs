@@ -38,7 +38,8 @@
 //!   multiply by the precomputed inverse weight and 32-bit shift (results differ by a nanosecond
 //!   at most). `vruntime` is a signed 64-bit integer starting at 0, not a u64 starting at
 //!   −(1 << 20) with wrap-around comparisons.
-//! * No PELT load tracking. Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are
+//! * No PELT load averages (the balancer's utilization and runnable averages are PELT's,
+//!   `crate::pelt`; loads are weights). Task groups (a scenario's `groups`, cgroup v2 `cpu.weight`) are
 //!   6.5's CONFIG_FAIR_GROUP_SCHED: each group has a `cfs_rq` per CPU and, in its parent's
 //!   queue on that CPU, a group entity; `enqueue_task_fair`/`dequeue_task_fair` walk up
 //!   (`for_each_sched_entity`, a group entity leaves when its queue empties, with
@@ -86,6 +87,7 @@ use crate::fair::{
 };
 use crate::fair_balance::{DomainConfig, SchedDomain};
 use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
+use crate::pelt::Pelt;
 use schedlab_engine::metrics::nice_weight;
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
@@ -295,6 +297,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         dc,
         sd: vec![SchedDomain::new(&dc); ncpus],
         lru_seq: 0,
+        pelt: Pelt::new(ncpus),
     })
 }
 
@@ -417,6 +420,14 @@ impl Entities for Cfs {
 }
 
 impl FairBalance for Cfs {
+    fn pelt(&self) -> &Pelt {
+        &self.pelt
+    }
+
+    fn pelt_mut(&mut self) -> &mut Pelt {
+        &mut self.pelt
+    }
+
     fn h_nr_running(&self, cpu: usize) -> u64 {
         self.rq[cpu].h_nr_running
     }
@@ -453,6 +464,7 @@ impl FairBalance for Cfs {
         self.sd[cpu] = sd;
     }
     fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        self.pelt_move(cx.now().0, t, from, to);
         Cfs::move_task(self, cx, t, from, to);
     }
     fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
@@ -517,6 +529,8 @@ pub struct Cfs {
     dc: DomainConfig,
     sd: Vec<SchedDomain>,
     lru_seq: u64,
+    /// PELT utilization of the root queues and tasks, for the balancer's group types.
+    pelt: Pelt,
 }
 
 impl Cfs {
@@ -906,6 +920,7 @@ impl Policy for Cfs {
             slot,
             ..Entity::default()
         };
+        self.pelt_task_new(task);
         let q = self.h.rq(slot, cpu);
         self.update_min_vruntime(q);
         // The parent is cfs_rq->curr when it forks; a scenario arrival has no running parent.
@@ -955,6 +970,7 @@ impl Policy for Cfs {
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
         let c = cpu.index();
+        self.pelt_enqueue(cx.now().0, c, task, why == Enqueue::New);
         let slot = self.se[task.index()].slot;
         let q = self.h.rq(slot, c);
         self.update_min_vruntime(q);
@@ -1013,6 +1029,12 @@ impl Policy for Cfs {
         if !self.se[task.index()].on_rq {
             return;
         }
+        let on = self.se[task.index()].cpu;
+        self.pelt_sync(cx.now().0, on, Some(task));
+        if why == Dequeue::Exit {
+            // task_dead_fair: remove_entity_load_avg.
+            self.pelt_remove(task, on);
+        }
         let q = self.cfs_rq_of(s);
         self.clear_buddies(s);
         if self.rq[q].curr == Some(s) {
@@ -1038,6 +1060,7 @@ impl Policy for Cfs {
     /// for the previous curr there and its chain below; a re-picked curr keeps its slice
     /// accounting, as when the kernel's pick returns prev.
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.pelt_sync(cx.now().0, cpu.index(), Some(task));
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
         // pick_next_task_fair moves the picked task to the head of cfs_tasks.
         self.lru_seq += 1;
@@ -1084,6 +1107,10 @@ impl Policy for Cfs {
     /// balancing.
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         let c = cpu.index();
+        // entity_tick's update_load_avg, when a fair task runs.
+        if self.curr_task(c).is_some() {
+            self.pelt_sync(cx.now().0, c, None);
+        }
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
         let Some(t) = curr.filter(|&t| {
             self.se

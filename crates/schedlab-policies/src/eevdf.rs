@@ -56,7 +56,8 @@
 //! preempts when `pick_eevdf` on the queue `find_matching_se` reaches picks the woken task's
 //! entity. SMP as in `cfs` (`crate::fair::FairBalance`): idle pull of the leftmost waiting entity of the busiest queue, a
 //! busy CPU's tick hands a waiting entity to an idle CPU, and its periodic `load_balance` is
-//! `crate::fair_balance` (6.6's, PELT loads replaced by queue weights); a moved entity keeps
+//! `crate::fair_balance` (6.6's with v6.18's utilization test of `group_classify` on PELT
+//! utilization, `crate::pelt`; PELT loads replaced by queue weights); a moved entity keeps
 //! its lag (dequeue saves it, enqueue places by it).
 //!
 //! **6.18** (`kernel` 618; 606, the default, is 6.6 above). Sources: v6.12 `fair.c` and
@@ -167,6 +168,7 @@ use crate::fair::{
 };
 use crate::fair_balance::{DomainConfig, SchedDomain};
 use crate::kernel::{NSEC_PER_SEC, NSEC_PER_USEC};
+use crate::pelt::Pelt;
 
 schedlab_engine::tunables! {
     /// EEVDF's tunables: the base slice, the scheduler features and the release.
@@ -376,6 +378,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         dc,
         sd: vec![SchedDomain::new(&dc); ncpus],
         lru_seq: 0,
+        pelt: Pelt::new(ncpus),
     })
 }
 
@@ -478,6 +481,8 @@ pub struct Eevdf {
     dc: DomainConfig,
     sd: Vec<SchedDomain>,
     lru_seq: u64,
+    /// PELT utilization of the root queues and tasks, for the balancer's group types.
+    pelt: Pelt,
 }
 
 impl Entities for Eevdf {
@@ -570,6 +575,14 @@ impl Entities for Eevdf {
 }
 
 impl FairBalance for Eevdf {
+    fn pelt(&self) -> &Pelt {
+        &self.pelt
+    }
+
+    fn pelt_mut(&mut self) -> &mut Pelt {
+        &mut self.pelt
+    }
+
     fn h_nr_running(&self, cpu: usize) -> u64 {
         self.rq[cpu].h_nr_running as u64
     }
@@ -603,6 +616,7 @@ impl FairBalance for Eevdf {
         self.sd[cpu] = sd;
     }
     fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
+        self.pelt_move(cx.now().0, t, from, to);
         Eevdf::move_task(self, cx, t, from, to);
     }
     fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId) {
@@ -1428,6 +1442,7 @@ impl Policy for Eevdf {
                 .map_or(0, |g| (g as usize + 1).min(self.h.tg.len())),
             ..Entity::default()
         };
+        self.pelt_task_new(task);
     }
 
     /// `select_task_rq_fair`; a delayed task is still queued where it slept, and
@@ -1445,6 +1460,7 @@ impl Policy for Eevdf {
     /// `enqueue_entity`: update_curr, `place_entity`, insert; then the group entities above.
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
         let c = cpu.index();
+        self.pelt_enqueue(cx.now().0, c, task, why == Enqueue::New);
         let s = Se::Task(task);
         if self.se[task.index()].sched_delayed {
             if self.se[task.index()].cpu == c {
@@ -1498,6 +1514,12 @@ impl Policy for Eevdf {
         let s = Se::Task(task);
         if !self.se[task.index()].on_rq {
             return;
+        }
+        let on = self.se[task.index()].cpu;
+        self.pelt_sync(cx.now().0, on, Some(task));
+        if why == Dequeue::Exit {
+            // task_dead_fair: remove_entity_load_avg.
+            self.pelt_remove(task, on);
         }
         let q = self.cfs_rq_of(s);
         let c = self.se[task.index()].cpu;
@@ -1577,6 +1599,7 @@ impl Policy for Eevdf {
     /// already is (`pick_next_task_fair`'s walk to the common ancestor), with `put_prev_entity`
     /// for the previous curr there and its chain below.
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
+        self.pelt_sync(cx.now().0, cpu.index(), Some(task));
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
         // pick_next_task_fair moves the picked task to the head of cfs_tasks.
         self.lru_seq += 1;
@@ -1631,6 +1654,10 @@ impl Policy for Eevdf {
     /// reschedules; a group entity's weight is updated), then balancing.
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         let c = cpu.index();
+        // entity_tick's update_load_avg, when a fair task runs.
+        if self.curr_task(c).is_some() {
+            self.pelt_sync(cx.now().0, c, None);
+        }
         cx.start_timer(cpu, until_next_tick(cx.now(), self.c.tick_nsec));
         if curr.is_none() || curr != self.curr_task(c) {
             return;

@@ -12,6 +12,7 @@
 
 use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
 use crate::kernel::NSEC_PER_USEC;
+use crate::pelt::{post_init_entity_util_avg, Pelt, Removed};
 use schedlab_engine::{CpuId, Cx, Nanos, Note, Select, TaskId, TunableSpec};
 
 /// `NICE_0_LOAD` (scaled down: the weight of a nice-0 task).
@@ -439,8 +440,141 @@ pub trait FairBalance: Entities {
     /// The balancer's state of `cpu`'s domain.
     fn sched_domain(&self, cpu: usize) -> SchedDomain;
     fn set_sched_domain(&mut self, cpu: usize, sd: SchedDomain);
-    /// Moves waiting task `t` from `from`'s queues to `to`'s (`detach_task` + `attach_task`).
+    /// Moves waiting task `t` from `from`'s queues to `to`'s (`detach_task` + `attach_task`);
+    /// an implementation calls [`FairBalance::pelt_move`] first.
     fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize);
+    /// The PELT signals (`crate::pelt`) of the CPUs' root queues and of the tasks.
+    fn pelt(&self) -> &Pelt;
+    fn pelt_mut(&mut self) -> &mut Pelt;
+
+    /// `init_entity_runnable_average` for a new task (from `task_new`).
+    fn pelt_task_new(&mut self, t: TaskId) {
+        let (n, w) = (self.hierarchy().ncpus, self.task_weight(t));
+        let p = self.pelt_mut();
+        if p.cpu.len() < n {
+            *p = Pelt {
+                task: std::mem::take(&mut p.task),
+                attached: std::mem::take(&mut p.attached),
+                ..Pelt::new(n)
+            };
+        }
+        p.task_new(t.index(), w);
+    }
+
+    /// `update_cfs_rq_load_avg` of CPU `cpu`'s root queue up to `now` with the state it had
+    /// since its last update: running while it has a curr entity, runnable by its
+    /// `h_nr_runnable`, loaded by its weight; what woken tasks left behind is removed first.
+    fn pelt_update_cpu(&mut self, now: u64, cpu: usize) {
+        let (load, runnable) = (self.queue_load(cpu), self.h_nr_running(cpu));
+        let running = self.curr(cpu).is_some();
+        let p = self.pelt_mut();
+        let mut removed = std::mem::take(&mut p.removed[cpu]);
+        p.cpu[cpu].apply_removed(&mut removed);
+        p.cpu[cpu].update(now, load, runnable, running, 1);
+    }
+
+    /// `__update_load_avg_se` of task `t` up to `now` (`!!on_rq`, `se_runnable`: not while
+    /// delayed, `cfs_rq->curr == se`); nothing while it is not attached.
+    fn pelt_update_task(&mut self, now: u64, t: TaskId) {
+        if !self
+            .pelt()
+            .attached
+            .get(t.index())
+            .copied()
+            .unwrap_or(false)
+        {
+            return;
+        }
+        let e = self.task_se(t);
+        let runnable = (e.on_rq && !self.is_delayed(Se::Task(t))) as u64;
+        let running = self.curr_task(e.cpu) == Some(t);
+        let w = self.task_weight(t);
+        self.pelt_mut().task[t.index()].update(now, e.on_rq as u64, runnable, running, w);
+    }
+
+    /// `update_load_avg` before CPU `cpu`'s state changes (an enqueue, a dequeue, a pick, a
+    /// tick): its running task, `t`, then its root queue, each up to `now`.
+    fn pelt_sync(&mut self, now: u64, cpu: usize, t: Option<TaskId>) {
+        let curr = self.curr_task(cpu);
+        if let Some(c) = curr {
+            self.pelt_update_task(now, c);
+        }
+        if let Some(t) = t.filter(|&t| Some(t) != curr) {
+            self.pelt_update_task(now, t);
+        }
+        self.pelt_update_cpu(now, cpu);
+    }
+
+    /// `attach_entity_load_avg` of `t` to CPU `cpu`'s root queue (already up to date).
+    fn pelt_attach(&mut self, t: TaskId, cpu: usize) {
+        let w = self.task_weight(t);
+        let p = self.pelt_mut();
+        p.cpu[cpu].attach(&mut p.task[t.index()], w);
+        p.attached[t.index()] = true;
+    }
+
+    /// The PELT side of an enqueue of `t` on `cpu` (`new`: `wake_up_new_task`'s
+    /// `post_init_entity_util_avg` from the queue's stored averages first). A task woken on
+    /// another CPU leaves its old one by `remove_entity_load_avg` (synced to that queue's last
+    /// update, subtracted at its next); a queued (delayed) one by `detach_entity_load_avg`.
+    /// Then `enqueue_entity`'s `update_load_avg(.., DO_ATTACH)`.
+    fn pelt_enqueue(&mut self, now: u64, cpu: usize, t: TaskId, new: bool) {
+        let i = t.index();
+        if new {
+            let w = self.task_weight(t);
+            let p = self.pelt_mut();
+            let rq = p.cpu[cpu];
+            post_init_entity_util_avg(&mut p.task[i], &rq, w);
+            p.attached[i] = false;
+        }
+        let old = self.task_se(t).cpu;
+        if self.pelt().attached[i] && old != cpu {
+            if self.task_se(t).on_rq {
+                self.pelt_sync(now, old, Some(t));
+                let w = self.task_weight(t);
+                let p = self.pelt_mut();
+                let se = p.task[i];
+                p.cpu[old].detach(&se, w);
+                self.pelt_mut().attached[i] = false;
+            } else {
+                self.pelt_remove(t, old);
+            }
+        }
+        self.pelt_sync(now, cpu, Some(t));
+        if !self.pelt().attached[i] {
+            self.pelt_attach(t, cpu);
+        }
+    }
+
+    /// `remove_entity_load_avg` of task `t`, which is not queued, from CPU `cpu` (a wake-up
+    /// elsewhere, or `task_dead_fair` at exit): synced to the queue's last update as a blocked
+    /// entity, its averages set aside to leave the queue at its next update.
+    fn pelt_remove(&mut self, t: TaskId, cpu: usize) {
+        let w = self.task_weight(t);
+        let p = self.pelt_mut();
+        let last = p.cpu[cpu].last_update_time;
+        let se = &mut p.task[t.index()];
+        se.update(last, 0, 0, false, w);
+        let r = &mut p.removed[cpu];
+        *r = Removed {
+            load_avg: r.load_avg + se.load_avg,
+            util_avg: r.util_avg + se.util_avg,
+            runnable_avg: r.runnable_avg + se.runnable_avg,
+        };
+        p.attached[t.index()] = false;
+    }
+
+    /// The PELT side of the balancer's move of queued `t` from `from` to `to`
+    /// (`dequeue_entity`'s `DO_DETACH` for a migrating task, then the attach at the enqueue).
+    fn pelt_move(&mut self, now: u64, t: TaskId, from: usize, to: usize) {
+        self.pelt_sync(now, from, Some(t));
+        self.pelt_sync(now, to, None);
+        let w = self.task_weight(t);
+        let p = self.pelt_mut();
+        let se = p.task[t.index()];
+        p.cpu[from].detach(&se, w);
+        self.pelt_attach(t, to);
+    }
     /// `check_preempt_wakeup` for `t` just queued on `cpu`.
     fn check_preempt_wakeup(&mut self, cx: &mut Cx<'_>, cpu: usize, t: TaskId);
 
@@ -454,13 +588,20 @@ pub trait FairBalance: Entities {
             return;
         }
         sd.last_balance = jiffies;
+        let now = cx.now().0;
+        // sched_balance_update_blocked_averages: this CPU's averages up to now; the others'
+        // are read as of their last update (their last tick, enqueue, dequeue or pick).
+        self.pelt_update_cpu(now, this);
         let stats: Vec<CpuStat> = (0..ncpus)
             .map(|c| CpuStat {
                 nr_running: self.h_nr_running(c),
                 load: self.queue_load(c),
+                util: self.pelt().cpu[c]
+                    .util_avg
+                    .min(fair_balance::SCHED_CAPACITY_SCALE),
+                runnable: self.pelt().cpu[c].runnable_avg,
             })
             .collect();
-        let now = cx.now().0;
         let dst = CpuId(this as u16);
         let dst_busy = self.h_nr_running(this) > 0;
         let candidates = |b: usize| {

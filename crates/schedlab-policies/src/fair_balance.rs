@@ -10,15 +10,25 @@
 //! get_sd_balance_interval(sd, busy)` (`balance_interval·busy_factor` ms in jiffies, rounded
 //! up, minus one, clamped to `1..=HZ·ncpus/10`); 28 ms on 2 CPUs at HZ 250. Then:
 //!
-//! * `update_sg_lb_stats`/`group_classify`: a CPU with no task has spare capacity, one with one
-//!   task is fully busy, one with more is overloaded; its `avg_load` is its load (capacity 1024).
+//! * `update_sg_lb_stats`/`group_classify` as in v6.18: a CPU's utilization and runnable
+//!   average are its root queue's PELT `util_avg` (`cpu_util_cfs`, at most the capacity) and
+//!   `runnable_avg` (`cpu_runnable`), from `crate::pelt`. `group_is_overloaded`: more tasks than
+//!   CPUs and `capacity·100 < util·imbalance_pct` or `capacity·imbalance_pct < runnable·100`;
+//!   else `group_has_capacity` (fewer tasks than CPUs, or runnable within `imbalance_pct` and
+//!   `capacity·100 > util·imbalance_pct`) gives `group_has_spare`, and `group_fully_busy`
+//!   otherwise. Its `avg_load` is its load (capacity 1024).
 //! * `update_sd_pick_busiest`: the highest group type, then the highest `avg_load`, the first
 //!   found in the domain's order (starting after the local group) on ties.
 //! * `find_busiest_group`: balanced when no busiest, when the local group's type is higher,
 //!   when both are overloaded and the local `avg_load` is not below the busiest's nor the
 //!   domain's average, or the busiest is within `imbalance_pct`; and, the balancing CPU being
 //!   busy, when the busiest is not overloaded.
-//! * `calculate_imbalance` (busiest overloaded, `migrate_load`): a fully busy local group first
+//! * `calculate_imbalance` with a local group that has spare capacity (SD_SHARE_LLC, one-CPU
+//!   groups): `migrate_task` of `sibling_imbalance`, 0 on a busy CPU (7ff1693236f5, v6.6), so
+//!   the attempt ends balanced. (Before v6.6, `cfs`'s 6.5, the imbalance was `(busiest −
+//!   local tasks) >> 1`: 0 against a CPU of 2 tasks, as here, but a `migrate_task` of one task
+//!   against 3 or more, which the model does not do: UNMODELLED for `cfs`.) With a fully busy or overloaded local group (busiest
+//!   overloaded, `migrate_load`): a fully busy local group first
 //!   checks it is below the busiest and the average; then `imbalance = min(busiest − avg,
 //!   avg − local)` (capacities 1024 cancel out).
 //! * `detach_tasks`: at most `min(32, nr_running)` tasks from the tail of the busiest CPU's
@@ -45,7 +55,7 @@
 //!
 //! Against v6.18 (where these are `sched_balance_rq`, `sched_balance_find_src_rq` and
 //! `sched_balance_domains`, renamed in v6.10): the same rules for equal hogs on one domain,
-//! except the utilization test of `group_classify` (see Simplified below). Later
+//! the utilization tests of `group_classify` included. Later
 //! additions to `can_migrate_task` not modelled: a delayed-dequeue task (v6.12) moves only for
 //! `migrate_load`, which is what runs here; and 873199d27bb2 (v6.14, "Prioritize migrating
 //! eligible tasks in sched_balance_rq()") skips a task that is not EEVDF-eligible while
@@ -60,18 +70,18 @@
 //! lose), and the policies tick every CPU at the same instants, so the phase of the attempts
 //! against the pair's alternation is one fixed cycle over a 5 s run (60 s even it out).
 //!
-//! Simplified: no PELT, so a CPU's load is its root queue's `load.weight` and a task's load
-//! its weight scaled down its group path (`task_h_load` with instantaneous weights), and
-//! utilization counts as saturated whenever a task is runnable (a CPU whose one task sleeps
-//! most of the time is fully busy here, has spare capacity for the kernel). This matters for
-//! hogs too: a hog that shared a CPU has `util_avg` near 512, so when it is left alone its CPU
-//! fails `group_has_capacity`'s `capacity·100 > util·imbalance_pct` test only once `util_avg`
-//! passes 1024·100/117 = 875, about 57 ms later (PELT's 32 ms half-life); until then the kernel
-//! classifies it `group_has_spare`, and a busy CPU with spare capacity pulling from a one-CPU
-//! overloaded group in an LLC domain asks `calculate_imbalance` for `migrate_task` with
-//! `sibling_imbalance` (0 on a busy CPU since v6.6, 7ff1693236f5; (2 − 1) >> 1 = 0 before), so
-//! it ends balanced and doubles `balance_interval`. UNMODELLED: the model's lone CPU starts its
-//! `migrate_load` attempts at once, so it moves hogs more often than the kernel does. Also the
+//! Utilization: a hog that shared a CPU has `util_avg` near 512, so when it is left alone its
+//! CPU fails `group_has_capacity`'s `capacity·100 > util·imbalance_pct` test only once
+//! `util_avg` passes 1024·100/117 = 875, about 57 ms later (PELT's 32 ms half-life); until then
+//! that CPU is `group_has_spare`, `calculate_imbalance` gives 0 and the attempt ends balanced,
+//! resetting `nr_balance_failed` and doubling `balance_interval`. Three hogs on two CPUs: the
+//! lone CPU's first attempts after a move end balanced, so hogs move less often than a rule
+//! counting the CPU fully busy at once would.
+//!
+//! Simplified: the loads are not PELT averages: a CPU's load is its root queue's
+//! `load.weight` and a task's load its weight scaled down its group path (`task_h_load` with
+//! instantaneous weights); only utilization and runnable averages are tracked (`crate::pelt`,
+//! attached to the CPU's root queue without the group levels, no `util_est`). Also the
 //! ticks: every tick of a CPU holding two hogs switches them (base slice < tick), and both CPUs
 //! tick at the same instants, so the waiting hog the lone CPU finds has just stopped running
 //! and is always cache hot; a hog moves only at the third attempt (`nr_balance_failed` 2 >
@@ -165,11 +175,15 @@ impl SchedDomain {
 }
 
 /// A CPU as `update_sg_lb_stats` sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuStat {
     pub nr_running: u64,
     /// The root queue's load (`cpu_load`).
     pub load: u64,
+    /// `cpu_util_cfs`: the root queue's PELT `util_avg` (`crate::pelt`), at most the capacity.
+    pub util: u64,
+    /// `cpu_runnable`: the root queue's PELT `runnable_avg`.
+    pub runnable: u64,
 }
 
 /// `enum group_type`, the values this model reaches, in the kernel's order.
@@ -180,12 +194,37 @@ pub enum GroupType {
     Overloaded,
 }
 
-/// `group_classify` without utilization tracking (see the header).
-pub fn group_type(s: &CpuStat) -> GroupType {
-    match s.nr_running {
-        0 => GroupType::HasSpare,
-        1 => GroupType::FullyBusy,
-        _ => GroupType::Overloaded,
+/// `group_is_overloaded` (v6.18 fair.c) for a group of one CPU of capacity 1024: more tasks
+/// than CPUs, and the utilization or the runnable average beyond `imbalance_pct`.
+pub fn group_is_overloaded(imbalance_pct: u64, s: &CpuStat) -> bool {
+    if s.nr_running <= 1 {
+        return false;
+    }
+    SCHED_CAPACITY_SCALE * 100 < s.util.min(SCHED_CAPACITY_SCALE) * imbalance_pct
+        || SCHED_CAPACITY_SCALE * imbalance_pct < s.runnable * 100
+}
+
+/// `group_has_capacity` (v6.18 fair.c) for a group of one CPU: fewer tasks than CPUs, or the
+/// runnable average within `imbalance_pct` and the utilization below capacity by it
+/// (`capacity·100 > util·imbalance_pct`: util below 876 at 117).
+pub fn group_has_capacity(imbalance_pct: u64, s: &CpuStat) -> bool {
+    if s.nr_running < 1 {
+        return true;
+    }
+    if SCHED_CAPACITY_SCALE * imbalance_pct < s.runnable * 100 {
+        return false;
+    }
+    SCHED_CAPACITY_SCALE * 100 > s.util.min(SCHED_CAPACITY_SCALE) * imbalance_pct
+}
+
+/// `group_classify` (v6.18) for the types this model reaches.
+pub fn group_type(imbalance_pct: u64, s: &CpuStat) -> GroupType {
+    if group_is_overloaded(imbalance_pct, s) {
+        GroupType::Overloaded
+    } else if group_has_capacity(imbalance_pct, s) {
+        GroupType::HasSpare
+    } else {
+        GroupType::FullyBusy
     }
 }
 
@@ -198,6 +237,7 @@ pub fn find_busiest(
     this: usize,
 ) -> Option<(usize, u64)> {
     let n = stats.len();
+    let pct = c.imbalance_pct;
     let mut busiest: Option<usize> = None;
     let mut total_load = 0;
     let mut total_cap = 0;
@@ -212,7 +252,7 @@ pub fn find_busiest(
             continue;
         }
         let better = busiest.is_none_or(|b| {
-            let (t, bt) = (group_type(&stats[i]), group_type(&stats[b]));
+            let (t, bt) = (group_type(pct, &stats[i]), group_type(pct, &stats[b]));
             t > bt || (t == bt && stats[i].load > stats[b].load)
         });
         if better {
@@ -221,7 +261,7 @@ pub fn find_busiest(
     }
     let b = busiest?;
     let (local, busy) = (stats[this], stats[b]);
-    let (lt, bt) = (group_type(&local), group_type(&busy));
+    let (lt, bt) = (group_type(pct, &local), group_type(pct, &busy));
     if lt > bt {
         return None;
     }
@@ -235,6 +275,13 @@ pub fn find_busiest(
     }
     // This CPU is busy: a busiest group that is not overloaded is left to an idle CPU.
     if bt != GroupType::Overloaded {
+        return None;
+    }
+    // `calculate_imbalance` with a local group that has spare capacity, in an SD_SHARE_LLC
+    // domain of one-CPU groups: `migrate_task` of `sibling_imbalance(...)`, which is 0 when
+    // the balancing CPU is not idle (7ff1693236f5, v6.6), so `find_busiest_group` returns no
+    // group and the attempt ends balanced.
+    if lt == GroupType::HasSpare {
         return None;
     }
     if lt < GroupType::Overloaded && (local.load >= busy.load || local.load >= avg) {
@@ -378,6 +425,17 @@ pub fn task_h_load(weight: u64, path: &[(u64, u64)]) -> u64 {
 mod tests {
     use super::*;
 
+    /// A CPU whose tasks have run on it for long: PELT util at its ceiling (1023 on a
+    /// 1024-capacity CPU), runnable that times the tasks.
+    fn cpu(nr_running: u64, load: u64) -> CpuStat {
+        CpuStat {
+            nr_running,
+            load,
+            util: if nr_running > 0 { 1023 } else { 0 },
+            runnable: 1023 * nr_running,
+        }
+    }
+
     fn hog(t: u32, running: bool) -> Candidate {
         Candidate {
             task: TaskId(t),
@@ -410,54 +468,18 @@ mod tests {
     #[test]
     fn three_hogs_imbalance_by_hand() {
         let c = DomainConfig::new(2, 250);
-        let stats = [
-            CpuStat {
-                nr_running: 2,
-                load: 2048,
-            },
-            CpuStat {
-                nr_running: 1,
-                load: 1024,
-            },
-        ];
+        let stats = [cpu(2, 2048), cpu(1, 1024)];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
         assert_eq!(find_busiest(&c, &stats, &[true, true], 0), None);
         // 3 hogs against 1: avg 2048, imbalance 1024.
-        let stats = [
-            CpuStat {
-                nr_running: 3,
-                load: 3072,
-            },
-            CpuStat {
-                nr_running: 1,
-                load: 1024,
-            },
-        ];
+        let stats = [cpu(3, 3072), cpu(1, 1024)];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 1024)));
         // Two overloaded CPUs, 3 against 2: 100·3072 > 117·2048 = 239_616, avg 2560,
         // imbalance min(512, 512).
-        let stats = [
-            CpuStat {
-                nr_running: 3,
-                load: 3072,
-            },
-            CpuStat {
-                nr_running: 2,
-                load: 2048,
-            },
-        ];
+        let stats = [cpu(3, 3072), cpu(2, 2048)];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
         // 7 against 6 is within imbalance_pct (700 <= 702): balanced.
-        let stats = [
-            CpuStat {
-                nr_running: 7,
-                load: 7 * 1024,
-            },
-            CpuStat {
-                nr_running: 6,
-                load: 6 * 1024,
-            },
-        ];
+        let stats = [cpu(7, 7 * 1024), cpu(6, 6 * 1024)];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), None);
     }
 
@@ -467,7 +489,7 @@ mod tests {
     #[test]
     fn a_busiest_cpu_below_the_average_takes_the_local_side() {
         let c = DomainConfig::new(3, 250);
-        let stat = |nr_running, load| CpuStat { nr_running, load };
+        let stat = cpu;
         let stats = [stat(1, 15), stat(2, 2048), stat(1, 88761)];
         assert_eq!(
             find_busiest(&c, &stats, &[true, true, true], 0),
@@ -481,16 +503,7 @@ mod tests {
     #[test]
     fn migration_sequence_by_hand() {
         let c = DomainConfig::new(2, 250);
-        let stats = [
-            CpuStat {
-                nr_running: 2,
-                load: 2048,
-            },
-            CpuStat {
-                nr_running: 1,
-                load: 1024,
-            },
-        ];
+        let stats = [cpu(2, 2048), cpu(1, 1024)];
         let mut sd = SchedDomain::new(&c);
         let cold = || vec![hog(1, false), hog(0, true)];
         let (b, d, imb) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
@@ -524,10 +537,7 @@ mod tests {
     #[test]
     fn balanced_and_pinned_by_hand() {
         let c = DomainConfig::new(2, 250);
-        let even = [CpuStat {
-            nr_running: 1,
-            load: 1024,
-        }; 2];
+        let even = [cpu(1, 1024); 2];
         let mut sd = SchedDomain::new(&c);
         sd.nr_balance_failed = 2;
         assert!(load_balance(&c, &mut sd, &even, 0, |_| Vec::new()).is_none());
@@ -535,16 +545,7 @@ mod tests {
         assert!(load_balance(&c, &mut sd, &even, 0, |_| Vec::new()).is_none());
         assert_eq!(sd.balance_interval, 4);
 
-        let stats = [
-            CpuStat {
-                nr_running: 1,
-                load: 1024,
-            },
-            CpuStat {
-                nr_running: 2,
-                load: 2048,
-            },
-        ];
+        let stats = [cpu(1, 1024), cpu(2, 2048)];
         let mut pinned = hog(2, false);
         pinned.allowed = false;
         let mut sd = SchedDomain::new(&c);
@@ -568,5 +569,70 @@ mod tests {
     fn task_h_load_by_hand() {
         assert_eq!(task_h_load(1024, &[(2048, 0)]), 1023);
         assert_eq!(task_h_load(1024, &[(2048, 512), (1536, 0)]), 255);
+    }
+
+    /// v6.18 `group_classify` by hand, imbalance_pct 117: one task with util 875 has spare
+    /// capacity (102400 > 875·117 = 102375), with 876 it is fully busy (102492); runnable
+    /// beyond 1024·117/100 (1199) makes it fully busy whatever its util. Two tasks are
+    /// overloaded when util passes 875 or runnable passes 1198 (119808 < 1199·100), else
+    /// not: two mostly sleeping tasks queued at once are a CPU with spare capacity.
+    #[test]
+    fn group_classify_by_hand() {
+        let s = |nr_running, util, runnable| CpuStat {
+            nr_running,
+            load: 1024 * nr_running,
+            util,
+            runnable,
+        };
+        assert_eq!(group_type(117, &s(0, 0, 0)), GroupType::HasSpare);
+        assert_eq!(group_type(117, &s(1, 875, 875)), GroupType::HasSpare);
+        assert_eq!(group_type(117, &s(1, 876, 876)), GroupType::FullyBusy);
+        assert_eq!(group_type(117, &s(1, 500, 1199)), GroupType::FullyBusy);
+        assert_eq!(group_type(117, &s(1, 500, 1198)), GroupType::HasSpare);
+        assert_eq!(group_type(117, &s(2, 876, 1000)), GroupType::Overloaded);
+        assert_eq!(group_type(117, &s(2, 300, 1199)), GroupType::Overloaded);
+        assert_eq!(group_type(117, &s(2, 300, 600)), GroupType::HasSpare);
+        // cpu_util_cfs is clamped to the capacity: util 2000 counts as 1024.
+        assert_eq!(group_type(117, &s(2, 2000, 0)), GroupType::Overloaded);
+    }
+
+    /// A lone hog's CPU beside a pair of hogs: while the lone hog's util_avg is below 876 the
+    /// busy CPU has spare capacity, `sibling_imbalance` gives 0 and the attempt ends balanced
+    /// (nr_balance_failed reset, balance_interval doubled); from 876 on it is fully busy and
+    /// asks for 512 of load (`migrate_load`) as before.
+    #[test]
+    fn a_lone_hog_has_spare_capacity_until_its_util_passes_the_threshold() {
+        let c = DomainConfig::new(2, 250);
+        let pair = CpuStat {
+            nr_running: 2,
+            load: 2048,
+            util: 1023,
+            runnable: 2046,
+        };
+        let lone = |util| CpuStat {
+            nr_running: 1,
+            load: 1024,
+            util,
+            runnable: 1023,
+        };
+        let cold = || vec![hog(1, false), hog(0, true)];
+        for util in [512, 700, 875] {
+            assert_eq!(group_type(117, &lone(util)), GroupType::HasSpare);
+            assert_eq!(
+                find_busiest(&c, &[pair, lone(util)], &[true, true], 1),
+                None
+            );
+            let mut sd = SchedDomain::new(&c);
+            sd.nr_balance_failed = 1;
+            assert!(load_balance(&c, &mut sd, &[pair, lone(util)], 1, |_| cold()).is_none());
+            assert_eq!((sd.nr_balance_failed, sd.balance_interval), (0, 4));
+        }
+        let stats = [pair, lone(876)];
+        assert_eq!(group_type(117, &stats[1]), GroupType::FullyBusy);
+        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        let mut sd = SchedDomain::new(&c);
+        sd.nr_balance_failed = 1;
+        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        assert_eq!(d.moved, [TaskId(1)]);
     }
 }

@@ -14,6 +14,7 @@ pub mod eevdf_tree;
 pub mod instant;
 pub mod kernel;
 pub mod o1;
+pub mod pelt;
 pub mod registry;
 pub mod waiting;
 
