@@ -978,9 +978,12 @@ impl Engine {
 
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
-        let a = self.arrivals[i].clone();
+        // Each arrival happens once: its name moves into the task.
+        let a = &mut self.arrivals[i];
+        let name = std::mem::take(&mut a.name);
+        let a = a.clone();
         let id = self.create_task(
-            a.name,
+            name,
             a.nice,
             a.shares,
             a.cap,
@@ -2209,10 +2212,10 @@ impl Engine {
 
         let tasks: Vec<TaskStats> = self
             .exec
-            .iter()
+            .iter_mut()
             .zip(&self.info)
             .map(|(x, info)| {
-                let mut stats = x.stats.clone();
+                let mut stats = std::mem::take(&mut x.stats);
                 // A task still in a run queue when the run ends has waited until the end.
                 if info.state == TaskState::Runnable {
                     stats.wait += end.saturating_sub(x.runnable_since);

@@ -15,6 +15,9 @@ use crate::scenario::limits;
 const SUB_BITS: u32 = 7;
 const SUB: u64 = 1 << SUB_BITS;
 
+/// Exact samples a task's store makes room for at its first one.
+const FIRST_CAPACITY: usize = 32;
+
 #[derive(Clone, Debug, Default)]
 pub struct Latencies {
     /// The first samples, exactly, in order.
@@ -50,6 +53,11 @@ impl Latencies {
         self.sum += v as u128;
         self.max = self.max.max(v);
         if self.hist.is_empty() && self.exact.len() < limits::MAX_EXACT_LATENCIES {
+            if self.exact.capacity() == 0 {
+                // Room for a short run's wake-ups at once: growing from the default 4 took
+                // four reallocations before the 32nd sample.
+                self.exact.reserve_exact(FIRST_CAPACITY);
+            }
             self.exact.push(v);
             return 8;
         }
