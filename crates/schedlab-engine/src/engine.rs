@@ -553,6 +553,7 @@ impl Engine {
                 notes: Vec::new(),
                 migrations: Vec::new(),
                 timers: Vec::new(),
+                pending: false,
                 annotate: opts.detail == Detail::Full,
                 rng: Rng::new(scenario.seed, u64::MAX),
             },
@@ -615,6 +616,7 @@ impl Engine {
             notes: Vec::new(),
             migrations: Vec::new(),
             timers: Vec::new(),
+            pending: false,
             annotate: false,
             rng: self.out.rng.clone(),
         };
@@ -1687,13 +1689,13 @@ impl Engine {
     /// Applies timers and migrations the policy asked for, and stores its notes.
     #[inline]
     fn apply_out(&mut self) {
-        let o = &self.out;
-        if !(o.notes.is_empty() && o.timers.is_empty() && o.migrations.is_empty()) {
+        if self.out.pending {
             self.apply_requests();
         }
     }
 
     fn apply_requests(&mut self) {
+        self.out.pending = false;
         if !self.out.notes.is_empty() {
             self.flush_notes();
         }

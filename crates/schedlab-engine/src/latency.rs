@@ -48,6 +48,7 @@ fn lower_edge(b: usize) -> u64 {
 
 impl Latencies {
     /// Adds a sample; returns how many bytes the store grew by (for the run's record budget).
+    #[inline]
     pub fn push(&mut self, v: u64) -> u64 {
         self.count += 1;
         self.sum += v as u128;
@@ -61,6 +62,12 @@ impl Latencies {
             self.exact.push(v);
             return 8;
         }
+        self.push_counted(v)
+    }
+
+    /// [`Latencies::push`] past the exact cap: into the histogram.
+    #[cold]
+    fn push_counted(&mut self, v: u64) -> u64 {
         let before = self.hist.len();
         if self.hist.is_empty() {
             for i in 0..self.exact.len() {

@@ -248,6 +248,8 @@ pub(crate) struct Out {
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
+    /// Some note, migration or timer is in the lists above: the engine looks at them only then.
+    pub pending: bool,
     pub annotate: bool,
     pub rng: Rng,
 }
@@ -335,12 +337,14 @@ impl<'a> Cx<'a> {
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
             self.out.notes.push((self.now, cpu, task, note));
+            self.out.pending = true;
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
     #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
+        self.out.pending = true;
     }
     /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
@@ -349,6 +353,7 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
+        self.out.pending = true;
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
     #[inline]
