@@ -1721,12 +1721,13 @@ impl Engine {
             self.push(self.now.saturating_add(delay), Ev::Timer(cpu));
         }
         self.out.timers.clear();
-        let raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
+        let mut raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
         self.softirq_raised |= raised;
-        for c in 0..self.cpus.len() {
-            if raised & (1 << c) != 0 {
-                self.push(self.now, Ev::Softirq(CpuId(c as u16)));
-            }
+        // In CPU order, visiting only the CPUs raised.
+        while raised != 0 {
+            let c = raised.trailing_zeros();
+            raised &= raised - 1;
+            self.push(self.now, Ev::Softirq(CpuId(c as u16)));
         }
         for i in 0..self.out.migrations.len() {
             let (t, to) = self.out.migrations[i];
