@@ -63,7 +63,11 @@
 //!   CPU's periodic `load_balance` is `crate::fair_balance`: one domain over every CPU, the
 //!   kernel's balance interval, `calculate_imbalance`'s `migrate_load` and `detach_tasks`'
 //!   `load >> nr_balance_failed` and cache-hot tests, so with three hogs on two CPUs a hog moves
-//!   every second or third attempt (docs/reality-check.md measures 33/33/33 %). A moved entity
+//!   every second or third attempt (docs/reality-check.md measures 33/33/33 %). A busy CPU
+//!   with spare capacity uses 6.5's rule, not 6.6's `sibling_imbalance`: `migrate_task` of
+//!   `(busiest − local tasks) >> 1` (one hog moves from a CPU of 3 to a lone hog whose
+//!   utilization is still below 876), and after `cache_nice_tries + 2` such failures the
+//!   active balance, whose stopper this policy runs from `put_prev`. A moved entity
 //!   keeps its vruntime relative to `min_vruntime` (the kernel's renormalization).
 //!
 //! ```text
@@ -284,7 +288,7 @@ impl CfsConfig {
 
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let ncpus = m.cpus.max(1) as usize;
-    let dc = DomainConfig::new(ncpus, CfsKnobs::read(t).hz.max(1));
+    let dc = DomainConfig::v6_5(ncpus, CfsKnobs::read(t).hz.max(1));
     Box::new(Cfs {
         c: CfsConfig::new(t, m),
         se: Vec::new(),
@@ -296,6 +300,7 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
         },
         dc,
         sd: vec![SchedDomain::new(&dc); ncpus],
+        push_cpu: vec![None; ncpus],
         lru_seq: 0,
         pelt: Pelt::new(ncpus),
     })
@@ -463,6 +468,12 @@ impl FairBalance for Cfs {
     fn set_sched_domain(&mut self, cpu: usize, sd: SchedDomain) {
         self.sd[cpu] = sd;
     }
+    fn push_cpu(&self, cpu: usize) -> Option<usize> {
+        self.push_cpu[cpu]
+    }
+    fn set_push_cpu(&mut self, cpu: usize, to: Option<usize>) {
+        self.push_cpu[cpu] = to;
+    }
     fn move_task(&mut self, cx: &mut Cx<'_>, t: TaskId, from: usize, to: usize) {
         self.pelt_move(cx.now().0, t, from, to);
         Cfs::move_task(self, cx, t, from, to);
@@ -528,6 +539,8 @@ pub struct Cfs {
     /// The periodic balancer's domain, one per CPU.
     dc: DomainConfig,
     sd: Vec<SchedDomain>,
+    /// `rq->push_cpu` of each CPU while an active balance is pending there.
+    push_cpu: Vec<Option<usize>>,
     lru_seq: u64,
     /// PELT utilization of the root queues and tasks, for the balancer's group types.
     pelt: Pelt,
@@ -1053,6 +1066,15 @@ impl Policy for Cfs {
 
     fn pick_next(&self, _cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         self.pick(cpu.index())
+    }
+
+    /// Only while an active balance is pending on `cpu`: its stopper preempts `task`
+    /// (`active_load_balance_cpu_stop`, `crate::fair::FairBalance`); otherwise `set_next` puts
+    /// the previous entity back.
+    fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
+        if self.push_cpu[cpu.index()].is_some() {
+            self.active_load_balance_cpu_stop(cx, cpu.index(), task, runnable);
+        }
     }
 
     /// `set_next_entity` at every level from the task up to the first queue whose curr it

@@ -10,7 +10,7 @@
 //! placement, the tick's preemption test, the wake-up test, renice) stays in `cfs.rs` and
 //! `eevdf.rs`. The time units are `crate::kernel`'s.
 
-use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, SchedDomain};
+use crate::fair_balance::{self, Candidate, CpuStat, DomainConfig, MigrationType, SchedDomain};
 use crate::kernel::NSEC_PER_USEC;
 use crate::pelt::{post_init_entity_util_avg, Pelt, Removed};
 use schedlab_engine::{CpuId, Cx, Nanos, Note, Select, TaskId, TunableSpec};
@@ -635,20 +635,42 @@ pub trait FairBalance: Entities {
         };
         let r = fair_balance::load_balance(&dc, &mut sd, &stats, this, candidates);
         self.set_sched_domain(this, sd);
-        let Some((busiest, d, imbalance)) = r else {
+        let Some(a) = r else {
             return;
         };
+        let (busiest, d) = (a.busiest, a.detached);
         for &t in &d.skipped {
             self.touch_lru(t);
         }
         if d.moved.is_empty() {
             if let Some(t) = self.curr_task(this) {
+                let note = match a.migration_type {
+                    MigrationType::Load => Note::new(
+                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
+                        &[a.imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
+                    ),
+                    MigrationType::Task => Note::new(
+                        "balance: pulling {} task(s) from cpu{} found none cold enough (nr_balance_failed {})",
+                        &[a.imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
+                    ),
+                };
+                cx.note(dst, t, note);
+            }
+        }
+        // `stop_one_cpu_nowait(busiest, active_load_balance_cpu_stop)` unless one is pending
+        // there (`busiest->active_balance`): the stopper preempts the busiest CPU's task, which
+        // the engine's schedule() there does at the end of this instant; the policy's
+        // `put_prev` then runs [`FairBalance::active_load_balance_cpu_stop`].
+        if a.active_balance && self.push_cpu(busiest).is_none() {
+            self.set_push_cpu(busiest, Some(this));
+            cx.resched(CpuId(busiest as u16));
+            if let Some(t) = self.curr_task(this) {
                 cx.note(
                     dst,
                     t,
                     Note::new(
-                        "balance: pulling load {} from cpu{} found no task light or cold enough (nr_balance_failed {})",
-                        &[imbalance as i64, busiest as i64, sd.nr_balance_failed as i64],
+                        "balance: nr_balance_failed {} > cache_nice_tries + 2: active balance, cpu{}'s stopper pushes a task here",
+                        &[sd.nr_balance_failed as i64, busiest as i64],
                     ),
                 );
             }
@@ -656,6 +678,74 @@ pub trait FairBalance: Entities {
         for t in d.moved {
             self.move_task(cx, t, busiest, this);
             self.check_preempt_wakeup(cx, this, t);
+        }
+    }
+
+    /// `rq->active_balance` and `push_cpu` of CPU `cpu`: the CPU an active balance kicked
+    /// there pushes to. A policy whose imbalances are never `migrate_task` (`eevdf`, 6.6 on:
+    /// `sibling_imbalance` is 0 on a busy CPU) never kicks one and keeps the defaults.
+    fn push_cpu(&self, _cpu: usize) -> Option<usize> {
+        None
+    }
+    fn set_push_cpu(&mut self, _cpu: usize, _to: Option<usize>) {}
+
+    /// `active_load_balance_cpu_stop` on CPU `busiest`, from the policy's `put_prev` when the
+    /// stopper an active balance kicked there preempts `prev` (`prev_runnable`: it stays
+    /// queued; else it is leaving the queue and is no candidate). `prev` is put back on its
+    /// queue (`put_prev_task`), then `detach_one_task` takes, tail first in `cfs_tasks`, the
+    /// first task allowed on the target: LBF_ACTIVE_LB passes `can_migrate_task` before the
+    /// cache-hot test, and no fair task is running (the stopper is), so the preempted one is a
+    /// candidate too, reached after the tasks that waited longer. "Is there any task to
+    /// move?" `nr_running <= 1` counts the stopper itself, so one queued task suffices. A move
+    /// resets the target domain's `nr_balance_failed` ("Active balancing done"), and
+    /// `attach_one_task` checks preemption there. The schedule() that follows picks the
+    /// busiest CPU's next task as the kernel's does when the stopper finishes.
+    fn active_load_balance_cpu_stop(
+        &mut self,
+        cx: &mut Cx<'_>,
+        busiest: usize,
+        prev: TaskId,
+        prev_runnable: bool,
+    ) {
+        let Some(target) = self.push_cpu(busiest) else {
+            return;
+        };
+        self.set_push_cpu(busiest, None);
+        if prev_runnable {
+            if let Some(p) = self.take_curr(busiest) {
+                self.put_prev_chain(busiest, p);
+            }
+        }
+        let dst = CpuId(target as u16);
+        let mut on: Vec<(u64, TaskId)> = (0..self.nr_tasks())
+            .map(|i| TaskId(i as u32))
+            .map(|t| (self.task_se(t), t))
+            .filter(|(e, t)| e.on_rq && e.cpu == busiest && (prev_runnable || *t != prev))
+            .map(|(e, t)| (e.lru, t))
+            .collect();
+        on.sort_unstable();
+        let tasks: Vec<Candidate> = on
+            .into_iter()
+            .map(|(_, t)| Candidate {
+                task: t,
+                load: 0,
+                running: false,
+                allowed: cx.task(t).allowed(dst),
+                hot: false,
+                ineligible: false,
+            })
+            .collect();
+        let Some(t) = fair_balance::detach_one_task(&tasks) else {
+            return;
+        };
+        self.move_task(cx, t, busiest, target);
+        let mut sd = self.sched_domain(target);
+        sd.nr_balance_failed = 0;
+        self.set_sched_domain(target, sd);
+        if self.curr_task(target).is_some() {
+            self.check_preempt_wakeup(cx, target, t);
+        } else {
+            cx.resched(dst);
         }
     }
 

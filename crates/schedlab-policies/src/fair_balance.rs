@@ -23,11 +23,14 @@
 //!   when both are overloaded and the local `avg_load` is not below the busiest's nor the
 //!   domain's average, or the busiest is within `imbalance_pct`; and, the balancing CPU being
 //!   busy, when the busiest is not overloaded.
-//! * `calculate_imbalance` with a local group that has spare capacity (SD_SHARE_LLC, one-CPU
-//!   groups): `migrate_task` of `sibling_imbalance`, 0 on a busy CPU (7ff1693236f5, v6.6), so
-//!   the attempt ends balanced. (Before v6.6, `cfs`'s 6.5, the imbalance was `(busiest −
-//!   local tasks) >> 1`: 0 against a CPU of 2 tasks, as here, but a `migrate_task` of one task
-//!   against 3 or more, which the model does not do: UNMODELLED for `cfs`.) With a fully busy or overloaded local group (busiest
+//! * `calculate_imbalance` with a local group that has spare capacity (SD_SHARE_LLC,
+//!   one-CPU groups): `migrate_task` of `sibling_imbalance`, 0 on a busy CPU (7ff1693236f5,
+//!   v6.6), so the attempt ends balanced. Before v6.6 (`cfs`'s 6.5, [`DomainConfig::v6_5`]):
+//!   the overloaded busiest group's `migrate_util` needs a domain without
+//!   SD_SHARE_PKG_RESOURCES, which the MC level has, so a busiest group of weight 1 gives
+//!   `migrate_task` of `nr_diff = busiest − local sum_nr_running` (`lsub_positive`), then
+//!   `env->imbalance >>= 1`: 0 against a CPU of 2 tasks, as in 6.6, but one task against 3
+//!   or 4, two against 5. With a fully busy or overloaded local group (busiest
 //!   overloaded, `migrate_load`): a fully busy local group first
 //!   checks it is below the busiest and the average; then `imbalance = min(busiest − avg,
 //!   avg − local)` (capacities 1024 cancel out).
@@ -39,14 +42,35 @@
 //!   0.5 ms ago, or the next buddy while this CPU has tasks) unless `nr_balance_failed >
 //!   cache_nice_tries`; then `migrate_load` skips a task whose `task_h_load >>
 //!   nr_balance_failed` exceeds the imbalance, else takes it and lowers the imbalance by its
-//!   load, stopping when that reaches 0. A skipped task moves to the list's head.
+//!   load, while `migrate_task` takes it and counts the imbalance down by one
+//!   (`env->imbalance--`, no load test); either stops when the imbalance reaches 0. A skipped
+//!   task moves to the list's head.
 //! * After: a move resets `nr_balance_failed` and `balance_interval`; a failure increments
 //!   `nr_balance_failed` (periodic balance only) and resets `balance_interval`; with every
 //!   candidate pinned the busiest CPU is dropped and the search redone, and when none is left
 //!   it ends as balanced. Balanced resets `nr_balance_failed` and doubles `balance_interval` up
 //!   to `max_interval` (up to `MAX_PINNED_INTERVAL` when all were pinned).
 //!   `need_active_balance` is false for `migrate_load` (only `migrate_task` imbalances, asym
-//!   packing, misfit and reduced capacity ask for it since e9b9734b7465), so no active balance.
+//!   packing, misfit and reduced capacity ask for it since e9b9734b7465), so no active balance
+//!   under 6.6's rules. Under 6.5's a failed `migrate_task` attempt asks for one once
+//!   `nr_balance_failed > cache_nice_tries + 2` (`imbalanced_active_balance`; the fourth
+//!   failure in a row): if the busiest CPU's running task may run here (else
+//!   `out_one_pinned`: failures kept, interval tuned up), `stop_one_cpu_nowait` kicks
+//!   `active_load_balance_cpu_stop` there unless one is pending (`busiest->active_balance`),
+//!   and the interval is reset (`need_active_balance` still holds). The stopper preempts the
+//!   busiest CPU's task; `detach_one_task` takes, tail first, the first task allowed on the
+//!   target (LBF_ACTIVE_LB skips the cache-hot test, and the preempted task is a candidate
+//!   like the others: the stopper is what runs), and a move resets the target domain's
+//!   `nr_balance_failed`. In a domain of one-CPU groups that failure streak needs the busiest
+//!   CPU's waiting tasks pinned there (a waiting task allowed here moves once hotness stops
+//!   counting, at the second failure) and its running one free: the pinned-tasks case the
+//!   kernel's comment names. The model runs the stopper at the busiest CPU's schedule() at
+//!   the end of the balancing instant (`fair::FairBalance::active_load_balance_cpu_stop`, from
+//!   the policy's `put_prev`), not a few microseconds later as the kernel's IPI does. Checked
+//!   against v6.5-era text of `calculate_imbalance` (the diff of 7ff1693236f5) and of
+//!   `imbalanced_active_balance`; `load_balance`'s active-balance block,
+//!   `active_load_balance_cpu_stop` and `detach_one_task` as of v5.10–v6.5, UNVERIFIED line
+//!   by line against the v6.5 tag.
 //!
 //! Three nice-0 hogs on two CPUs: the pair's CPU has load 2048, the lone one's 1024, the
 //! average 1536, so the lone CPU asks for 512 and each hog weighs `1024·2048/2049 = 1023`
@@ -120,6 +144,9 @@ pub struct DomainConfig {
     pub hz: u64,
     /// `max_load_balance_interval` (jiffies): `HZ·num_online_cpus()/10`.
     pub max_load_balance_interval: u64,
+    /// `calculate_imbalance` with a local group that has spare capacity uses
+    /// `sibling_imbalance` (7ff1693236f5, v6.6 on); false: v6.5's `(busiest − local) >> 1`.
+    pub sibling_imbalance: bool,
 }
 
 impl DomainConfig {
@@ -133,6 +160,15 @@ impl DomainConfig {
             cache_nice_tries: 1,
             hz,
             max_load_balance_interval: (hz * w / 10).max(1),
+            sibling_imbalance: true,
+        }
+    }
+
+    /// The same domain under v6.5's `calculate_imbalance` (before 7ff1693236f5).
+    pub fn v6_5(ncpus: usize, hz: u64) -> DomainConfig {
+        DomainConfig {
+            sibling_imbalance: false,
+            ..DomainConfig::new(ncpus, hz)
         }
     }
 
@@ -200,6 +236,15 @@ pub enum GroupType {
     Overloaded,
 }
 
+/// `enum migration_type`, the values this model reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MigrationType {
+    /// `migrate_load`: the imbalance is load.
+    Load,
+    /// `migrate_task`: the imbalance is a number of tasks.
+    Task,
+}
+
 /// `group_is_overloaded` (v6.18 fair.c) for a group of one CPU of capacity 1024: more tasks
 /// than CPUs, and the utilization or the runnable average beyond `imbalance_pct`.
 pub fn group_is_overloaded(imbalance_pct: u64, s: &CpuStat) -> bool {
@@ -235,13 +280,13 @@ pub fn group_type(imbalance_pct: u64, s: &CpuStat) -> GroupType {
 }
 
 /// `find_busiest_group` + `calculate_imbalance` for a busy `this` CPU over the CPUs `cpus`
-/// marks: the busiest CPU and the load to move (`migrate_load`), or `None` when balanced.
+/// marks: the busiest CPU, the imbalance and what it counts, or `None` when balanced.
 pub fn find_busiest(
     c: &DomainConfig,
     stats: &[CpuStat],
     cpus: &[bool],
     this: usize,
-) -> Option<(usize, u64)> {
+) -> Option<(usize, u64, MigrationType)> {
     let n = stats.len();
     let pct = c.imbalance_pct;
     let mut busiest: Option<usize> = None;
@@ -287,8 +332,17 @@ pub fn find_busiest(
     // domain of one-CPU groups: `migrate_task` of `sibling_imbalance(...)`, which is 0 when
     // the balancing CPU is not idle (7ff1693236f5, v6.6), so `find_busiest_group` returns no
     // group and the attempt ends balanced.
-    if lt == GroupType::HasSpare {
+    if lt == GroupType::HasSpare && c.sibling_imbalance {
         return None;
+    }
+    // v6.5: the overloaded busiest group's `migrate_util` needs a domain without
+    // SD_SHARE_PKG_RESOURCES, which the MC level has; then `busiest->group_weight == 1`:
+    // `migrate_task`, `nr_diff = busiest->sum_nr_running` less the local one
+    // (`lsub_positive`, floored at 0), and `env->imbalance >>= 1` ("Number of tasks to move
+    // to restore balance"). `find_busiest_group` returns the group only when it is not 0.
+    if lt == GroupType::HasSpare {
+        let imbalance = busy.nr_running.saturating_sub(local.nr_running) >> 1;
+        return (imbalance > 0).then_some((b, imbalance, MigrationType::Task));
     }
     if lt < GroupType::Overloaded && (local.load >= busy.load || local.load >= avg) {
         return None;
@@ -296,7 +350,7 @@ pub fn find_busiest(
     // `calculate_imbalance` subtracts in unsigned long: a busiest group below the average (one
     // picked for its group type over a heavier one) wraps, and min() takes the local side.
     let imbalance = busy.load.wrapping_sub(avg).min(avg - local.load);
-    (imbalance > 0).then_some((b, imbalance))
+    (imbalance > 0).then_some((b, imbalance, MigrationType::Load))
 }
 
 /// A task of the busiest CPU as `can_migrate_task` and `detach_tasks` see it.
@@ -326,12 +380,14 @@ pub struct Detached {
     pub all_pinned: bool,
 }
 
-/// `detach_tasks` for `migrate_load` over `tasks` in list order, tail (least recently
-/// enqueued or picked) first.
+/// `detach_tasks` over `tasks` in list order, tail (least recently enqueued or picked) first:
+/// `migrate_load` weighs each task against the imbalance, `migrate_task` counts it down by one
+/// per task (`env->imbalance--`, no load test).
 pub fn detach_tasks(
     c: &DomainConfig,
     tasks: &[Candidate],
     imbalance: u64,
+    migration_type: MigrationType,
     nr_balance_failed: u32,
 ) -> Detached {
     let mut d = Detached {
@@ -357,12 +413,17 @@ pub fn detach_tasks(
             d.skipped.push(p.task);
             continue;
         }
-        let load = p.load.max(1);
-        if load.checked_shr(nr_balance_failed).unwrap_or(0) as i64 > imbalance {
-            d.skipped.push(p.task);
-            continue;
+        match migration_type {
+            MigrationType::Load => {
+                let load = p.load.max(1);
+                if load.checked_shr(nr_balance_failed).unwrap_or(0) as i64 > imbalance {
+                    d.skipped.push(p.task);
+                    continue;
+                }
+                imbalance -= load as i64;
+            }
+            MigrationType::Task => imbalance -= 1,
         }
-        imbalance -= load as i64;
         d.moved.push(p.task);
         if imbalance <= 0 {
             break;
@@ -371,23 +432,53 @@ pub fn detach_tasks(
     d
 }
 
-/// `load_balance` on busy CPU `this`: updates `sd` and returns the busiest CPU, what
-/// `detach_tasks` did there, and the imbalance it was asked for (`None` when balanced).
-/// `candidates(cpu)` lists that CPU's tasks, tail first.
+/// What one `load_balance` attempt that was not balanced did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub busiest: usize,
+    /// The imbalance `calculate_imbalance` asked for, in `migration_type`'s unit.
+    pub imbalance: u64,
+    pub migration_type: MigrationType,
+    pub detached: Detached,
+    /// `need_active_balance` held and the busiest CPU's running task may run here: the caller
+    /// kicks `active_load_balance_cpu_stop` on the busiest CPU (unless one is pending there).
+    pub active_balance: bool,
+}
+
+/// `need_active_balance` for what this model reaches: `imbalanced_active_balance`
+/// (`migrate_task` and `nr_balance_failed > cache_nice_tries + 2`); asym packing, reduced
+/// capacity and misfit do not arise.
+pub fn need_active_balance(c: &DomainConfig, sd: &SchedDomain, mt: MigrationType) -> bool {
+    mt == MigrationType::Task && sd.nr_balance_failed > c.cache_nice_tries + 2
+}
+
+/// The interval's tune-up after `out_balanced`/`out_one_pinned`.
+fn tune_up(c: &DomainConfig, sd: &mut SchedDomain, all_pinned: bool) {
+    if (all_pinned && sd.balance_interval < MAX_PINNED_INTERVAL)
+        || sd.balance_interval < c.max_interval
+    {
+        sd.balance_interval *= 2;
+    }
+}
+
+/// `load_balance` on busy CPU `this`: updates `sd` and returns what the attempt did (`None`
+/// when balanced). `candidates(cpu)` lists that CPU's tasks, tail first.
 pub fn load_balance(
     c: &DomainConfig,
     sd: &mut SchedDomain,
     stats: &[CpuStat],
     this: usize,
     mut candidates: impl FnMut(usize) -> Vec<Candidate>,
-) -> Option<(usize, Detached, u64)> {
+) -> Option<Attempt> {
     let mut cpus = vec![true; stats.len()];
     let mut all_pinned = false;
-    while let Some((busiest, imbalance)) = find_busiest(c, stats, &cpus, this) {
+    while let Some((busiest, imbalance, mt)) = find_busiest(c, stats, &cpus, this) {
         // A busiest CPU with one task is tried for nothing and not counted as all pinned.
         let mut d = Detached::default();
+        let mut tasks = Vec::new();
         if stats[busiest].nr_running > 1 {
-            d = detach_tasks(c, &candidates(busiest), imbalance, sd.nr_balance_failed);
+            tasks = candidates(busiest);
+            d = detach_tasks(c, &tasks, imbalance, mt, sd.nr_balance_failed);
         }
         if d.moved.is_empty() && d.all_pinned {
             // Drop the busiest CPU and redo while a CPU besides this one is left.
@@ -398,23 +489,46 @@ pub fn load_balance(
             }
             break;
         }
-        if d.moved.is_empty() {
-            sd.nr_balance_failed += 1;
-        } else {
+        let mut attempt = Attempt {
+            busiest,
+            imbalance,
+            migration_type: mt,
+            detached: d,
+            active_balance: false,
+        };
+        if !attempt.detached.moved.is_empty() {
             sd.nr_balance_failed = 0;
+            sd.balance_interval = c.min_interval;
+            return Some(attempt);
         }
-        // No active balance for migrate_load: "we were unbalanced", reset the interval.
+        sd.nr_balance_failed += 1;
+        if need_active_balance(c, sd, mt) {
+            // "Don't kick the active_load_balance_cpu_stop, if the curr task on busiest CPU
+            // can't be moved to this_cpu": out_one_pinned keeps the failures and tunes the
+            // interval up (LBF_ALL_PINNED is clear: some task was allowed here).
+            if !tasks.iter().any(|p| p.running && p.allowed) {
+                tune_up(c, sd, false);
+                return Some(attempt);
+            }
+            attempt.active_balance = true;
+        }
+        // "We were unbalanced, so reset the balancing interval" (also after a kick, as
+        // need_active_balance still holds then).
         sd.balance_interval = c.min_interval;
-        return Some((busiest, d, imbalance));
+        return Some(attempt);
     }
     // out_balanced / out_all_pinned, then the interval's tune-up.
     sd.nr_balance_failed = 0;
-    if (all_pinned && sd.balance_interval < MAX_PINNED_INTERVAL)
-        || sd.balance_interval < c.max_interval
-    {
-        sd.balance_interval *= 2;
-    }
+    tune_up(c, sd, all_pinned);
     None
+}
+
+/// `detach_one_task` for `active_load_balance_cpu_stop` (LBF_ACTIVE_LB), over the busiest
+/// CPU's tasks tail first: the first one allowed on the target. The stopper is what runs on
+/// the busiest CPU then, so no task there is running (the one it preempted has been put back
+/// on its queue), and LBF_ACTIVE_LB passes `can_migrate_task` before the cache-hot test.
+pub fn detach_one_task(tasks: &[Candidate]) -> Option<TaskId> {
+    tasks.iter().find(|p| p.allowed).map(|p| p.task)
 }
 
 /// `task_h_load` with instantaneous weights: `weight·h_load/(load + 1)` at the task's queue,
@@ -485,15 +599,24 @@ mod tests {
     fn three_hogs_imbalance_by_hand() {
         let c = DomainConfig::new(2, 250);
         let stats = [cpu(2, 2048), cpu(1, 1024)];
-        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        assert_eq!(
+            find_busiest(&c, &stats, &[true, true], 1),
+            Some((0, 512, MigrationType::Load))
+        );
         assert_eq!(find_busiest(&c, &stats, &[true, true], 0), None);
         // 3 hogs against 1: avg 2048, imbalance 1024.
         let stats = [cpu(3, 3072), cpu(1, 1024)];
-        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 1024)));
+        assert_eq!(
+            find_busiest(&c, &stats, &[true, true], 1),
+            Some((0, 1024, MigrationType::Load))
+        );
         // Two overloaded CPUs, 3 against 2: 100·3072 > 117·2048 = 239_616, avg 2560,
         // imbalance min(512, 512).
         let stats = [cpu(3, 3072), cpu(2, 2048)];
-        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        assert_eq!(
+            find_busiest(&c, &stats, &[true, true], 1),
+            Some((0, 512, MigrationType::Load))
+        );
         // 7 against 6 is within imbalance_pct (700 <= 702): balanced.
         let stats = [cpu(7, 7 * 1024), cpu(6, 6 * 1024)];
         assert_eq!(find_busiest(&c, &stats, &[true, true], 1), None);
@@ -509,7 +632,7 @@ mod tests {
         let stats = [stat(1, 15), stat(2, 2048), stat(1, 88761)];
         assert_eq!(
             find_busiest(&c, &stats, &[true, true, true], 0),
-            Some((1, 30259))
+            Some((1, 30259, MigrationType::Load))
         );
     }
 
@@ -522,12 +645,15 @@ mod tests {
         let stats = [cpu(2, 2048), cpu(1, 1024)];
         let mut sd = SchedDomain::new(&c);
         let cold = || vec![hog(1, false), hog(0, true)];
-        let (b, d, imb) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
-        assert_eq!((b, imb), (0, 512));
+        let a = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        assert_eq!((a.busiest, a.imbalance), (0, 512));
+        let d = a.detached;
         assert!(d.moved.is_empty());
         assert_eq!(d.skipped, [TaskId(1), TaskId(0)]);
         assert_eq!(sd.nr_balance_failed, 1);
-        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 1, |_| cold())
+            .unwrap()
+            .detached;
         assert_eq!(d.moved, [TaskId(1)]);
         assert_eq!(sd.nr_balance_failed, 0);
 
@@ -538,11 +664,15 @@ mod tests {
         };
         let mut sd = SchedDomain::new(&c);
         for failed in 1..=2 {
-            let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| hot()).unwrap();
+            let d = load_balance(&c, &mut sd, &stats, 1, |_| hot())
+                .unwrap()
+                .detached;
             assert!(d.moved.is_empty());
             assert_eq!(sd.nr_balance_failed, failed);
         }
-        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| hot()).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 1, |_| hot())
+            .unwrap()
+            .detached;
         assert_eq!(d.moved, [TaskId(1)]);
         assert_eq!(sd.balance_interval, c.min_interval);
     }
@@ -565,8 +695,9 @@ mod tests {
         let mut pinned = hog(2, false);
         pinned.allowed = false;
         let mut sd = SchedDomain::new(&c);
-        let (_, d, _) =
-            load_balance(&c, &mut sd, &stats, 0, |_| vec![pinned, hog(1, true)]).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 0, |_| vec![pinned, hog(1, true)])
+            .unwrap()
+            .detached;
         assert!(d.moved.is_empty() && !d.all_pinned);
         assert_eq!(sd.nr_balance_failed, 1);
         let mut running_pinned = hog(1, true);
@@ -605,17 +736,20 @@ mod tests {
         p_waiting.allowed = false;
         p_waiting.ineligible = true;
         let x_running = hog(1, true);
-        let (_, d, _) =
-            load_balance(&c, &mut sd, &stats, 0, |_| vec![p_waiting, x_running]).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 0, |_| vec![p_waiting, x_running])
+            .unwrap()
+            .detached;
         assert!(d.moved.is_empty() && !d.all_pinned);
         assert_eq!((sd.nr_balance_failed, sd.balance_interval), (1, 2));
 
-        let (_, d, _) =
-            load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running]).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running])
+            .unwrap()
+            .detached;
         assert!(d.moved.is_empty() && !d.all_pinned);
         assert_eq!(sd.nr_balance_failed, 2);
-        let (_, d, _) =
-            load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running]).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running])
+            .unwrap()
+            .detached;
         assert_eq!(d.moved, vec![TaskId(1)]);
         assert_eq!(sd.nr_balance_failed, 0);
     }
@@ -687,10 +821,147 @@ mod tests {
         }
         let stats = [pair, lone(876)];
         assert_eq!(group_type(117, &stats[1]), GroupType::FullyBusy);
-        assert_eq!(find_busiest(&c, &stats, &[true, true], 1), Some((0, 512)));
+        assert_eq!(
+            find_busiest(&c, &stats, &[true, true], 1),
+            Some((0, 512, MigrationType::Load))
+        );
         let mut sd = SchedDomain::new(&c);
         sd.nr_balance_failed = 1;
-        let (_, d, _) = load_balance(&c, &mut sd, &stats, 1, |_| cold()).unwrap();
+        let d = load_balance(&c, &mut sd, &stats, 1, |_| cold())
+            .unwrap()
+            .detached;
         assert_eq!(d.moved, [TaskId(1)]);
+    }
+
+    /// A CPU that shared its hogs until now: util and runnable below the thresholds, so with
+    /// `nr_running` tasks it has spare capacity.
+    fn spare(nr_running: u64, util: u64) -> CpuStat {
+        CpuStat {
+            nr_running,
+            load: 1024 * nr_running,
+            util,
+            runnable: util,
+        }
+    }
+
+    /// v6.5's `calculate_imbalance` with a local group that has spare capacity (util 700 <
+    /// 876): against an overloaded CPU of 3 hogs `migrate_task` of (3 − 1) >> 1 = 1; against
+    /// 2, (2 − 1) >> 1 = 0, balanced; 4 against 1 gives 3 >> 1 = 1, 5 against 1 gives 2, and 5
+    /// against a local CPU of 2 mostly sleeping tasks (3) >> 1 = 1. v6.6's `sibling_imbalance`
+    /// is 0 in every case (balanced). Once the lone CPU is fully busy (util 1023) both ask for
+    /// load: min(3072 − 2048, 2048 − 1024) = 1024.
+    #[test]
+    fn v6_5_migrate_task_imbalance_by_hand() {
+        let (v65, v66) = (DomainConfig::v6_5(2, 250), DomainConfig::new(2, 250));
+        let on = [true, true];
+        let task = |b, n| Some((b, n, MigrationType::Task));
+        assert_eq!(
+            find_busiest(&v65, &[spare(1, 700), cpu(3, 3072)], &on, 0),
+            task(1, 1)
+        );
+        assert_eq!(
+            find_busiest(&v66, &[spare(1, 700), cpu(3, 3072)], &on, 0),
+            None
+        );
+        assert_eq!(
+            find_busiest(&v65, &[spare(1, 700), cpu(2, 2048)], &on, 0),
+            None
+        );
+        assert_eq!(
+            find_busiest(&v65, &[spare(1, 700), cpu(4, 4096)], &on, 0),
+            task(1, 1)
+        );
+        assert_eq!(
+            find_busiest(&v65, &[spare(1, 700), cpu(5, 5120)], &on, 0),
+            task(1, 2)
+        );
+        assert_eq!(
+            find_busiest(&v65, &[spare(2, 300), cpu(5, 5120)], &on, 0),
+            task(1, 1)
+        );
+        assert_eq!(
+            find_busiest(&v66, &[spare(2, 300), cpu(5, 5120)], &on, 0),
+            None
+        );
+        for c in [v65, v66] {
+            assert_eq!(
+                find_busiest(&c, &[cpu(1, 1024), cpu(3, 3072)], &on, 0),
+                Some((1, 1024, MigrationType::Load))
+            );
+        }
+    }
+
+    /// 3 hogs on CPU 1 (task 0 running, 1 and 2 waiting, 1 at the tail), 1 on CPU 0 with util
+    /// 700: imbalance 1. A cold waiting hog moves at the first attempt, its load (1023) not
+    /// weighed (`env->imbalance--`: 1 → 0 stops the loop, task 2 is not looked at). Both
+    /// waiting hogs hot: attempts at nr_balance_failed 0 and 1 fail, at 2 (> cache_nice_tries
+    /// 1) the tail one moves.
+    #[test]
+    fn v6_5_migrate_task_detach_by_hand() {
+        let c = DomainConfig::v6_5(2, 250);
+        let stats = [spare(1, 700), cpu(3, 3072)];
+        let mut sd = SchedDomain::new(&c);
+        let cold = || vec![hog(1, false), hog(2, false), hog(0, true)];
+        let a = load_balance(&c, &mut sd, &stats, 0, |_| cold()).unwrap();
+        assert_eq!((a.busiest, a.imbalance), (1, 1));
+        assert_eq!(a.migration_type, MigrationType::Task);
+        assert_eq!(a.detached.moved, [TaskId(1)]);
+        assert!(a.detached.skipped.is_empty() && !a.active_balance);
+        assert_eq!((sd.nr_balance_failed, sd.balance_interval), (0, 2));
+
+        let hot = || {
+            let (mut x, mut y) = (hog(1, false), hog(2, false));
+            (x.hot, y.hot) = (true, true);
+            vec![x, y, hog(0, true)]
+        };
+        let mut sd = SchedDomain::new(&c);
+        for failed in 1..=2 {
+            let a = load_balance(&c, &mut sd, &stats, 0, |_| hot()).unwrap();
+            assert!(a.detached.moved.is_empty() && !a.active_balance);
+            assert_eq!(a.detached.skipped, [TaskId(1), TaskId(2), TaskId(0)]);
+            assert_eq!(sd.nr_balance_failed, failed);
+        }
+        let a = load_balance(&c, &mut sd, &stats, 0, |_| hot()).unwrap();
+        assert_eq!(a.detached.moved, [TaskId(1)]);
+        assert_eq!(sd.nr_balance_failed, 0);
+    }
+
+    /// The waiting hogs are pinned to CPU 1, the running one is free: every attempt fails
+    /// (not all pinned: the running one is allowed). `need_active_balance` (`migrate_task` and
+    /// nr_balance_failed > cache_nice_tries + 2 = 3) first holds at the 4th failure, which
+    /// kicks the active balance and resets the interval; `detach_one_task` then skips the
+    /// pinned tail and takes the preempted task. With a cold free task waiting at the tail the
+    /// stopper takes that one instead (it comes first, hot or not).
+    #[test]
+    fn v6_5_active_balance_after_cache_nice_tries_plus_2_failures() {
+        let c = DomainConfig::v6_5(2, 250);
+        let stats = [spare(1, 700), cpu(3, 3072)];
+        let (mut x, mut y) = (hog(1, false), hog(2, false));
+        (x.allowed, y.allowed) = (false, false);
+        let tasks = vec![x, y, hog(0, true)];
+        let mut sd = SchedDomain::new(&c);
+        for failed in 1..=3 {
+            sd.balance_interval = 4;
+            let a = load_balance(&c, &mut sd, &stats, 0, |_| tasks.clone()).unwrap();
+            assert!(a.detached.moved.is_empty() && !a.detached.all_pinned);
+            assert!(!a.active_balance);
+            assert_eq!((sd.nr_balance_failed, sd.balance_interval), (failed, 2));
+        }
+        sd.balance_interval = 4;
+        let a = load_balance(&c, &mut sd, &stats, 0, |_| tasks.clone()).unwrap();
+        assert!(a.active_balance && a.detached.moved.is_empty());
+        assert_eq!((sd.nr_balance_failed, sd.balance_interval), (4, 2));
+        // The stopper runs: nothing is running any more.
+        let mut stopped = tasks.clone();
+        stopped[2].running = false;
+        assert_eq!(detach_one_task(&stopped), Some(TaskId(0)));
+        let mut hot = hog(3, false);
+        hot.hot = true;
+        assert_eq!(detach_one_task(&[hot, x, stopped[2]]), Some(TaskId(3)));
+        assert_eq!(detach_one_task(&[x, y]), None);
+        // migrate_load never asks for it (eevdf, or a fully busy lone CPU).
+        sd.nr_balance_failed = 9;
+        assert!(!need_active_balance(&c, &sd, MigrationType::Load));
+        assert!(need_active_balance(&c, &sd, MigrationType::Task));
     }
 }

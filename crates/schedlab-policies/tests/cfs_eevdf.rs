@@ -1140,3 +1140,88 @@ fn eevdf_6_18_a_group_entity_whose_queue_empties_stays_queued_until_eligible() {
         "{b:?}"
     );
 }
+
+/// Four hogs on 2 CPUs from 3 + 1. E-1 and E-2 (pinned to cpu0, 5 ms each) take cpu0 at
+/// fork time, so H-1, H-2 and H-4 go to cpu1 and H-3 to cpu0 (least loaded, ties to the
+/// preferred CPU). When the Es have exited, H-3 is alone with its utilization well below 876
+/// (it ran a third of the time): cpu0 has spare capacity. At cpu0's first due attempt (28 ms)
+/// cfs (v6.5) asks for `migrate_task` of (3 − 1) >> 1 = 1 and `detach_tasks` takes the tail
+/// of cpu1's list, H-4, cold, whatever its load; the queues are 2 + 2 from then on and each hog
+/// gets a quarter of the CPU time within 1 %. eevdf (6.6's `sibling_imbalance`, 0 on a busy
+/// CPU) ends those attempts balanced until H-3's utilization passes 876 and cpu0 asks for load
+/// instead: its hog moves only at 148 ms.
+#[test]
+fn cfs_four_hogs_from_3_plus_1_even_out_at_the_first_attempt() {
+    let tasks = r#"[{"name":"E","count":2,"cpus":[0],"program":[{"run":"5ms"}]},
+                    {"name":"H","count":4,"program":[{"run":"100s"}]}]"#;
+    let cfs = run(&with_duration(
+        scenario(2, r#"{"id":"cfs","tunables":{"hz":250}}"#, tasks),
+        "2s",
+    ));
+    assert_eq!(
+        balance_notes(&cfs, 2000),
+        ["28 H-4 balance: moved from cpu1 to cpu0, vruntime 34.000 ms"]
+    );
+    for t in 2..6 {
+        let ms = cpu_ms(&cfs, t);
+        assert!(ms.abs_diff(997) <= 10, "cfs task {t}: {ms} ms");
+    }
+    let eevdf = run(&with_duration(
+        scenario(2, r#"{"id":"eevdf","tunables":{"hz":250}}"#, tasks),
+        "2s",
+    ));
+    let notes = balance_notes(&eevdf, 2000);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].starts_with("148 H-4 balance: moved from cpu1 to cpu0"));
+}
+
+/// 6.5's active balance. S (pinned to cpu0) runs 300 ms, then 2 ms of every 3; T (pinned to
+/// cpu0, 3 ms) sends F to cpu1 at fork time, beside P and Q, pinned there at nice 19, so F
+/// (nice −10) is nearly always the one running on cpu1 and P and Q wait. Every attempt of
+/// cpu0's fails: while S's utilization is below 876 (28, 56 ms) as `migrate_task` of
+/// (3 − 1) >> 1 = 1, then as `migrate_load`; the failures add up either way. Once S sleeps a
+/// third of the time its utilization falls below 876 again, and at the first `migrate_task`
+/// failure after that (352 ms, nr_balance_failed 12 > cache_nice_tries + 2) cpu0 kicks cpu1's
+/// stopper, which preempts F and, P and Q being pinned, pushes F itself to cpu0. eevdf (6.6)
+/// asks for load throughout, which never kicks an active balance.
+#[test]
+fn cfs_active_balance_pushes_the_running_task_past_pinned_ones() {
+    let tasks = r#"[{"name":"S","cpus":[0],"program":[{"run":"300ms"},
+                        {"repeat":1000,"body":[{"run":"2ms"},{"sleep":"1ms"}]}]},
+                    {"name":"T","cpus":[0],"program":[{"run":"3ms"}]},
+                    {"name":"F","nice":-10,"program":[{"run":"100s"}]},
+                    {"name":"P","nice":19,"cpus":[1],"program":[{"run":"100s"}]},
+                    {"name":"Q","nice":19,"cpus":[1],"program":[{"run":"100s"}]}]"#;
+    let cfs = run(&with_duration(
+        scenario(2, r#"{"id":"cfs","tunables":{"hz":250}}"#, tasks),
+        "400ms",
+    ));
+    let notes = balance_notes(&cfs, 352);
+    assert_eq!(notes.len(), 14, "{notes:?}");
+    assert_eq!(
+        notes[..3],
+        [
+            "28 S balance: pulling 1 task(s) from cpu1 found none cold enough (nr_balance_failed 1)",
+            "56 S balance: pulling 1 task(s) from cpu1 found none cold enough (nr_balance_failed 2)",
+            "84 S balance: pulling load 4277 from cpu1 found no task light or cold enough (nr_balance_failed 3)",
+        ]
+    );
+    assert_eq!(
+        notes[11..],
+        [
+            "352 S balance: pulling 1 task(s) from cpu1 found none cold enough (nr_balance_failed 12)",
+            "352 S balance: nr_balance_failed 12 > cache_nice_tries + 2: active balance, cpu1's stopper pushes a task here",
+            "352 F balance: moved from cpu1 to cpu0, vruntime 345.000 ms",
+        ]
+    );
+    let eevdf = run(&with_duration(
+        scenario(2, r#"{"id":"eevdf","tunables":{"hz":250}}"#, tasks),
+        "400ms",
+    ));
+    let notes = balance_notes(&eevdf, 400);
+    assert!(
+        notes.iter().all(|n| n.contains("pulling load")),
+        "{notes:?}"
+    );
+    assert_eq!(eevdf.metrics.tasks[2].migrations, 0);
+}
