@@ -63,7 +63,8 @@
 //!   CPU's periodic `load_balance` is `crate::fair_balance`: one domain over every CPU, the
 //!   kernel's balance interval, `calculate_imbalance`'s `migrate_load` and `detach_tasks`'
 //!   `load >> nr_balance_failed` and cache-hot tests, so with three hogs on two CPUs a hog moves
-//!   every second or third attempt (docs/reality-check.md measures 33/33/33 %). A busy CPU
+//!   at the third attempt, the waiting hog having just been preempted by its CPU's tick and
+//!   cache hot until then (docs/reality-check.md measures 33/33/33 % on Linux 6.18). A busy CPU
 //!   with spare capacity uses 6.5's rule, not 6.6's `sibling_imbalance`: `migrate_task` of
 //!   `(busiest − local tasks) >> 1` (one hog moves from a CPU of 3 to a lone hog whose
 //!   utilization is still below 876), and after `cache_nice_tries + 2` such failures the
