@@ -32,8 +32,9 @@ use super::worker::{mono_ns, timespec};
 const SETUP_LIMIT_NS: u64 = 10_000_000_000;
 /// From releasing the tasks to their start instant.
 const START_MARGIN_NS: u64 = 50_000_000;
-/// How often the measurement looks at its children and the signal flag.
-const POLL: Duration = Duration::from_millis(20);
+/// How often the measurement looks at its children and the signal flag: each look is a
+/// wake-up of this process on the machine it measures, so not more often than Ctrl-C needs.
+const POLL: Duration = Duration::from_millis(100);
 
 /// Set by SIGINT, SIGTERM or SIGHUP.
 fn stop_flag() -> anyhow::Result<&'static Arc<AtomicBool>> {
