@@ -5,16 +5,40 @@
 // The simulation worker starts first, so its wasm (sim_bg.wasm) downloads and compiles while the
 // page's does; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
 // before the page listened (a load failure), which `early` keeps. It is started before app.js
-// is imported (a static import would run this file only once app.js had loaded), while the
-// page's thread is idle: in a trace of the load, a worker started after the import only began
-// once the app had been instantiated and first rendered, about 190 ms later.
+// is imported (a static import would run this file only once app.js had loaded).
+//
+// The app is imported once the worker's thread runs (worker.js says so on the BroadcastChannel
+// WORKER_STARTED), once it failed, or after STARTED_WAIT_MS at most: the page's thread has its
+// part in starting a worker, and the app's instantiation, first render and layout hold that
+// thread for a few hundred ms on a slow machine. Traced at load average 7, a worker started
+// beside the app began its script ~400 ms after it was created, and its first run was the last
+// thing the first chart waited for; started first, it asked for its wasm ~240 ms earlier and
+// had its first run done before the page had laid out. app.js and app_bg.wasm are preloaded
+// (index.html) meanwhile.
+const WORKER_STARTED = "schedlab-worker-started";
+const STARTED_WAIT_MS = 500;
+let workerStarted = Promise.resolve();
 try {
   const worker = new Worker("./worker.js", { type: "module" });
   const early = [];
+  let started = () => {};
+  if (typeof BroadcastChannel === "function") {
+    workerStarted = new Promise((resolve) => {
+      const channel = new BroadcastChannel(WORKER_STARTED);
+      const timer = setTimeout(() => started(), STARTED_WAIT_MS);
+      channel.onmessage = () => started();
+      started = () => {
+        clearTimeout(timer);
+        channel.close();
+        resolve();
+      };
+    });
+  }
   worker.onmessage = (event) => early.push(event);
   worker.onerror = (event) => {
     event.preventDefault();
     early.push(event);
+    started();
   };
   globalThis.schedlabWorker = { worker, early };
 } catch {
@@ -23,15 +47,18 @@ try {
 
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. app.js or the wasm file is missing or the browser lacks WebAssembly.
-import("./app.js").then((app) => app.default()).then(keepOffline, (error) => {
-  console.error(error);
-  const banner = document.createElement("div");
-  banner.className = "error-banner";
-  banner.setAttribute("role", "alert");
-  banner.dataset.testid = "error-banner";
-  banner.textContent = `schedlab could not start: ${error}`;
-  document.body.prepend(banner);
-});
+workerStarted
+  .then(() => import("./app.js"))
+  .then((app) => app.default())
+  .then(keepOffline, (error) => {
+    console.error(error);
+    const banner = document.createElement("div");
+    banner.className = "error-banner";
+    banner.setAttribute("role", "alert");
+    banner.dataset.testid = "error-banner";
+    banner.textContent = `schedlab could not start: ${error}`;
+    document.body.prepend(banner);
+  });
 
 // Once the page runs, a service worker (sw.js) keeps this build's files for offline use. The
 // build's hash (offline.json, written by `./x dist`) is in the worker's URL, so a new deploy

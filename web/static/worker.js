@@ -8,6 +8,13 @@ const wasm = fetch(new URL("./sim_bg.wasm", import.meta.url));
 // A failed fetch is reported once, by the load below.
 wasm.catch(() => {});
 
+// The page's bootstrap (boot.js) imports the app once this thread runs.
+if (typeof BroadcastChannel === "function") {
+  const started = new BroadcastChannel("schedlab-worker-started");
+  started.postMessage(true);
+  started.close();
+}
+
 // A load failure is the reply to every request: the page may not yet be listening when it
 // happens (the worker starts before the page's app, see boot.js).
 let failed = null;

@@ -335,8 +335,11 @@ fn decode_v1(data: &str) -> Result<LinkState, LinkError> {
         .decode(data)
         .map_err(|e| LinkError::BadBase64(e.to_string()))?;
     let json = inflate(&deflated)?;
+    // Read as text, as every other JSON the page reads: serde_json's slice reader would be a
+    // second copy of every scenario type's deserializer in the page's wasm.
+    let json = std::str::from_utf8(&json).map_err(|e| LinkError::InvalidJson(e.to_string()))?;
     let state: LinkState =
-        serde_json::from_slice(&json).map_err(|e| LinkError::InvalidJson(e.to_string()))?;
+        serde_json::from_str(json).map_err(|e| LinkError::InvalidJson(e.to_string()))?;
     schedlab_policies::validate(&state.scenario).map_err(LinkError::InvalidScenario)?;
     if let Some(a) = state.pinned_scenario() {
         // Problems of A are named by where A's fields sit in the link.
