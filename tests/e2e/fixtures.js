@@ -4,7 +4,7 @@
 // - `app`:  the page opened on that server and fully started, with every console error, uncaught
 //           exception and failed request collected. Tests then read `app.consoleErrors` and
 //           `app.failedRequests`, and find elements by their data-testid (DESIGN.md §6).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -21,6 +21,20 @@ const cliBinary = join(resolve(root, process.env.CARGO_TARGET_DIR ?? "target"), 
 /** Runs the schedlab CLI and returns its standard output. */
 export function cli(...args) {
   return execFileSync(cliBinary, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+/**
+ * Starts the schedlab CLI and returns a promise of its standard output, so a test can let a
+ * long run go on beside what the page does (the machine has a core for each).
+ */
+export function cliInBackground(...args) {
+  const output = new Promise((resolve, reject) =>
+    execFile(cliBinary, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+  // Awaited later; a test that fails before then should not also report an unhandled rejection.
+  output.catch(() => {});
+  return output;
 }
 export const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
