@@ -561,6 +561,7 @@ impl Engine {
                 notes: Vec::new(),
                 migrations: Vec::new(),
                 timers: Vec::new(),
+                pending: false,
                 softirq: 0,
                 annotate: opts.detail == Detail::Full,
                 rng: Rng::new(scenario.seed, u64::MAX),
@@ -624,6 +625,7 @@ impl Engine {
             notes: Vec::new(),
             migrations: Vec::new(),
             timers: Vec::new(),
+            pending: false,
             softirq: 0,
             annotate: false,
             rng: self.out.rng.clone(),
@@ -994,9 +996,12 @@ impl Engine {
 
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
-        let a = self.arrivals[i].clone();
+        // Each arrival happens once: its name moves into the task.
+        let a = &mut self.arrivals[i];
+        let name = std::mem::take(&mut a.name);
+        let a = a.clone();
         let id = self.create_task(
-            a.name,
+            name,
             a.nice,
             a.shares,
             a.cap,
@@ -1700,14 +1705,13 @@ impl Engine {
     /// Applies timers and migrations the policy asked for, and stores its notes.
     #[inline]
     fn apply_out(&mut self) {
-        let o = &self.out;
-        if !(o.notes.is_empty() && o.timers.is_empty() && o.migrations.is_empty()) || o.softirq != 0
-        {
+        if self.out.pending {
             self.apply_requests();
         }
     }
 
     fn apply_requests(&mut self) {
+        self.out.pending = false;
         if !self.out.notes.is_empty() {
             self.flush_notes();
         }
@@ -1717,12 +1721,13 @@ impl Engine {
             self.push(self.now.saturating_add(delay), Ev::Timer(cpu));
         }
         self.out.timers.clear();
-        let raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
+        let mut raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
         self.softirq_raised |= raised;
-        for c in 0..self.cpus.len() {
-            if raised & (1 << c) != 0 {
-                self.push(self.now, Ev::Softirq(CpuId(c as u16)));
-            }
+        // In CPU order, visiting only the CPUs raised.
+        while raised != 0 {
+            let c = raised.trailing_zeros();
+            raised &= raised - 1;
+            self.push(self.now, Ev::Softirq(CpuId(c as u16)));
         }
         for i in 0..self.out.migrations.len() {
             let (t, to) = self.out.migrations[i];
@@ -2233,10 +2238,10 @@ impl Engine {
 
         let tasks: Vec<TaskStats> = self
             .exec
-            .iter()
+            .iter_mut()
             .zip(&self.info)
             .map(|(x, info)| {
-                let mut stats = x.stats.clone();
+                let mut stats = std::mem::take(&mut x.stats);
                 // A task still in a run queue when the run ends has waited until the end.
                 if info.state == TaskState::Runnable {
                     stats.wait += end.saturating_sub(x.runnable_since);

@@ -248,6 +248,8 @@ pub(crate) struct Out {
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
+    /// Some note, migration, timer or softirq is asked for: the engine looks at them only then.
+    pub pending: bool,
     /// Softirqs raised, bit i = CPU i.
     pub softirq: u32,
     pub annotate: bool,
@@ -337,12 +339,14 @@ impl<'a> Cx<'a> {
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
             self.out.notes.push((self.now, cpu, task, note));
+            self.out.pending = true;
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
     #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
+        self.out.pending = true;
     }
     /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
@@ -351,6 +355,7 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
+        self.out.pending = true;
     }
     /// Raises a softirq on `cpu`: the engine calls `softirq` there at this instant, after every
     /// burst end, tick, timer, wake-up and arrival of the instant and the switches they caused
@@ -361,6 +366,7 @@ impl<'a> Cx<'a> {
     pub fn raise_softirq(&mut self, cpu: CpuId) {
         debug_assert!(cpu.index() < self.curr.len());
         self.out.softirq |= 1 << cpu.0;
+        self.out.pending = true;
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
     #[inline]

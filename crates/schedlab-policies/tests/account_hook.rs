@@ -210,18 +210,18 @@ fn a_policy_that_reads_stale_running_time_runs_differently() {
     );
 }
 
-/// The check above can fail: MLFQ demotes by the CPU time `account` adds up, so a wrapper that
-/// never passes the hook on changes its runs.
+/// The check above can fail: stride scheduling advances a task's pass by the CPU time `account`
+/// reports, so a wrapper that never passes the hook on changes its runs.
 #[test]
 fn a_policy_that_loses_its_account_hook_runs_differently() {
     let mut s = Scenario::from_json(CORPUS[6]).expect("valid");
     s.policy = PolicySpec {
-        id: "mlfq".into(),
+        id: "stride".into(),
         tunables: Default::default(),
     };
     let info = POLICIES
         .iter()
-        .find(|p| p.id == "mlfq")
+        .find(|p| p.id == "stride")
         .expect("registered");
     let build = || {
         let machine = Machine {
