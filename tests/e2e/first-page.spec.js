@@ -7,27 +7,32 @@ const engineVersion = JSON.parse(
   execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1"], { cwd: root }),
 ).packages.find((p) => p.name === "schedlab-engine").version;
 
-test("the page shows the title and the engine version", async ({ app: { page } }) => {
-  await expect(page).toHaveTitle("schedlab");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("schedlab");
-  await expect(page.getByTestId("engine-version")).toHaveText(engineVersion);
-  await expect(page.getByTestId("engine-description")).toContainText("schedlab simulates");
-});
+// One page load for the first page's checks, each a step of its own in the report (a load
+// costs about a CPU second of the suite's time).
+test("the first page: title and engine version, no error banner, no console errors or failed requests, screenshot", async ({ app }) => {
+  const { page } = app;
+  await test.step("the page shows the title and the engine version", async () => {
+    await expect(page).toHaveTitle("schedlab");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("schedlab");
+    await expect(page.getByTestId("engine-version")).toHaveText(engineVersion);
+    await expect(page.getByTestId("engine-description")).toContainText("schedlab simulates");
+  });
 
-test("the error banner is hidden when nothing went wrong", async ({ app: { page } }) => {
-  await expect(page.getByTestId("error-banner")).toBeHidden();
-});
+  await test.step("the error banner is hidden when nothing went wrong", async () => {
+    await expect(page.getByTestId("error-banner")).toBeHidden();
+  });
 
-test("the page loads without console errors or failed requests", async ({ app }) => {
-  // Loaded: the document, the app and the worker that drew the first run.
-  await app.page.waitForLoadState("load");
-  await doneHash(app.page);
-  expect(app.consoleErrors).toEqual([]);
-  expect(app.failedRequests).toEqual([]);
-});
+  await test.step("the page loads without console errors or failed requests", async () => {
+    // Loaded: the document, the app and the worker that drew the first run.
+    await page.waitForLoadState("load");
+    await doneHash(page);
+    expect(app.consoleErrors).toEqual([]);
+    expect(app.failedRequests).toEqual([]);
+  });
 
-test("screenshot of the first page", async ({ app: { page } }) => {
-  // The first run drawn (the service worker may still be filling its cache in the background).
-  await doneHash(page);
-  await page.screenshot({ path: join(artifacts, "first-page.png"), fullPage: true });
+  await test.step("screenshot of the first page", async () => {
+    // The first run drawn (the service worker may still be filling its cache in the background).
+    await doneHash(page);
+    await page.screenshot({ path: join(artifacts, "first-page.png"), fullPage: true });
+  });
 });

@@ -4,9 +4,10 @@
 // - `app`:  the page opened on that server and fully started, with every console error, uncaught
 //           exception and failed request collected. Tests then read `app.consoleErrors` and
 //           `app.failedRequests`, and find elements by their data-testid (DESIGN.md §6).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import { setPriority } from "node:os";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,28 @@ const cliBinary = join(resolve(root, process.env.CARGO_TARGET_DIR ?? "target"), 
 /** Runs the schedlab CLI and returns its standard output. */
 export function cli(...args) {
   return execFileSync(cliBinary, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+/**
+ * Starts the schedlab CLI and returns a promise of its standard output, so a test can let a
+ * long run go on beside what the page does. It runs at a lower priority (nice 10): it takes the
+ * CPU time the page leaves, and does not slow a page's run towards the page's time limit on a
+ * busy machine.
+ */
+export function cliInBackground(...args) {
+  let child;
+  const output = new Promise((resolve, reject) => {
+    child = execFile(cliBinary, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+  try {
+    setPriority(child.pid, 10);
+  } catch {
+    // Not allowed here, or the process is gone already: it runs at the normal priority.
+  }
+  // Awaited later; a test that fails before then should not also report an unhandled rejection.
+  output.catch(() => {});
+  return output;
 }
 export const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 

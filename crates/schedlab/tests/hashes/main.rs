@@ -1,6 +1,6 @@
 //! Native half of the cross-platform determinism check: every corpus scenario under every policy
 //! gives the trace hash recorded in `tests/scenarios/hashes.txt`. The wasm half
-//! (`wasm_hashes.rs`, run in Node by `./x test`) checks the same file, so native and wasm agree.
+//! (`wasm_node.rs`, run in Node by `./x test`) checks the same file, so native and wasm agree.
 //! After an intended change of behaviour, rewrite the file with `SCHEDLAB_BLESS=1 cargo test -p
 //! schedlab --test hashes`.
 

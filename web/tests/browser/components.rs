@@ -1,7 +1,6 @@
 //! Components rendered from their props alone, in headless Chromium: no app, no reducer, no
 //! context. Each test hands a component what it shows, reads the DOM, and checks that what it
 //! changes comes out of its callback.
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,11 +16,9 @@ use schedlab_web::components::Shared;
 use schedlab_web::protocol::ContestCells;
 use schedlab_web::state::{Edit, Inspector as Inspection, ViewChange};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 use yew::prelude::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// A fresh `<div>` in the document for one test to render into.
 fn mount_point() -> Element {

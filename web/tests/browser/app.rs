@@ -1,13 +1,11 @@
-//! Component tests in headless Chromium (`./x test` runs them with wasm-bindgen-test-runner).
-#![cfg(target_arch = "wasm32")]
+//! The app itself in headless Chromium: it starts, shows its version and error banner, and a
+//! listed-values tunable slides over its values only.
 
 use std::time::Duration;
 
 use wasm_bindgen::JsCast;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// A fresh `<div>` in the document for one test to render into.
 fn mount_point() -> Element {

@@ -1,7 +1,6 @@
 //! Chart component tests in headless Chromium: each chart renders a real small run and puts ink
 //! on its canvas. (The Gantt level of detail's bound at 100,000 segments is a native unit test
 //! in `schedlab::view`.)
-#![cfg(target_arch = "wasm32")]
 
 use std::rc::Rc;
 use std::time::Duration;
@@ -12,11 +11,9 @@ use schedlab_web::charts::{
     ChartProps, GanttChart, GanttProps, LatencyHistogram, ObservedChart, ShareChart,
 };
 use wasm_bindgen::JsCast;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 use yew::prelude::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// An editor against a hog on one CPU under the O(1) scheduler: segments, sleeps, wake-ups,
 /// notes and a dynamic priority to draw.
