@@ -99,6 +99,8 @@ enum Ev {
     Recheck(TaskId, u32),
     /// The policy timer of this CPU fires (kept in the CPU's slot, not the heap).
     Timer(CpuId),
+    /// The deferred work a policy raised on this CPU (`Cx::raise_softirq`).
+    Softirq(CpuId),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -120,8 +122,11 @@ impl Queued {
         // that the interrupt raises; with hrtimers, a sleeper's timer carries the default 50 µs
         // of timer slack, so its hard expiry sorts after the tick's), so a task woken by a timer
         // is not charged the tick that woke it. Other policy timers (quanta, end-of-instant
-        // choices) are ordered with wake-ups and arrivals by sequence.
+        // choices) are ordered with wake-ups and arrivals by sequence. A softirq comes last:
+        // SCHED_SOFTIRQ runs on interrupt exit, after the timer softirq's wake-ups, and by then
+        // the other CPUs' tick interrupts of the same jiffy have switched their tasks.
         let class: u128 = match ev {
+            Ev::Softirq(..) => 3,
             Ev::BurstEnd(..) => 0,
             Ev::Tick => 1,
             Ev::Timer(..) if timer_is_tick => 1,
@@ -312,6 +317,8 @@ pub struct Engine {
     tick_ns: u64,
     idle_ticks: bool,
     tick_armed: bool,
+    /// CPUs with a softirq queued and not yet run, bit i = CPU i.
+    softirq_raised: u32,
     timers: TimerGranularity,
     timer_is_tick: bool,
     /// The policy implements `account` ([`Policy::accounts`]).
@@ -514,6 +521,7 @@ impl Engine {
             tick_ns,
             idle_ticks,
             tick_armed: false,
+            softirq_raised: 0,
             timers,
             timer_is_tick,
             accounts,
@@ -553,6 +561,8 @@ impl Engine {
                 notes: Vec::new(),
                 migrations: Vec::new(),
                 timers: Vec::new(),
+                pending: false,
+                softirq: 0,
                 annotate: opts.detail == Detail::Full,
                 rng: Rng::new(scenario.seed, u64::MAX),
             },
@@ -615,6 +625,8 @@ impl Engine {
             notes: Vec::new(),
             migrations: Vec::new(),
             timers: Vec::new(),
+            pending: false,
+            softirq: 0,
             annotate: false,
             rng: self.out.rng.clone(),
         };
@@ -784,6 +796,12 @@ impl Engine {
                 }
             }
             Ev::Kupdate => self.kupdate(),
+            Ev::Softirq(cpu) => {
+                self.softirq_raised &= !(1 << cpu.0);
+                self.account(cpu);
+                let curr = self.curr[cpu.index()];
+                hook!(self.softirq(cpu, curr));
+            }
             Ev::Recheck(t, gen) => {
                 if let Some(vm) = self.vm.as_mut() {
                     if let Some(i) = vm.throttled.iter().position(|w| *w == (t, gen)) {
@@ -978,9 +996,12 @@ impl Engine {
 
     fn arrive(&mut self, i: usize) -> Result<(), RunError> {
         self.pending_arrivals -= 1;
-        let a = self.arrivals[i].clone();
+        // Each arrival happens once: its name moves into the task.
+        let a = &mut self.arrivals[i];
+        let name = std::mem::take(&mut a.name);
+        let a = a.clone();
         let id = self.create_task(
-            a.name,
+            name,
             a.nice,
             a.shares,
             a.cap,
@@ -1684,13 +1705,13 @@ impl Engine {
     /// Applies timers and migrations the policy asked for, and stores its notes.
     #[inline]
     fn apply_out(&mut self) {
-        let o = &self.out;
-        if !(o.notes.is_empty() && o.timers.is_empty() && o.migrations.is_empty()) {
+        if self.out.pending {
             self.apply_requests();
         }
     }
 
     fn apply_requests(&mut self) {
+        self.out.pending = false;
         if !self.out.notes.is_empty() {
             self.flush_notes();
         }
@@ -1700,6 +1721,14 @@ impl Engine {
             self.push(self.now.saturating_add(delay), Ev::Timer(cpu));
         }
         self.out.timers.clear();
+        let mut raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
+        self.softirq_raised |= raised;
+        // In CPU order, visiting only the CPUs raised.
+        while raised != 0 {
+            let c = raised.trailing_zeros();
+            raised &= raised - 1;
+            self.push(self.now, Ev::Softirq(CpuId(c as u16)));
+        }
         for i in 0..self.out.migrations.len() {
             let (t, to) = self.out.migrations[i];
             if to.index() >= self.cpus.len() {
@@ -2209,10 +2238,10 @@ impl Engine {
 
         let tasks: Vec<TaskStats> = self
             .exec
-            .iter()
+            .iter_mut()
             .zip(&self.info)
             .map(|(x, info)| {
-                let mut stats = x.stats.clone();
+                let mut stats = std::mem::take(&mut x.stats);
                 // A task still in a run queue when the run ends has waited until the end.
                 if info.state == TaskState::Runnable {
                     stats.wait += end.saturating_sub(x.runnable_since);
@@ -2327,5 +2356,9 @@ mod tests {
         assert!(early_quantum.key < wake.key);
         // Time still comes first.
         assert!(Queued::new(Nanos(t.0 + 1), 0, Ev::BurstEnd(CpuId(0)), false).key > wake.key);
+        // A softirq raised at the instant runs after all of them, however early it was queued.
+        let softirq = Queued::new(t, 0, Ev::Softirq(CpuId(1)), true);
+        assert!(quantum.key < softirq.key && arrive.key < softirq.key);
+        assert!(softirq.key < Queued::new(Nanos(t.0 + 1), 0, Ev::BurstEnd(CpuId(0)), false).key);
     }
 }

@@ -15,6 +15,9 @@ use crate::scenario::limits;
 const SUB_BITS: u32 = 7;
 const SUB: u64 = 1 << SUB_BITS;
 
+/// Exact samples a task's store makes room for at its first one.
+const FIRST_CAPACITY: usize = 32;
+
 #[derive(Clone, Debug, Default)]
 pub struct Latencies {
     /// The first samples, exactly, in order.
@@ -45,14 +48,26 @@ fn lower_edge(b: usize) -> u64 {
 
 impl Latencies {
     /// Adds a sample; returns how many bytes the store grew by (for the run's record budget).
+    #[inline]
     pub fn push(&mut self, v: u64) -> u64 {
         self.count += 1;
         self.sum += v as u128;
         self.max = self.max.max(v);
         if self.hist.is_empty() && self.exact.len() < limits::MAX_EXACT_LATENCIES {
+            if self.exact.capacity() == 0 {
+                // Room for a short run's wake-ups at once: growing from the default 4 took
+                // four reallocations before the 32nd sample.
+                self.exact.reserve_exact(FIRST_CAPACITY);
+            }
             self.exact.push(v);
             return 8;
         }
+        self.push_counted(v)
+    }
+
+    /// [`Latencies::push`] past the exact cap: into the histogram.
+    #[cold]
+    fn push_counted(&mut self, v: u64) -> u64 {
         let before = self.hist.len();
         if self.hist.is_empty() {
             for i in 0..self.exact.len() {

@@ -248,6 +248,10 @@ pub(crate) struct Out {
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
+    /// Some note, migration, timer or softirq is asked for: the engine looks at them only then.
+    pub pending: bool,
+    /// Softirqs raised, bit i = CPU i.
+    pub softirq: u32,
     pub annotate: bool,
     pub rng: Rng,
 }
@@ -335,12 +339,14 @@ impl<'a> Cx<'a> {
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
             self.out.notes.push((self.now, cpu, task, note));
+            self.out.pending = true;
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
     #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
+        self.out.pending = true;
     }
     /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
@@ -349,6 +355,18 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
+        self.out.pending = true;
+    }
+    /// Raises a softirq on `cpu`: the engine calls `softirq` there at this instant, after every
+    /// burst end, tick, timer, wake-up and arrival of the instant and the switches they caused
+    /// (SCHED_SOFTIRQ, which the tick raises for load balancing: it runs on interrupt exit, when
+    /// the other CPUs' tick interrupts of the same jiffy have switched their tasks). Raising it
+    /// again before it runs does nothing.
+    #[inline]
+    pub fn raise_softirq(&mut self, cpu: CpuId) {
+        debug_assert!(cpu.index() < self.curr.len());
+        self.out.softirq |= 1 << cpu.0;
+        self.out.pending = true;
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
     #[inline]
@@ -495,6 +513,9 @@ pub trait Policy {
 
     /// The timer armed with `cx.start_timer` fired on `cpu`, with the running task if any.
     fn timer(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _curr: Option<TaskId>) {}
+
+    /// The softirq raised with `cx.raise_softirq` runs on `cpu`, with the running task if any.
+    fn softirq(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _curr: Option<TaskId>) {}
 
     /// After `enqueue` of a woken or new `task` on `cpu`: should someone be preempted?
     fn wakeup_preempt(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId) {}

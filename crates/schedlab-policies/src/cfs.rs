@@ -1134,7 +1134,11 @@ impl Policy for Cfs {
                 None => break,
             }
         }
-        self.balance_pass(cx, c, false);
+        self.trigger_load_balance(cx, c);
+    }
+
+    fn softirq(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _curr: Option<TaskId>) {
+        self.softirq_balance(cx, cpu.index());
     }
 
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {

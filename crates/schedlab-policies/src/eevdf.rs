@@ -603,6 +603,17 @@ impl FairBalance for Eevdf {
         self.lru_seq += 1;
         self.se[t.index()].lru = self.lru_seq;
     }
+    /// 873199d27bb2 (v6.14): with PLACE_LAG, a task the balancer would bring to a CPU where
+    /// its group has entities queued is ineligible there while it is not eligible on its own
+    /// queue (`entity_eligible(task_cfs_rq(p), &p->se)`).
+    fn ineligible_on_dst(&self, t: TaskId, dst: usize) -> bool {
+        if self.c.release != Release::V6_18 || !self.c.place_lag {
+            return false;
+        }
+        let q = self.task_rq(t);
+        let dst_q = self.h.rq(q / self.h.ncpus, dst);
+        self.rq[dst_q].nr_running() > 0 && !self.eligible(q, Se::Task(t))
+    }
     fn tick_nsec(&self) -> u64 {
         self.c.tick_nsec
     }
@@ -1672,7 +1683,11 @@ impl Policy for Eevdf {
             self.update_cfs_group(cx, x);
             s = self.parent_entity(x);
         }
-        self.balance_pass(cx, c, false);
+        self.trigger_load_balance(cx, c);
+    }
+
+    fn softirq(&mut self, cx: &mut Cx<'_>, cpu: CpuId, _curr: Option<TaskId>) {
+        self.softirq_balance(cx, cpu.index());
     }
 
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {

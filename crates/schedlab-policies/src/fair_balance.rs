@@ -32,8 +32,9 @@
 //!   checks it is below the busiest and the average; then `imbalance = min(busiest − avg,
 //!   avg − local)` (capacities 1024 cancel out).
 //! * `detach_tasks`: at most `min(32, nr_running)` tasks from the tail of the busiest CPU's
-//!   `cfs_tasks` (least recently enqueued or picked first); `can_migrate_task` skips a task not
-//!   allowed here (LBF_SOME_PINNED; every candidate so is LBF_ALL_PINNED), the running one, and
+//!   `cfs_tasks` (least recently enqueued or picked first); `can_migrate_task` skips, under
+//!   6.18's rules and while `nr_balance_failed` is 0, an EEVDF-ineligible task (see below),
+//!   then a task not allowed here (LBF_SOME_PINNED; every candidate so is LBF_ALL_PINNED), the running one, and
 //!   a cache-hot one (`task_hot`: stopped running less than `sysctl_sched_migration_cost` =
 //!   0.5 ms ago, or the next buddy while this CPU has tasks) unless `nr_balance_failed >
 //!   cache_nice_tries`; then `migrate_load` skips a task whose `task_h_load >>
@@ -49,29 +50,29 @@
 //!
 //! Three nice-0 hogs on two CPUs: the pair's CPU has load 2048, the lone one's 1024, the
 //! average 1536, so the lone CPU asks for 512 and each hog weighs `1024·2048/2049 = 1023`
-//! (`task_h_load`); 1023 > 512, and at the next attempt `1023 >> 1 = 511` fits, unless the
-//! waiting hog is still cache hot, which the attempt after overrides. So a hog moves every
-//! second or third attempt, and the lone one's role passes around.
+//! (`task_h_load`); 1023 > 512, and at the next attempt `1023 >> 1 = 511` fits, but the
+//! waiting hog has just been preempted by its CPU's tick and is cache hot, which the attempt
+//! after overrides. So a hog moves at the third attempt, and the lone one's role passes
+//! around.
 //!
 //! Against v6.18 (where these are `sched_balance_rq`, `sched_balance_find_src_rq` and
 //! `sched_balance_domains`, renamed in v6.10): the same rules for equal hogs on one domain,
-//! the utilization tests of `group_classify` included. Later
-//! additions to `can_migrate_task` not modelled: a delayed-dequeue task (v6.12) moves only for
-//! `migrate_load`, which is what runs here; and 873199d27bb2 (v6.14, "Prioritize migrating
-//! eligible tasks in sched_balance_rq()") skips a task that is not EEVDF-eligible while
-//! `nr_balance_failed` is 0, which needs each candidate's eligibility from the policy. For hogs
-//! of one weight it changes nothing: at `nr_balance_failed` 0 a whole hog (load 1023) never fits
-//! the half hog the lone CPU asks for (512), so that attempt fails either way and the skipped
-//! task goes to the list's head either way. Checked line by line against the v6.18-era
-//! `can_migrate_task`; the rest against the changes since v6.6 that touch these functions,
-//! UNVERIFIED against the v6.18 text itself. What the model does differ in for that case is
-//! outside this file: the queues' loads are weights, not PELT averages (in the kernel
-//! `load >> 1` against the imbalance at the second attempt is a near tie that rounding can
-//! lose), and the policies tick every CPU at the same instants, so the phase of the attempts
-//! against the pair's alternation is one fixed cycle over a 5 s run (over 60 s three free hogs
-//! even out; with one of them pinned the model still gives it about 36 %, the kernel a third:
-//! see the ticks below).
-//!
+//! the utilization tests of `group_classify` included, plus two additions to
+//! `can_migrate_task`. A delayed-dequeue task (v6.12) moves only for `migrate_load`, which is
+//! what runs here. And 873199d27bb2 (v6.14, "Prioritize migrating eligible tasks in
+//! sched_balance_rq()") skips, while `nr_balance_failed` is 0, a task that is not
+//! EEVDF-eligible on its queue when its group has entities queued on the balancing CPU
+//! (`task_is_ineligible_on_dst_cpu`, from the policy: [`Candidate::ineligible`], `eevdf` under
+//! its 6.18 rules only). That test comes before the affinity test, so a task skipped by it
+//! neither counts as pinned nor clears LBF_ALL_PINNED: pulling from a CPU where a pinned task
+//! runs beside a hog that has just been preempted (hot, and ineligible because it ran past the
+//! average) ends all pinned, keeps the failures at 0 and doubles the interval up to
+//! `MAX_PINNED_INTERVAL` (the busy interval is clamped to `HZ·ncpus/10` jiffies, 200 ms on 2
+//! CPUs at HZ 250). So a free hog leaves a pinned task's CPU later than it arrives there: the
+//! kernel's asymmetry that the reality check's pinned-beside-free case measures. Checked line
+//! by line against the v6.18-era `can_migrate_task`; the rest against the changes since v6.6
+//! that touch these functions, UNVERIFIED against the v6.18 text itself.
+
 //! Utilization: a hog that shared a CPU has `util_avg` near 512, so when it is left alone its
 //! CPU fails `group_has_capacity`'s `capacity·100 > util·imbalance_pct` test only once
 //! `util_avg` passes 1024·100/117 = 875, about 57 ms later (PELT's 32 ms half-life); until then
@@ -83,16 +84,19 @@
 //! Simplified: the loads are not PELT averages: a CPU's load is its root queue's
 //! `load.weight` and a task's load its weight scaled down its group path (`task_h_load` with
 //! instantaneous weights); only utilization and runnable averages are tracked (`crate::pelt`,
-//! attached to the CPU's root queue without the group levels, no `util_est`). Also the
-//! ticks: every tick of a CPU holding two hogs switches them (base slice < tick), and both CPUs
-//! tick at the same instants, so the waiting hog the lone CPU finds has just stopped running
-//! and is always cache hot; a hog moves only at the third attempt (`nr_balance_failed` 2 >
-//! `cache_nice_tries`), where in the kernel the other CPU switches after its own tick's softirq,
-//! a race with this CPU's balancing that can leave the waiting hog 4 ms cold (UNVERIFIED how
-//! often on a given machine). No SMT, LLC or NUMA
+//! attached to the CPU's root queue without the group levels, no `util_est`). The periodic
+//! balance runs in SCHED_SOFTIRQ (`fair::FairBalance::softirq_balance`), after every CPU's tick
+//! of the jiffy, as a trace of Linux 6.18 on two CPUs shows it: the other CPU's tick has
+//! switched its hogs about 23 µs after the jiffy, the pull comes about 34 µs after it
+//! (medians), so the waiting hog the balancer finds has just stopped running and is cache hot
+//! (`task_hot`) until `nr_balance_failed` passes `cache_nice_tries`. On a machine where
+//! nothing else runs the attempts then keep one phase against the alternation of the hogs
+//! that share a CPU; the kernel's machine always has something else waking now and then,
+//! which `schedlab measure` adds to the simulation as a task. No SMT, LLC or NUMA
 //! levels, hence no `group_imbalanced` (set by a child domain's pinned tasks) and no
-//! LBF_DST_PINNED retry; no misfit, asym packing or capacity reduction. The idle CPU's
-//! balancing (newidle and the nohz kick) stays the policies' own simpler rule.
+//! LBF_DST_PINNED retry; no misfit, asym packing or capacity reduction; the list moves of an
+//! attempt that ends all pinned are not applied (they leave a two-task list as it was). The
+//! idle CPU's balancing (newidle and the nohz kick) stays the policies' own simpler rule.
 
 use schedlab_engine::TaskId;
 
@@ -306,6 +310,10 @@ pub struct Candidate {
     pub allowed: bool,
     /// `task_hot`.
     pub hot: bool,
+    /// `task_is_ineligible_on_dst_cpu` (v6.14, 873199d27bb2; false before): PLACE_LAG, the
+    /// task's group has entities queued on the balancing CPU, and the task is not eligible
+    /// (`entity_eligible`) on its own queue.
+    pub ineligible: bool,
 }
 
 /// What `detach_tasks` did.
@@ -333,6 +341,13 @@ pub fn detach_tasks(
     let mut imbalance = imbalance as i64;
     let loop_max = SCHED_NR_MIGRATE.min(tasks.len());
     for p in tasks.iter().take(loop_max) {
+        // 873199d27bb2 tests eligibility before affinity: a task skipped so neither counts
+        // as pinned nor clears LBF_ALL_PINNED, so an attempt that finds only it and pinned
+        // tasks ends all pinned.
+        if nr_balance_failed == 0 && p.ineligible {
+            d.skipped.push(p.task);
+            continue;
+        }
         if !p.allowed {
             d.skipped.push(p.task);
             continue;
@@ -369,10 +384,8 @@ pub fn load_balance(
     let mut cpus = vec![true; stats.len()];
     let mut all_pinned = false;
     while let Some((busiest, imbalance)) = find_busiest(c, stats, &cpus, this) {
-        let mut d = Detached {
-            all_pinned: true,
-            ..Detached::default()
-        };
+        // A busiest CPU with one task is tried for nothing and not counted as all pinned.
+        let mut d = Detached::default();
         if stats[busiest].nr_running > 1 {
             d = detach_tasks(c, &candidates(busiest), imbalance, sd.nr_balance_failed);
         }
@@ -445,6 +458,7 @@ mod tests {
             running,
             allowed: true,
             hot: false,
+            ineligible: false,
         }
     }
 
@@ -562,6 +576,48 @@ mod tests {
         let r = load_balance(&c, &mut sd, &stats, 0, |_| vec![pinned, running_pinned]);
         assert!(r.is_none());
         assert_eq!(sd.balance_interval, 8);
+    }
+
+    /// 873199d27bb2 (v6.14), the pinned-beside-free case: the lone CPU 0 (load 1024) pulls
+    /// from CPU 1, where pinned P runs and free hog X has just been preempted (hot, and
+    /// ineligible: it ran past the average). At nr_balance_failed 0 X is skipped before the
+    /// affinity test, P fails that test, so nothing cleared LBF_ALL_PINNED: the attempt ends
+    /// all pinned, the failures stay 0 and the interval doubles past max_interval (4 → 8 ms).
+    /// With X running and P waiting (and ineligible) the attempt is an ordinary failure. Once
+    /// an attempt has failed, eligibility no longer counts: X hot at 1 failure is skipped as
+    /// hot, which is a failure too (2), and at 2 X moves.
+    #[test]
+    fn ineligible_beside_pinned_ends_all_pinned_by_hand() {
+        let c = DomainConfig::new(2, 250);
+        let stats = [cpu(1, 1024), cpu(2, 2048)];
+        let mut p_running = hog(2, true);
+        p_running.allowed = false;
+        let mut x_waiting = hog(1, false);
+        x_waiting.hot = true;
+        x_waiting.ineligible = true;
+        let mut sd = SchedDomain::new(&c);
+        sd.balance_interval = 4;
+        let r = load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running]);
+        assert!(r.is_none());
+        assert_eq!((sd.nr_balance_failed, sd.balance_interval), (0, 8));
+
+        let mut p_waiting = hog(2, false);
+        p_waiting.allowed = false;
+        p_waiting.ineligible = true;
+        let x_running = hog(1, true);
+        let (_, d, _) =
+            load_balance(&c, &mut sd, &stats, 0, |_| vec![p_waiting, x_running]).unwrap();
+        assert!(d.moved.is_empty() && !d.all_pinned);
+        assert_eq!((sd.nr_balance_failed, sd.balance_interval), (1, 2));
+
+        let (_, d, _) =
+            load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running]).unwrap();
+        assert!(d.moved.is_empty() && !d.all_pinned);
+        assert_eq!(sd.nr_balance_failed, 2);
+        let (_, d, _) =
+            load_balance(&c, &mut sd, &stats, 0, |_| vec![x_waiting, p_running]).unwrap();
+        assert_eq!(d.moved, vec![TaskId(1)]);
+        assert_eq!(sd.nr_balance_failed, 0);
     }
 
     /// task_h_load: a root task of 2 on a 2048 queue: 1024·2048/2049 = 1023. In a group whose

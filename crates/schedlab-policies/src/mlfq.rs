@@ -35,9 +35,8 @@
 //! is a global event, not per-queue; a boost that falls while every CPU is idle takes effect at
 //! the next scheduling event (nothing can be decided in between).
 //!
-//! Hooks not used: tick (tickless), balance (global queues).
-
-use std::collections::VecDeque;
+//! Hooks not used: tick (tickless), balance (global queues), account (what a task has used is
+//! read off its exact CPU time).
 
 use schedlab_engine::{
     CpuId, Cx, Dequeue, Enqueue, InspectEntry, InspectQueue, Inspection, Machine, Nanos, Note,
@@ -144,7 +143,7 @@ impl Config {
 fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     let cfg = Config::read(t);
     Box::new(Mlfq {
-        queues: vec![VecDeque::new(); cfg.queues],
+        queues: Levels::new(cfg.queues),
         next_boost: cfg.boost_period,
         quanta: (0..cfg.queues).map(|l| cfg.quantum_at(l)).collect(),
         allotments: (0..cfg.queues).map(|l| cfg.allotment_at(l)).collect(),
@@ -154,20 +153,43 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
     })
 }
 
-/// Per-task state (the `sched_entity`).
+/// Per-task state (the `sched_entity`). What a task has used is read off its exact CPU time
+/// (`TaskInfo::cpu_time`, which the engine charges before every hook on the task's CPU and,
+/// since this policy reads it, before a newcomer's hooks): an `account` hook adding up the same
+/// deltas would give the same sums, at a dynamic call per charge.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entity {
     level: usize,
-    /// CPU time used at this level since arriving at it (rule 4).
-    allot_used: Nanos,
-    /// CPU time used of the current quantum (rule 2).
-    slice_used: Nanos,
+    /// The task's CPU time when it arrived at this level or its allotment was reset: what it
+    /// has used at the level since is the CPU time beyond this (rule 4).
+    allot_from: Nanos,
+    /// The task's CPU time when its current quantum started (rule 2).
+    slice_from: Nanos,
+}
+
+impl Entity {
+    /// At `level`, with allotment and quantum starting at CPU time `now_cpu`.
+    fn fresh(level: usize, now_cpu: Nanos) -> Entity {
+        Entity {
+            level,
+            allot_from: now_cpu,
+            slice_from: now_cpu,
+        }
+    }
+
+    fn allot_used(&self, cpu_time: Nanos) -> Nanos {
+        cpu_time - self.allot_from
+    }
+
+    fn slice_used(&self, cpu_time: Nanos) -> Nanos {
+        cpu_time - self.slice_from
+    }
 }
 
 pub struct Mlfq {
     cfg: Config,
     /// One FIFO per level, top first; holds waiting and running tasks.
-    queues: Vec<VecDeque<TaskId>>,
+    queues: Levels,
     tasks: Vec<Entity>,
     /// `cfg.quantum_at(l)` and `cfg.allotment_at(l)` for every level, worked out once: the hot
     /// hooks read them at every switch.
@@ -182,16 +204,13 @@ pub struct Mlfq {
 impl Mlfq {
     fn remove(&mut self, t: TaskId) {
         let l = self.tasks[t.index()].level;
-        // Running tasks were picked near the head, so the search is usually short.
-        if let Some(i) = self.queues[l].iter().position(|&q| q == t) {
-            self.queues[l].remove(i);
-        }
+        self.queues.remove(l, t);
     }
 
     fn requeue_tail(&mut self, t: TaskId) {
         self.remove(t);
         let l = self.tasks[t.index()].level;
-        self.queues[l].push_back(t);
+        self.queues.push_back(l, t);
     }
 
     /// Rule 5, applied at the first scheduling event at or after the boost instant.
@@ -206,22 +225,18 @@ impl Mlfq {
     #[cold]
     fn boost(&mut self, cx: &mut Cx<'_>) {
         self.next_boost = self.cfg.boost_after(cx.now());
-        let mut top = VecDeque::new();
-        for q in &mut self.queues {
-            top.extend(q.drain(..));
-        }
-        self.queues[0] = top;
+        self.queues.gather_at_top();
         for (i, e) in self.tasks.iter_mut().enumerate() {
             let t = TaskId(i as u32);
             let info = cx.task(t);
             if info.state == TaskState::Exited {
                 continue;
             }
+            let (cpu, used) = (info.cpu, info.cpu_time);
             if e.level != 0 {
-                let cpu = info.cpu;
                 cx.note(cpu, t, Note::new("boost: level {} -> 0", &[e.level as i64]));
             }
-            *e = Entity::default();
+            *e = Entity::fresh(0, used);
         }
         // Every busy CPU chooses again among the new top level (on one CPU the running task is
         // first there and goes on), which also starts its fresh quantum.
@@ -234,9 +249,10 @@ impl Mlfq {
     /// Arms `cpu`'s timer for when `t`'s quantum or allotment runs out or a boost is due.
     fn arm(&self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId) {
         let e = self.tasks[t.index()];
-        let mut left = self.quanta[e.level].saturating_sub(e.slice_used);
+        let used = cx.task(t).cpu_time;
+        let mut left = self.quanta[e.level].saturating_sub(e.slice_used(used));
         if e.level < self.cfg.bottom() {
-            left = left.min(self.allotments[e.level].saturating_sub(e.allot_used));
+            left = left.min(self.allotments[e.level].saturating_sub(e.allot_used(used)));
         }
         if self.cfg.boost_period != Nanos::ZERO {
             left = left.min(self.next_boost.saturating_sub(cx.now()));
@@ -244,10 +260,11 @@ impl Mlfq {
         cx.start_timer(cpu, left.max(Nanos(1)));
     }
 
-    fn exhausted(&self, t: TaskId) -> bool {
+    fn exhausted(&self, cx: &Cx<'_>, t: TaskId) -> bool {
         let e = self.tasks[t.index()];
-        e.slice_used >= self.quanta[e.level]
-            || (e.level < self.cfg.bottom() && e.allot_used >= self.allotments[e.level])
+        let used = cx.task(t).cpu_time;
+        e.slice_used(used) >= self.quanta[e.level]
+            || (e.level < self.cfg.bottom() && e.allot_used(used) >= self.allotments[e.level])
     }
 
     /// Who will occupy `cpu` once this instant's switches are done, as far as we know.
@@ -265,34 +282,35 @@ impl Mlfq {
 }
 
 impl Policy for Mlfq {
-    fn task_new(&mut self, _cx: &mut Cx<'_>, task: TaskId) {
+    fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         if self.tasks.len() <= task.index() {
             self.tasks.resize(task.index() + 1, Entity::default());
         }
         // Rule 3: new tasks enter at the top.
-        self.tasks[task.index()] = Entity::default();
+        self.tasks[task.index()] = Entity::fresh(0, cx.task(task).cpu_time);
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
         self.maybe_boost(cx);
         let l = self.tasks[task.index()].level;
-        self.queues[l].push_back(task);
+        self.queues.push_back(l, task);
     }
 
     fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
         self.maybe_boost(cx);
         self.remove(task);
+        let used = cx.task(task).cpu_time;
         let e = &mut self.tasks[task.index()];
-        e.slice_used = Nanos::ZERO;
+        e.slice_from = used;
         if self.cfg.io_reset {
-            e.allot_used = Nanos::ZERO;
+            e.allot_from = used;
         }
     }
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         // Rules 1 and 2: the first eligible task of the highest non-empty level.
-        self.queues.iter().find_map(|q| {
-            q.iter().copied().find(|&t| {
+        (0..self.queues.levels()).find_map(|l| {
+            self.queues.iter(l).find(|&t| {
                 (cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu))
                     || cx.curr(cpu) == Some(t)
             })
@@ -305,27 +323,15 @@ impl Policy for Mlfq {
         self.arm(cx, cpu, task);
     }
 
-    fn accounts(&self) -> bool {
-        true
-    }
-
-    fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, delta: Nanos) {
-        let e = &mut self.tasks[task.index()];
-        e.slice_used += delta;
-        e.allot_used += delta;
-    }
-
     fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
         self.maybe_boost(cx);
         let e = self.tasks[task.index()];
-        if e.level < self.cfg.bottom() && e.allot_used >= self.allotments[e.level] {
+        let used = cx.task(task).cpu_time;
+        if e.level < self.cfg.bottom() && e.allot_used(used) >= self.allotments[e.level] {
             // Rule 4: allotment used up, down one level.
             self.remove(task);
-            self.tasks[task.index()] = Entity {
-                level: e.level + 1,
-                ..Entity::default()
-            };
-            self.queues[e.level + 1].push_back(task);
+            self.tasks[task.index()] = Entity::fresh(e.level + 1, used);
+            self.queues.push_back(e.level + 1, task);
             cx.note(
                 cpu,
                 task,
@@ -338,9 +344,9 @@ impl Policy for Mlfq {
                     ],
                 ),
             );
-        } else if e.slice_used >= self.quanta[e.level] {
+        } else if e.slice_used(used) >= self.quanta[e.level] {
             // Rule 2: quantum used up, to the tail of the same level.
-            self.tasks[task.index()].slice_used = Nanos::ZERO;
+            self.tasks[task.index()].slice_from = used;
             self.requeue_tail(task);
             if runnable {
                 cx.note(
@@ -358,7 +364,7 @@ impl Policy for Mlfq {
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         self.maybe_boost(cx);
         let Some(t) = curr else { return };
-        if self.exhausted(t) {
+        if self.exhausted(cx, t) {
             cx.resched(cpu);
         } else {
             // Woken early for a boost: keep going with what is left.
@@ -407,35 +413,35 @@ impl Policy for Mlfq {
         }
     }
 
-    fn yield_now(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+    fn yield_now(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
+        let used = cx.task(task).cpu_time;
         let e = &mut self.tasks[task.index()];
-        e.slice_used = Nanos::ZERO;
+        e.slice_from = used;
         if self.cfg.io_reset {
-            e.allot_used = Nanos::ZERO;
+            e.allot_from = used;
         }
         self.requeue_tail(task);
     }
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
-        let queues = self
-            .queues
-            .iter()
-            .enumerate()
-            .map(|(l, q)| InspectQueue {
+        let queues = (0..self.queues.levels())
+            .map(|l| InspectQueue {
                 name: format!("level {l} (quantum {})", self.cfg.quantum_at(l)),
-                entries: q
-                    .iter()
-                    .map(|&t| {
+                entries: self
+                    .queues
+                    .iter(l)
+                    .map(|t| {
                         let e = self.tasks[t.index()];
+                        let used = cx.task(t).cpu_time;
                         InspectEntry {
                             task: t.0,
                             key: format!("level {l}"),
                             detail: format!(
                                 "{}, allotment used {} of {}, quantum used {}",
                                 cx.task(t).state.name(),
-                                e.allot_used,
+                                e.allot_used(used),
                                 self.cfg.allotment_at(l),
-                                e.slice_used
+                                e.slice_used(used)
                             ),
                         }
                     })
@@ -451,6 +457,121 @@ impl Policy for Mlfq {
 
     fn observe(&self, task: TaskId) -> Option<i64> {
         self.tasks.get(task.index()).map(|e| e.level as i64)
+    }
+}
+
+/// No task: the end of a list.
+const NIL: u32 = u32::MAX;
+
+/// One FIFO of tasks per level, doubly linked through per-task links: appending, removing a
+/// task wherever it stands and moving every level to the top are O(1) (a search through a
+/// level to remove a task from it cost more than any other hook of a busy run).
+#[derive(Clone, Debug)]
+struct Levels {
+    /// First and last task of each level.
+    ends: Vec<(u32, u32)>,
+    /// Per task: the previous and next task of its level, and whether it is in one.
+    links: Vec<Link>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    prev: u32,
+    next: u32,
+    queued: bool,
+}
+
+impl Levels {
+    fn new(levels: usize) -> Levels {
+        Levels {
+            ends: vec![(NIL, NIL); levels],
+            links: Vec::new(),
+        }
+    }
+
+    fn levels(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn link(&mut self, t: TaskId) -> &mut Link {
+        if self.links.len() <= t.index() {
+            let free = Link {
+                prev: NIL,
+                next: NIL,
+                queued: false,
+            };
+            self.links.resize(t.index() + 1, free);
+        }
+        &mut self.links[t.index()]
+    }
+
+    /// Appends `t`, which is in no level, to level `l`.
+    fn push_back(&mut self, l: usize, t: TaskId) {
+        let tail = self.ends[l].1;
+        let link = self.link(t);
+        debug_assert!(!link.queued, "{t} is queued twice");
+        *link = Link {
+            prev: tail,
+            next: NIL,
+            queued: true,
+        };
+        match tail {
+            NIL => self.ends[l].0 = t.0,
+            _ => self.links[tail as usize].next = t.0,
+        }
+        self.ends[l].1 = t.0;
+    }
+
+    /// Takes `t` out of level `l` if it is there.
+    fn remove(&mut self, l: usize, t: TaskId) {
+        let Some(&Link { prev, next, queued }) = self.links.get(t.index()) else {
+            return;
+        };
+        if !queued {
+            return;
+        }
+        match prev {
+            NIL => self.ends[l].0 = next,
+            _ => self.links[prev as usize].next = next,
+        }
+        match next {
+            NIL => self.ends[l].1 = prev,
+            _ => self.links[next as usize].prev = prev,
+        }
+        self.links[t.index()].queued = false;
+    }
+
+    /// The top level becomes every level, top first, each in its own order.
+    fn gather_at_top(&mut self) {
+        let (mut head, mut tail) = (NIL, NIL);
+        for ends in &mut self.ends {
+            let (h, t) = std::mem::replace(ends, (NIL, NIL));
+            if h == NIL {
+                continue;
+            }
+            match tail {
+                NIL => head = h,
+                _ => {
+                    self.links[tail as usize].next = h;
+                    self.links[h as usize].prev = tail;
+                }
+            }
+            tail = t;
+        }
+        self.ends[0] = (head, tail);
+    }
+
+    /// Level `l`, head first.
+    fn iter(&self, l: usize) -> impl Iterator<Item = TaskId> + '_ {
+        let mut at = self.ends[l].0;
+        std::iter::from_fn(move || {
+            if at == NIL {
+                return None;
+            }
+            let t = at;
+            at = self.links[t as usize].next;
+            Some(TaskId(t))
+        })
     }
 }
 
@@ -471,6 +592,57 @@ mod tests {
         assert_eq!(c.quantum_at(2), Nanos::from_ms(40));
         assert_eq!(c.allotment_at(2), Nanos::from_ms(40));
         assert_eq!(c.bottom(), 2);
+    }
+
+    /// The linked levels behave as one `VecDeque` per level would, under a stream of appends,
+    /// removals (head, middle, tail, absent) and boosts.
+    #[test]
+    fn levels_keep_fifo_order_like_deques() {
+        use std::collections::VecDeque;
+        let mut model: Vec<VecDeque<TaskId>> = vec![VecDeque::new(); 3];
+        let mut levels = Levels::new(3);
+        let mut level_of = [usize::MAX; 12];
+        let mut x: u64 = 7;
+        for step in 0..5000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let t = TaskId((x >> 33) as u32 % 12);
+            let l = (x >> 40) as usize % 3;
+            match (x >> 50) % 8 {
+                0..=3 if level_of[t.index()] == usize::MAX => {
+                    model[l].push_back(t);
+                    levels.push_back(l, t);
+                    level_of[t.index()] = l;
+                }
+                0..=5 => {
+                    let at = level_of[t.index()];
+                    if at != usize::MAX {
+                        model[at].retain(|&q| q != t);
+                        level_of[t.index()] = usize::MAX;
+                    }
+                    levels.remove(at.min(2), t);
+                }
+                6 => {
+                    let all: VecDeque<TaskId> =
+                        model.iter_mut().flat_map(|q| q.drain(..)).collect();
+                    model[0] = all;
+                    for l in level_of.iter_mut().filter(|l| **l != usize::MAX) {
+                        *l = 0;
+                    }
+                    levels.gather_at_top();
+                }
+                _ => {}
+            }
+            for (l, q) in model.iter().enumerate() {
+                let got: Vec<TaskId> = levels.iter(l).collect();
+                assert_eq!(
+                    got,
+                    q.iter().copied().collect::<Vec<_>>(),
+                    "step {step} level {l}"
+                );
+            }
+        }
     }
 
     #[test]

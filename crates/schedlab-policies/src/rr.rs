@@ -96,8 +96,11 @@ impl Policy for RoundRobin {
     }
 
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, runnable: bool) {
-        let to_tail = self.expired.contains(&task);
-        self.expired.retain(|&t| t != task);
+        // Usually nobody's quantum ran out: a task blocked or exited.
+        let to_tail = !self.expired.is_empty() && self.expired.contains(&task);
+        if to_tail {
+            self.expired.retain(|&t| t != task);
+        }
         self.waiting.put_prev(task, runnable, to_tail);
     }
 

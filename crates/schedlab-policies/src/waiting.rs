@@ -63,11 +63,16 @@ impl Waiting {
     pub fn pick(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         match cx.curr(cpu) {
             Some(c) if cx.task(c).state == TaskState::Running && !self.contains(c) => Some(c),
-            _ => self
-                .queue
-                .iter()
-                .copied()
-                .find(|&t| cx.task(t).allowed(cpu)),
+            // The head, unless its affinity keeps it off `cpu`.
+            _ => match self.queue.front() {
+                Some(&t) if cx.task(t).allowed(cpu) => Some(t),
+                None => None,
+                Some(_) => self
+                    .queue
+                    .iter()
+                    .copied()
+                    .find(|&t| cx.task(t).allowed(cpu)),
+            },
         }
     }
 

@@ -13,16 +13,16 @@ use schedlab_engine::{
 };
 use schedlab_policies::POLICIES;
 
-/// Delegates every hook to the wrapped policy, but asks for `account` always (`account`) or
-/// for the running tasks to be charged before every newcomer's hooks (`running_time`).
+/// Delegates every hook to the wrapped policy, but overrides what it says of `accounts()`
+/// (`Some(false)` also keeps `account` from it) and of `reads_running_time()`.
 struct Forced {
     inner: Box<dyn Policy>,
-    account: bool,
-    running_time: bool,
+    account: Option<bool>,
+    running_time: Option<bool>,
 }
 
 impl Forced {
-    fn new(inner: Box<dyn Policy>, account: bool, running_time: bool) -> Forced {
+    fn new(inner: Box<dyn Policy>, account: Option<bool>, running_time: Option<bool>) -> Forced {
         Forced {
             inner,
             account,
@@ -69,19 +69,25 @@ impl Policy for Forced {
         self.inner.put_prev(cx, cpu, task, runnable)
     }
     fn accounts(&self) -> bool {
-        self.account || self.inner.accounts()
+        self.account.unwrap_or_else(|| self.inner.accounts())
     }
     fn reads_running_time(&self) -> bool {
-        self.running_time || self.inner.reads_running_time()
+        self.running_time
+            .unwrap_or_else(|| self.inner.reads_running_time())
     }
     fn account(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
-        self.inner.account(cx, cpu, task, delta)
+        if self.account != Some(false) {
+            self.inner.account(cx, cpu, task, delta)
+        }
     }
     fn tick(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         self.inner.tick(cx, cpu, curr)
     }
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
         self.inner.timer(cx, cpu, curr)
+    }
+    fn softirq(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        self.inner.softirq(cx, cpu, curr)
     }
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         self.inner.wakeup_preempt(cx, cpu, task)
@@ -147,13 +153,13 @@ fn forcing_the_account_hook_changes_no_run() {
             let plain = run(build());
             for (account, running_time, what) in [
                 (
-                    true,
-                    false,
+                    Some(true),
+                    None,
                     "implement `account` but `accounts()` does not say so",
                 ),
                 (
-                    false,
-                    true,
+                    None,
+                    Some(true),
                     "read the running tasks' CPU time for a newcomer but \
                      `reads_running_time()` says false",
                 ),
@@ -174,39 +180,6 @@ fn forcing_the_account_hook_changes_no_run() {
 /// running tasks' remaining bursts, so a wrapper that says it reads none changes its runs.
 #[test]
 fn a_policy_that_reads_stale_running_time_runs_differently() {
-    struct SaysNo(Box<dyn Policy>);
-    impl Policy for SaysNo {
-        fn reads_running_time(&self) -> bool {
-            false
-        }
-        fn select_cpu(&mut self, cx: &mut Cx<'_>, task: TaskId, why: Select) -> CpuId {
-            self.0.select_cpu(cx, task, why)
-        }
-        fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
-            self.0.enqueue(cx, cpu, task, why)
-        }
-        fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue) {
-            self.0.dequeue(cx, cpu, task, why)
-        }
-        fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-            self.0.pick_next(cx, cpu)
-        }
-        fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-            self.0.set_next(cx, cpu, task)
-        }
-        fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
-            self.0.put_prev(cx, cpu, task, runnable)
-        }
-        fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-            self.0.timer(cx, cpu, curr)
-        }
-        fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
-            self.0.task_new(cx, task)
-        }
-        fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-            self.0.wakeup_preempt(cx, cpu, task)
-        }
-    }
     let info = POLICIES
         .iter()
         .find(|p| p.id == "stcf")
@@ -229,7 +202,7 @@ fn a_policy_that_reads_stale_running_time_runs_differently() {
                 .run()
                 .expect("runs")
         };
-        run(build()).hash != run(Box::new(SaysNo(build()))).hash
+        run(build()).hash != run(Box::new(Forced::new(build(), None, Some(false)))).hash
     });
     assert!(
         changed,
@@ -237,45 +210,18 @@ fn a_policy_that_reads_stale_running_time_runs_differently() {
     );
 }
 
-/// The check above can fail: MLFQ demotes by the CPU time `account` adds up, so a wrapper that
-/// never passes the hook on changes its runs.
+/// The check above can fail: stride scheduling advances a task's pass by the CPU time `account`
+/// reports, so a wrapper that never passes the hook on changes its runs.
 #[test]
 fn a_policy_that_loses_its_account_hook_runs_differently() {
-    struct NoAccount(Box<dyn Policy>);
-    impl Policy for NoAccount {
-        fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Enqueue) {
-            self.0.enqueue(cx, cpu, task, why)
-        }
-        fn dequeue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, why: Dequeue) {
-            self.0.dequeue(cx, cpu, task, why)
-        }
-        fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
-            self.0.pick_next(cx, cpu)
-        }
-        fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-            self.0.set_next(cx, cpu, task)
-        }
-        fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
-            self.0.put_prev(cx, cpu, task, runnable)
-        }
-        fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-            self.0.timer(cx, cpu, curr)
-        }
-        fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
-            self.0.task_new(cx, task)
-        }
-        fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-            self.0.wakeup_preempt(cx, cpu, task)
-        }
-    }
     let mut s = Scenario::from_json(CORPUS[6]).expect("valid");
     s.policy = PolicySpec {
-        id: "mlfq".into(),
+        id: "stride".into(),
         tunables: Default::default(),
     };
     let info = POLICIES
         .iter()
-        .find(|p| p.id == "mlfq")
+        .find(|p| p.id == "stride")
         .expect("registered");
     let build = || {
         let machine = Machine {
@@ -289,5 +235,8 @@ fn a_policy_that_loses_its_account_hook_runs_differently() {
             .run()
             .expect("runs")
     };
-    assert_ne!(run(build()).hash, run(Box::new(NoAccount(build()))).hash);
+    assert_ne!(
+        run(build()).hash,
+        run(Box::new(Forced::new(build(), Some(false), None))).hash
+    );
 }

@@ -18,6 +18,7 @@ use std::time::Duration;
 use crate::input::{InvalidInput, ScenarioArgs};
 
 pub mod kernel;
+pub mod others;
 pub mod plan;
 pub mod procfs;
 pub mod protocol;
@@ -168,14 +169,7 @@ impl Setup {
     pub fn run(&self, k: u32, limit: Duration) -> anyhow::Result<(repeat::Start, report::Output)> {
         let start = repeat::start(&self.scenario, k);
         let varied = repeat::varied(&self.scenario, &start);
-        let sim = schedlab::run_result(
-            &varied,
-            schedlab::RunOptions {
-                detail: schedlab::Detail::Summary,
-                ..Default::default()
-            },
-        )
-        .map_err(|e| anyhow::anyhow!("the simulation failed: {e}"))?;
+        let sim = simulate(&varied)?;
         // The real tasks start as the scenario says; their random streams are this run's.
         let plan = plan::plan(&self.scenario, &sim);
         let measured = measure_plan(&self.scenario, &plan, limit)?;
@@ -185,12 +179,22 @@ impl Setup {
             self.scenario.seed,
             &measured,
         );
+        // What else ran on those CPUs meanwhile joins the simulation as one more task, which
+        // the comparison leaves out; the scenario's tasks keep their random streams.
+        let (scenario, sim) = match others::with_others(&varied, &result.summary) {
+            Some(s) => {
+                let mut sim = simulate(&s)?;
+                sim.tasks.retain(|t| t.name != others::OTHERS);
+                (s, sim)
+            }
+            None => (varied, sim),
+        };
         let comparison = report::compare(&sim, &result);
         Ok((
             start,
             report::Output {
                 kernel: self.kernel(),
-                scenario: varied,
+                scenario,
                 simulated: sim,
                 measured: result,
                 comparison,
@@ -239,6 +243,17 @@ impl Setup {
         }
         Ok(repeat::Repeated::new(self.kernel(), self.scenario.clone(), runs))
     }
+}
+
+fn simulate(s: &schedlab::Scenario) -> anyhow::Result<schedlab::RunResult> {
+    schedlab::run_result(
+        s,
+        schedlab::RunOptions {
+            detail: schedlab::Detail::Summary,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("the simulation failed: {e}"))
 }
 
 /// Checks, simulates and measures `scenario` once (run 0: the scenario as written). Unless

@@ -90,13 +90,19 @@ pub fn current_cpu() -> Option<u32> {
     parse_stat_cpu(&std::fs::read_to_string("/proc/self/stat").ok()?)
 }
 
-/// Busy and stolen time of some CPUs, in clock ticks (USER_HZ), from /proc/stat.
+/// Busy and stolen time of some CPUs, in clock ticks (USER_HZ), from /proc/stat, and the
+/// machine's context switches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuTicks {
     /// user + nice + system + irq + softirq (guest time is inside user).
     pub busy: u64,
     /// Time the hypervisor ran something else while this machine wanted the CPU.
     pub steal: u64,
+    /// Context switches since boot on every CPU (`ctxt`: the kernel keeps no count per CPU
+    /// outside schedstats).
+    pub ctxt: u64,
+    /// CPUs listed (`cpuN` lines): the online ones.
+    pub online: u32,
 }
 
 /// The sum over `cpu0` .. `cpu{cpus-1}` of /proc/stat's text.
@@ -105,10 +111,16 @@ pub fn parse_stat(text: &str, cpus: u32) -> Option<CpuTicks> {
     let mut seen = 0;
     for line in text.lines() {
         let mut words = line.split_whitespace();
-        let Some(id) = words.next().and_then(|w| w.strip_prefix("cpu")) else {
+        let first = words.next();
+        if first == Some("ctxt") {
+            t.ctxt = words.next()?.parse().ok()?;
+            continue;
+        }
+        let Some(id) = first.and_then(|w| w.strip_prefix("cpu")) else {
             continue;
         };
         let Ok(n) = id.parse::<u32>() else { continue };
+        t.online += 1;
         if n >= cpus {
             continue;
         }
@@ -122,6 +134,17 @@ pub fn parse_stat(text: &str, cpus: u32) -> Option<CpuTicks> {
         seen += 1;
     }
     (seen == cpus).then_some(t)
+}
+
+/// How many times something else ran on the first `cpus` CPUs between readings `a` and `b`,
+/// given the switches away from the measured tasks meanwhile (`our_switches`): every context
+/// switch leaves one task, so the switches that left another task are `ctxt`'s growth less
+/// ours (each such run of another task is one of them). `ctxt` counts every CPU, so on a
+/// machine with more CPUs than the scenario the count is scaled by `cpus` over the online
+/// CPUs: an estimate that assumes the others are spread evenly.
+pub fn other_wakeups(a: &CpuTicks, b: &CpuTicks, our_switches: u64, cpus: u32) -> u64 {
+    let others = b.ctxt.saturating_sub(a.ctxt).saturating_sub(our_switches);
+    others * cpus as u64 / b.online.max(cpus).max(1) as u64
 }
 
 pub fn read_stat(cpus: u32) -> Option<CpuTicks> {
@@ -158,16 +181,42 @@ mod tests {
         let text = "cpu  10 0 10 100 0 0 0 0 0 0\n\
                     cpu0 1 2 3 100 9 4 5 6 0 0\n\
                     cpu1 10 20 30 100 9 40 50 60 0 0\n\
-                    intr 1\n";
-        assert_eq!(parse_stat(text, 1), Some(CpuTicks { busy: 15, steal: 6 }));
+                    intr 1\n\
+                    ctxt 4711\n";
+        assert_eq!(
+            parse_stat(text, 1),
+            Some(CpuTicks {
+                busy: 15,
+                steal: 6,
+                ctxt: 4711,
+                online: 2
+            })
+        );
         assert_eq!(
             parse_stat(text, 2),
             Some(CpuTicks {
                 busy: 165,
-                steal: 66
+                steal: 66,
+                ctxt: 4711,
+                online: 2
             })
         );
         assert_eq!(parse_stat(text, 3), None);
+    }
+
+    /// 1,000 switches on a 2-CPU machine, 600 of them away from the measured tasks: 400 runs of
+    /// something else, all counted for 2 measured CPUs and half of them for 1.
+    #[test]
+    fn other_wakeups_are_the_switches_that_left_another_task() {
+        let a = CpuTicks {
+            ctxt: 5_000,
+            online: 2,
+            ..CpuTicks::default()
+        };
+        let b = CpuTicks { ctxt: 6_000, ..a };
+        assert_eq!(other_wakeups(&a, &b, 600, 2), 400);
+        assert_eq!(other_wakeups(&a, &b, 600, 1), 200);
+        assert_eq!(other_wakeups(&a, &b, 2_000, 2), 0);
     }
 
     #[test]

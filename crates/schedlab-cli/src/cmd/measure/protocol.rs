@@ -130,4 +130,6 @@ pub struct Measured {
     /// meanwhile, and the time the hypervisor stole from them, from /proc/stat.
     pub other_cpu_ns: Option<u64>,
     pub steal_ns: Option<u64>,
+    /// How many times something else ran there meanwhile (`procfs::other_wakeups`).
+    pub other_wakeups: Option<u64>,
 }

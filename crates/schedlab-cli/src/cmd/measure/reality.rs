@@ -235,6 +235,7 @@ fn long_run_shares(o: &Output) -> Option<String> {
     Some(
         r.tasks
             .iter()
+            .filter(|t| t.name != super::others::OTHERS)
             .map(|t| pct(t.share_ppm))
             .collect::<Vec<_>>()
             .join(" / "),
@@ -265,14 +266,13 @@ fn cpu_ranges(r: &Repeated) -> ((f64, f64), (f64, f64)) {
 /// The phase sentence of the two-CPU cases: why one run's 5 s split is uneven, how the runs
 /// vary it, and what that says about comparing one hog's figure.
 /// Why the model leaves the pinned task alone longer than the kernel does, whatever the start.
-const PINNED_ALONE: &str = "Over long runs too the model gives the pinned task more than a \
-     third, and the kernel does not: when a free hog has moved, the pinned task is alone until \
-     the balancer moves one back, and the model's balancer succeeds only at its third attempt, \
-     because both CPUs tick at the same instants and every tick switches the two hogs that \
-     share a CPU, so the hog it could take has always just run and is cache hot \
-     (`task_hot`). In the kernel the other CPU switches after its own tick's softirq, which \
-     races with this CPU's balancing and can leave that hog a tick cold (UNVERIFIED how often; \
-     see the policies' `fair_balance`). ";
+const PINNED_ALONE: &str = "A free hog leaves the pinned task's CPU later than it arrives \
+     there, in the kernel and in the model: pulling from that CPU while the pinned task runs \
+     beside a free hog that the tick has just preempted finds only that hog, not eligible (it \
+     ran past the average), and 6.14's `task_is_ineligible_on_dst_cpu` test comes before the \
+     affinity test, so the attempt ends as if every task were pinned: the failures stay 0 \
+     and the interval doubles, up to 200 ms (873199d27bb2; see the policies' `fair_balance`). \
+     The pull towards the pinned task's CPU always finds a free hog waiting and never ends so. ";
 
 fn phase_sentence(r: &Repeated) -> String {
     let o = r.mean();
@@ -283,17 +283,16 @@ fn phase_sentence(r: &Repeated) -> String {
     format!(
         "Which task comes out ahead in 5 s is not a rule of the balancer but the phase of its \
          attempts (every 7 or 15 jiffies on a busy CPU as `balance_interval` is reset or \
-         doubled) against the alternation of the two tasks that share a CPU: the model ticks \
-         both CPUs at the same instants, so each simulated run is one fixed cycle, set by its \
-         start (the tasks' phase against the ticks and the order they start in), in which one \
-         task is left alone a little more often than the others.{long} The {n} simulated runs \
-         vary that start as the top of this document says, which spreads each task's CPU time \
-         over {slo:.1} % to {shi:.1} % of its mean; the balancer's own state at the start \
-         (when each CPU last balanced) is the policy's and the same in every run, where in the \
-         kernel it is whatever ran before, and interrupts and other processes' wake-ups shift \
-         the phase during a run as well: the {n} measured runs spread each task's CPU time \
-         over {mlo:.1} % to {mhi:.1} % of its mean. So one run against one run can differ by \
-         both spreads, and the means are the figures to judge. ",
+         doubled) against the alternation of the two tasks that share a CPU. Both CPUs tick at \
+         the same instants, in the model as in the kernel; what shifts that phase is the start \
+         (the tasks' phase against the ticks and the order they start in, which the {n} \
+         simulated runs vary as the top of this document says) and everything else that wakes \
+         on those CPUs during a run, which the model runs as the task `(other processes)`.\
+         {long} The simulated runs spread each task's CPU time over {slo:.1} % to {shi:.1} % of \
+         its mean, the {n} measured runs over {mlo:.1} % to {mhi:.1} %; the balancer's own \
+         state at the start (when each CPU last balanced) is the policy's and the same in every \
+         run, where in the kernel it is whatever ran before. So one run against one run can \
+         differ by both spreads, and the means are the figures to judge. ",
         n = r.runs.len(),
     )
 }
@@ -797,6 +796,12 @@ fn render(
          in an order the model cannot know, so simulated run k creates them in a permutation \
          of the scenario's order drawn from the scenario's seed and k. Run 1 is the scenario \
          as written. The balancer's state at the start is the policy's own and is not varied. \
+         (3) Other processes, kernel threads and interrupts run on the measured CPUs now and \
+         then, and each time shift which of two hogs sharing a CPU runs: every simulated run \
+         has one more task, `(other processes)`, that wakes at exponential intervals as many \
+         times as something else ran there in the measurement beside it (/proc/stat's context \
+         switches less the tasks' own) and runs an equal part of the CPU time they used; the \
+         comparison leaves it out. \
          **The judged figure is the error of the means**, (measured mean − simulated mean) / \
          simulated mean, within 5 % for CPU time; the ranges show the spread of each side and \
          whether they overlap, and every run's CPU times are listed under each scenario.\n\n",
@@ -1068,6 +1073,7 @@ mod tests {
             wall_ns: s.duration.0,
             other_cpu_ns: Some(s.duration.0 * s.cpus as u64 / 10),
             steal_ns: Some(0),
+            other_wakeups: None,
         };
         let measured = report::measured_result("6.18.44-test", s.cpus, s.seed, &m);
         let comparison = report::compare(&sim, &measured);
@@ -1223,7 +1229,7 @@ mod tests {
         // Two-CPU cases: the long run, the runs' spreads and the rank match; the sleeper's
         // p99 of 5 us (the 6.18 model's sleeper runs at once).
         assert!(d.contains("Simulated for 60 s from the scenario as written, it splits "), "{d}");
-        assert!(d.contains("The 2 simulated runs vary that start"), "{d}");
+        assert!(d.contains("which the 2 simulated runs vary"), "{d}");
         assert!(
             d.contains("Matched by rank instead of by name (the hogs are identical: each run's"),
             "{d}"

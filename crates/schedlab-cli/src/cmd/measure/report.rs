@@ -64,6 +64,10 @@ pub struct MeasuredSummary {
     pub other_cpu_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steal_ns: Option<u64>,
+    /// How many times something else ran on those CPUs meanwhile (`procfs::other_wakeups`);
+    /// the simulation runs them as the task `others::OTHERS`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_wakeups: Option<u64>,
 }
 
 /// One task as measured: the contract's core task fields, then what only a real run has.
@@ -135,6 +139,7 @@ pub fn measured_result(release: &str, cpus: u32, seed: u64, m: &Measured) -> Mea
             end_ns: m.wall_ns,
             other_cpu_ns: m.other_cpu_ns,
             steal_ns: m.steal_ns,
+            other_wakeups: m.other_wakeups,
         },
         tasks,
     }
@@ -327,6 +332,13 @@ pub fn text(o: &Output) -> String {
             duration(other),
             duration(steal),
             o.noise() * 100.0
+        ));
+    }
+    if let Some(n) = s.other_wakeups.filter(|_| o.scenario.tasks.iter().any(|t| t.name == super::others::OTHERS)) {
+        t.push_str(&format!(
+            "; something else ran there {n} times, which the simulation repeats as the task \
+             `{}` (exponential intervals, equal runs)",
+            super::others::OTHERS
         ));
     }
     t.push('\n');

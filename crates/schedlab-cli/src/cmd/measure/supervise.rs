@@ -32,8 +32,9 @@ use super::worker::{mono_ns, timespec};
 const SETUP_LIMIT_NS: u64 = 10_000_000_000;
 /// From releasing the tasks to their start instant.
 const START_MARGIN_NS: u64 = 50_000_000;
-/// How often the measurement looks at its children and the signal flag.
-const POLL: Duration = Duration::from_millis(20);
+/// How often the measurement looks at its children and the signal flag: each look is a
+/// wake-up of this process on the machine it measures, so not more often than Ctrl-C needs.
+const POLL: Duration = Duration::from_millis(100);
 
 /// Set by SIGINT, SIGTERM or SIGHUP.
 fn stop_flag() -> anyhow::Result<&'static Arc<AtomicBool>> {
@@ -252,7 +253,11 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
     order(&mut reports, plan);
     let ours: u64 = reports.iter().map(|r| r.counters.cpu_ns).sum();
     let tick_ns = 1_000_000_000 / rustix::param::clock_ticks_per_second().max(1);
-    let (other_cpu_ns, steal_ns) = match (ticks_before, ticks_after) {
+    let our_switches: u64 = reports
+        .iter()
+        .map(|r| r.counters.voluntary + r.counters.involuntary)
+        .sum();
+    let (other_cpu_ns, steal_ns, other_wakeups) = match (ticks_before, ticks_after) {
         (Some(a), Some(b)) => (
             Some(
                 b.busy
@@ -261,8 +266,9 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
                     .saturating_sub(ours),
             ),
             Some(b.steal.saturating_sub(a.steal).saturating_mul(tick_ns)),
+            Some(procfs::other_wakeups(&a, &b, our_switches, scenario.cpus)),
         ),
-        _ => (None, None),
+        _ => (None, None, None),
     };
     drop(group);
     Ok(Measured {
@@ -274,6 +280,7 @@ pub fn run(scenario: &Scenario, plan: &Plan, limit: Duration) -> anyhow::Result<
             .unwrap_or(0),
         other_cpu_ns,
         steal_ns,
+        other_wakeups,
         reports,
     })
 }
