@@ -305,7 +305,7 @@ pub fn App() -> Html {
                 { masthead }
                 <main class="presenter" data-testid="presenter">
                     <div class="presenter-bar">
-                        <HeadlineCards shown={state.shown.clone()} />
+                        <HeadlineCards shown={shown.clone()} />
                         <DiscussedSlider discussed={discussed}
                             problem={discussed.and_then(|(spec, _)| state.problem_at(&format!("policy.tunables.{}", spec.key)))}
                             onedit={dispatch.edit.clone()} />
@@ -316,7 +316,7 @@ pub fn App() -> Html {
                             <Scenes count={state.scenes.len()} scene={state.scene}
                                 onedit={dispatch.edit.clone()} onview={dispatch.view.clone()} />
                         </div>
-                        <StoryChart shown={state.shown.clone()} view={view.clone()}
+                        <StoryChart shown={shown.clone()} view={view.clone()}
                             onview={dispatch.view.clone()} />
                     </section>
                 </main>
@@ -382,7 +382,7 @@ pub fn App() -> Html {
                             can_pin={state.shown.is_some()} ontoggle={dispatch.view.reform(|()| ViewChange::TogglePin)} />
                         <ShareBox url={AttrValue::from(state.share_url.clone())}
                             enabled={state.shown.is_some()} onshare={on_share} />
-                        <ExportBar shown={state.shown.clone()} view={view.clone()}
+                        <ExportBar shown={shown.clone()} view={view.clone()}
                             sweep={state.sweep.clone().map(|run| SweepShown {
                                     marker: components::sweep_panel::marker(&state.draft, &run),
                                     stale: sweep_facts.1,
@@ -394,7 +394,7 @@ pub fn App() -> Html {
                             { "Seed 000, December 2002: Con Kolivas swept the O(1) scheduler's prio_bonus_ratio under contest, and Scott Thomason timed this probe (touch memory, sleep 0.3 s, write) against a make -j loop. Zero disables the interactivity bonus; Andrew Morton ran his desktop that way. Drag prio_bonus_ratio and watch how late the probe comes back." }
                         </p>
                     }
-                    <HeadlineCards shown={state.shown.clone()} />
+                    <HeadlineCards shown={shown.clone()} />
                     { chart_area }
                     // Under the charts: the two timelines stay at the top, on one axis.
                     if let Some((a, b)) = compare {
@@ -405,7 +405,7 @@ pub fn App() -> Html {
                         contest={state.is_contest()} />
                     { for contest }
                     <SweepPanel ..sweep_props() />
-                    <StatsTable shown={state.shown.clone()} sort={state.sort}
+                    <StatsTable shown={shown.clone()} sort={state.sort}
                         selected={view.selected_task.clone().map(AttrValue::from)}
                         compared={charts::compared(view)} onview={dispatch.view.clone()} />
                     <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}

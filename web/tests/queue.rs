@@ -115,6 +115,32 @@ fn one_request_at_a_time() {
 }
 
 #[test]
+fn a_run_is_pending_while_queued_or_in_flight_and_not_once_answered() {
+    let mut q = Queue::default();
+    assert!(!q.run_pending());
+    // The inspection and the quiz are not runs: the background worker need not wait for them.
+    q.inspect(inspect(1));
+    assert!(!q.run_pending());
+    let _ = q.submit(vec![run(2)], 0.0);
+    assert!(q.run_pending(), "queued");
+    assert_eq!(q.next(0.0).unwrap().1, run(2));
+    assert!(q.run_pending(), "in flight");
+    q.answered();
+    assert!(!q.run_pending(), "answered");
+    q.inspect(inspect(3));
+    assert_eq!(q.next(1.0).unwrap().1, inspect(3));
+    assert!(!q.run_pending(), "an inspection in flight");
+    q.answered();
+    // A contest row queued on a queue of its own is not a run either.
+    let _ = q.submit(vec![row(4, "noload")], 2.0);
+    assert!(!q.run_pending());
+    let _ = q.submit(vec![run(5)], 3.0);
+    assert!(q.run_pending());
+    q.clear();
+    assert!(!q.run_pending(), "cleared after a crash");
+}
+
+#[test]
 fn a_new_generation_replaces_queued_runs_rows_and_the_inspection_but_not_the_sweep() {
     let mut q = Queue::default();
     q.sweep(vec![point(1, 2)]);

@@ -106,33 +106,21 @@ impl Pen for CanvasRenderingContext2d {
         CanvasRenderingContext2d::stroke_rect(self, x, y, w, h);
     }
     fn fill_path(&mut self, points: &[(f64, f64)], fill: &str) {
-        self.begin_path();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                self.move_to(x, y);
-            } else {
-                self.line_to(x, y);
-            }
-        }
-        self.close_path();
+        let Some(path) = path_2d(points, true) else {
+            return;
+        };
         self.set_fill_style_str(fill);
-        self.fill();
+        self.fill_with_path_2d(&path);
     }
     fn stroke_path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, dash: bool) {
         if dash {
             let _ = self.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
         }
-        self.begin_path();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                self.move_to(x, y);
-            } else {
-                self.line_to(x, y);
-            }
+        if let Some(path) = path_2d(points, false) {
+            self.set_stroke_style_str(stroke);
+            self.set_line_width(width);
+            self.stroke_with_path(&path);
         }
-        self.set_stroke_style_str(stroke);
-        self.set_line_width(width);
-        self.stroke();
         if dash {
             let _ = self.set_line_dash(&js_sys::Array::new());
         }
@@ -149,6 +137,37 @@ impl Pen for CanvasRenderingContext2d {
         self.set_fill_style_str(fill);
         let _ = self.fill_text_with_max_width(text, x, y, max_w);
     }
+}
+
+/// `points` as one canvas path, built from SVG path data in a single call: a strip of the
+/// machine chart has up to two points per sample of a 4096-point series, and a `lineTo` call
+/// per point across the wasm boundary cost more than the drawing itself. Coordinates are kept
+/// to a tenth of a pixel, below what anti-aliasing shows.
+fn path_2d(points: &[(f64, f64)], close: bool) -> Option<web_sys::Path2d> {
+    use std::fmt::Write;
+    if points.is_empty() {
+        return None;
+    }
+    let tenths = |v: f64| (v * 10.0).round() as i64;
+    let mut d = String::with_capacity(points.len() * 14 + 2);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        let (x, y) = (tenths(x), tenths(y));
+        let _ = write!(
+            d,
+            "{}{}{}.{} {}{}.{}",
+            if i == 0 { 'M' } else { 'L' },
+            if x < 0 { "-" } else { "" },
+            x.unsigned_abs() / 10,
+            x.unsigned_abs() % 10,
+            if y < 0 { "-" } else { "" },
+            y.unsigned_abs() / 10,
+            y.unsigned_abs() % 10,
+        );
+    }
+    if close {
+        d.push('Z');
+    }
+    web_sys::Path2d::new_with_path_string(&d).ok()
 }
 
 /// An SVG document being written: [`Pen`]'s calls as elements.

@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use schedlab::link::ViewState;
 
+use crate::components::Shared;
 use crate::state::{Shown, SweepRun};
 
 fn document() -> Result<web_sys::Document, JsValue> {
@@ -70,7 +71,7 @@ pub struct SweepShown {
 #[derive(Properties, PartialEq)]
 pub struct ExportBarProps {
     /// The run on screen, if one has finished.
-    pub shown: Option<Rc<Shown>>,
+    pub shown: Option<Shared<Shown>>,
     /// The view the chart drawings follow: lanes, zoom, cursor, focus and compared tasks.
     pub view: ViewState,
     #[prop_or_default]

@@ -16,6 +16,7 @@ use schedlab::TunableSpec;
 
 use crate::charts::GanttChart;
 use crate::components::tunable_slider::TunableSlider;
+use crate::components::Shared;
 use crate::protocol::HeadlineValue;
 use crate::state::{Edit, Shown, ViewChange};
 
@@ -114,7 +115,7 @@ pub fn AnimatedValue(props: &AnimatedValueProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct HeadlineCardsProps {
-    pub shown: Option<Rc<Shown>>,
+    pub shown: Option<Shared<Shown>>,
 }
 
 /// What the cards remember between runs: the run they last drew and its values, and the
@@ -290,7 +291,7 @@ pub fn Scenes(props: &ScenesProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct StoryChartProps {
     /// The run on screen, if one has finished.
-    pub shown: Option<Rc<Shown>>,
+    pub shown: Option<Shared<Shown>>,
     /// Lanes, zoom, cursor, the task in focus and the compared ones.
     pub view: ViewState,
     pub onview: Callback<ViewChange>,

@@ -1,10 +1,10 @@
-use std::rc::Rc;
-
 use schedlab::result::TaskResult;
 use schedlab::workloads::classroom::Averages;
 use yew::prelude::*;
 
 use crate::charts::palette::{TaskColours, PICKED_MAX};
+use crate::components::Shared;
+use crate::hooks::use_deferred::use_deferred;
 use crate::state::{Shown, StatsColumn, ViewChange};
 
 /// Rows shown at most: runs with thousands of forked tasks stay responsive; the heading says
@@ -75,7 +75,7 @@ fn maybe(v: Option<u64>, missing: &'static str) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct StatsTableProps {
     /// The run on screen, if one has finished.
-    pub shown: Option<Rc<Shown>>,
+    pub shown: Option<Shared<Shown>>,
     /// The column sorted by, and whether largest first.
     pub sort: (StatsColumn, bool),
     /// The task in focus, by name.
@@ -93,7 +93,10 @@ pub struct StatsTableProps {
 /// rows of picked tasks carry their chart colour and the others fade, as in the charts.
 #[component]
 pub fn StatsTable(props: &StatsTableProps) -> Html {
-    let Some(shown) = props.shown.clone() else {
+    // A new run's rows follow its charts by one task: while a slider moves, the Gantt chart
+    // is redrawn before these few thousand cells are diffed and laid out.
+    let shown = use_deferred(props.shown.clone());
+    let Some(shown) = shown else {
         return html! {
             <section class="panel stats-panel">
                 <h2>{ "Per-task statistics" }</h2>

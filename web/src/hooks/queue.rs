@@ -15,7 +15,9 @@
 //! The runner keeps two workers, each with a queue of its own ([`lane`]): the foreground one
 //! runs what the charts wait for (runs, a link's pinned run, the inspection, a quiz), the
 //! background one the contest rows and sweep points. A slider move then never waits behind a
-//! contest row or a sweep point already running (each is a whole simulation of its own).
+//! contest row or a sweep point already running (each is a whole simulation of its own), and
+//! the background worker starts the next of them only once no run is pending in the
+//! foreground ([`Queue::run_pending`]), so the two do not share the CPU while a chart waits.
 
 use std::collections::VecDeque;
 
@@ -171,6 +173,15 @@ impl Queue {
             .as_ref()
             .filter(|f| f.number == number)
             .map(|f| f.since_ms)
+    }
+
+    /// A run (a generation's, or a link's pinned one) is queued or in flight. The background
+    /// worker starts no contest row or sweep point meanwhile: on a machine with few cores it
+    /// would take CPU time from the run the charts wait for, and a slider moved again replaces
+    /// the rows anyway.
+    pub fn run_pending(&self) -> bool {
+        let is_run = |r: &Request| matches!(r, Request::Run { .. });
+        self.in_flight.as_ref().is_some_and(|f| is_run(&f.request)) || self.runs.iter().any(is_run)
     }
 
     /// A request is in flight.

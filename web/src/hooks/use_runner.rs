@@ -22,6 +22,8 @@
 //!   contest rows. A new generation keeps them (each point carries its own scenario); a new
 //!   sweep or a cancel replaces them. A point in flight when the worker is restarted is queued
 //!   again.
+//! - The background worker starts nothing while a run is queued or in flight on the
+//!   foreground one ([`super::queue::Queue::run_pending`]): the run's reply starts it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -243,6 +245,11 @@ impl Inner {
     }
 
     fn pump(&mut self, which: Lane) {
+        // Contest rows and sweep points wait for the run the charts wait for (see
+        // `Queue::run_pending`); its reply pumps both workers again.
+        if which == Lane::Background && self.foreground.queue.run_pending() {
+            return;
+        }
         let Some((number, request)) = self.slot(which).queue.next(now_ms()) else {
             return;
         };
@@ -330,7 +337,7 @@ impl Inner {
             response => {
                 this.borrow_mut().slot(which).queue.answered();
                 dispatch.emit(Action::from(WorkerEvent::Reply(response)));
-                this.borrow_mut().pump(which);
+                this.borrow_mut().pump_all();
             }
         }
     }
