@@ -184,7 +184,7 @@ impl Setup {
         let (scenario, sim) = match others::with_others(&varied, &result.summary) {
             Some(s) => {
                 let mut sim = simulate(&s)?;
-                sim.tasks.retain(|t| t.name != others::OTHERS);
+                sim.tasks.retain(|t| !others::is_others(&t.name));
                 (s, sim)
             }
             None => (varied, sim),

@@ -4,33 +4,41 @@
 //! share a CPU shifts. A model without them is perfectly periodic: on two CPUs the balancer's
 //! attempts lock to one phase of that alternation and the same hog moves every time (one of
 //! three free hogs gets exactly half a CPU for 5 s), which the machine never shows. So the
-//! simulation beside a measurement runs one more task, [`OTHERS`], built from what the
-//! measurement saw: as many wake-ups as other tasks ran there (`procfs::other_wakeups`), at
-//! exponential intervals, each running an equal part of the CPU time they used
-//! (`other_cpu_ns`, which also holds interrupt time: /proc/stat cannot tell them apart). An
-//! input measured on the machine, like `costs.timer_wakeup`; the comparison leaves the task
-//! out.
+//! simulation beside a measurement runs one more task per CPU, [`OTHERS`] pinned there, built
+//! from what the measurement saw: as many wake-ups as other tasks ran on the measured CPUs
+//! (`procfs::other_wakeups`), shared evenly between them, at exponential intervals, each running
+//! an equal part of the CPU time they used (`other_cpu_ns`, which also holds interrupt time:
+//! /proc/stat cannot tell them apart, nor count switches per CPU). An input measured on the
+//! machine, like `costs.timer_wakeup`; the comparison leaves these tasks out. One unpinned task
+//! would not do: it stays on one CPU and leaves the other's alternation undisturbed.
 
 use serde_json::json;
 
 use super::report::MeasuredSummary;
 
-/// The name of the task that stands for everything else on the measured CPUs.
+/// The name of the tasks that stand for everything else on the measured CPUs (one per CPU,
+/// `(other processes)-cpuN`).
 pub const OTHERS: &str = "(other processes)";
 
-/// The shortest run and mean sleep the task is given.
+/// The shortest run and mean sleep the tasks are given.
 const MIN_NS: u64 = 1_000;
 
-/// `s` with the task [`OTHERS`] added as `m` measured it, or `None` when nothing else ran (or
-/// /proc could not tell).
+/// Whether task `name` is one of the [`OTHERS`] tasks.
+pub fn is_others(name: &str) -> bool {
+    name.starts_with(OTHERS)
+}
+
+/// `s` with the [`OTHERS`] tasks added as `m` measured them, or `None` when nothing else ran
+/// (or /proc could not tell).
 pub fn with_others(s: &schedlab::Scenario, m: &MeasuredSummary) -> Option<schedlab::Scenario> {
     let (cpu, n) = (m.other_cpu_ns?, m.other_wakeups?);
-    if cpu == 0 || n == 0 || s.tasks.iter().any(|t| t.name == OTHERS) {
+    let per_cpu = n / s.cpus.max(1) as u64;
+    if cpu == 0 || per_cpu == 0 || s.tasks.iter().any(|t| is_others(&t.name)) {
         return None;
     }
     let run = (cpu / n).max(MIN_NS);
-    let sleep = (m.end_ns / n).saturating_sub(run).max(MIN_NS);
-    let program = serde_json::from_value(json!([{
+    let sleep = (m.end_ns / per_cpu).saturating_sub(run).max(MIN_NS);
+    let program: schedlab::engine::program::Program = serde_json::from_value(json!([{
         "repeat": "forever",
         "body": [
             {"sleep": {"exponential": {"mean": format!("{sleep}ns")}}},
@@ -39,19 +47,21 @@ pub fn with_others(s: &schedlab::Scenario, m: &MeasuredSummary) -> Option<schedl
     }]))
     .ok()?;
     let mut v = s.clone();
-    v.tasks.push(schedlab::engine::scenario::TaskSpec {
-        name: OTHERS.to_string(),
-        nice: 0,
-        arrival: schedlab::Nanos::ZERO,
-        shares: None,
-        cpu_rate_cap: None,
-        rt: None,
-        cpus: None,
-        group: None,
-        slice: None,
-        count: None,
-        program,
-    });
+    for c in 0..s.cpus {
+        v.tasks.push(schedlab::engine::scenario::TaskSpec {
+            name: format!("{OTHERS}-cpu{c}"),
+            nice: 0,
+            arrival: schedlab::Nanos::ZERO,
+            shares: None,
+            cpu_rate_cap: None,
+            rt: None,
+            cpus: Some(vec![c]),
+            group: None,
+            slice: None,
+            count: None,
+            program: program.clone(),
+        });
+    }
     schedlab::validate(&v).ok()?;
     Some(v)
 }
@@ -80,19 +90,29 @@ mod tests {
         .unwrap()
     }
 
-    /// 50 ms of CPU in 500 wake-ups over 5 s: runs of 100 us after sleeps of 9.9 ms on average,
-    /// and over a run the task wakes about that often and uses about that much.
+    /// 50 ms of CPU in 500 wake-ups over 5 s on 2 CPUs: per CPU a task pinned there that runs
+    /// 100 us after sleeps of 19.9 ms on average, and over a run each wakes about 250 times
+    /// and uses about 25 ms.
     #[test]
-    fn the_task_repeats_what_was_measured() {
+    fn the_tasks_repeat_what_was_measured() {
         let s = scenario();
         let v = with_others(&s, &summary(Some(50_000_000), Some(500))).unwrap();
-        assert_eq!(v.tasks.len(), 2);
-        let text = serde_json::to_string(&v.tasks[1].program).unwrap();
-        assert!(text.contains(r#"{"mean":"9900us"}"#) && text.contains(r#"{"run":"100us"}"#), "{text}");
+        assert_eq!(v.tasks.len(), 3);
         let r = schedlab::run_result(&v, schedlab::RunOptions::default()).unwrap();
-        let o = r.tasks.iter().find(|t| t.name == OTHERS).unwrap();
-        assert!((400..=600).contains(&o.wakeups), "{}", o.wakeups);
-        assert!((40_000_000..=60_000_000).contains(&o.cpu_ns), "{}", o.cpu_ns);
+        for c in 0..2u32 {
+            let t = &v.tasks[1 + c as usize];
+            assert_eq!(t.cpus, Some(vec![c]));
+            assert!(is_others(&t.name));
+            let text = serde_json::to_string(&t.program).unwrap();
+            assert!(
+                text.contains(r#"{"mean":"19900us"}"#) && text.contains(r#"{"run":"100us"}"#),
+                "{text}"
+            );
+            let o = r.tasks.iter().find(|x| x.name == t.name).unwrap();
+            assert!((200..=300).contains(&o.wakeups), "{}", o.wakeups);
+            assert!((20_000_000..=30_000_000).contains(&o.cpu_ns), "{}", o.cpu_ns);
+        }
+        assert!(!is_others("hog"));
     }
 
     #[test]

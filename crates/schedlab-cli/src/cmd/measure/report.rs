@@ -65,7 +65,7 @@ pub struct MeasuredSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steal_ns: Option<u64>,
     /// How many times something else ran on those CPUs meanwhile (`procfs::other_wakeups`);
-    /// the simulation runs them as the task `others::OTHERS`.
+    /// the simulation runs them as the `others::OTHERS` tasks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other_wakeups: Option<u64>,
 }
@@ -334,10 +334,10 @@ pub fn text(o: &Output) -> String {
             o.noise() * 100.0
         ));
     }
-    if let Some(n) = s.other_wakeups.filter(|_| o.scenario.tasks.iter().any(|t| t.name == super::others::OTHERS)) {
+    if let Some(n) = s.other_wakeups.filter(|_| o.scenario.tasks.iter().any(|t| super::others::is_others(&t.name))) {
         t.push_str(&format!(
-            "; something else ran there {n} times, which the simulation repeats as the task \
-             `{}` (exponential intervals, equal runs)",
+            "; something else ran there {n} times, which the simulation repeats with a task \
+             `{}-cpuN` pinned to each CPU (exponential intervals, equal runs)",
             super::others::OTHERS
         ));
     }
