@@ -7,24 +7,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
 
-/// A fresh `<div>` in the document for one test to render into.
-fn mount_point() -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let div = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&div).unwrap();
-    div
-}
-
-/// Yew renders asynchronously: wait (bounded) until `selector` matches inside `root`.
-async fn find(root: &Element, selector: &str) -> Element {
-    for _ in 0..100 {
-        if let Some(found) = root.query_selector(selector).unwrap() {
-            return found;
-        }
-        yew::platform::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("no element matches {selector}");
-}
+use crate::{find, mount_point};
 
 #[wasm_bindgen_test]
 async fn app_shows_title_and_engine_version() {
