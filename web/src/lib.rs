@@ -6,6 +6,7 @@
 //!      └──── props (App reads the state) ◄────┤
 //!                                             ▼ App effect
 //!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
+//!                          ▲       a run's reply: binary (wire.rs)    │
 //!                          ▲                                   │
 //!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘
 //! ```
@@ -25,6 +26,7 @@ pub mod protocol;
 pub mod sim;
 pub mod state;
 pub mod templates;
+pub mod wire;
 
 use std::cell::Cell;
 use std::rc::Rc;

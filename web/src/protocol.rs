@@ -1,7 +1,8 @@
 //! The messages between the page and the simulation worker.
 //!
-//! Both directions are JSON strings: serialization happens only at this boundary, and a string
-//! crosses `postMessage` without structured-clone surprises. A message is `{"<kind>": {...}}`,
+//! Requests are JSON strings, and so are replies but a run's, whose bulk (the charts' data) is
+//! binary (`wire.rs`): serialization happens only at this boundary, and a string or a
+//! transferred `ArrayBuffer` crosses `postMessage` without structured-clone surprises. A message is `{"<kind>": {...}}`,
 //! serde's external tagging: it reads the body straight into its variant, where a `"kind"`
 //! field among the body's would make it buffer the whole message (a run's reply is large)
 //! before it could pick the variant, and that buffering is also more code in both modules. Every request carries an id (the
@@ -24,7 +25,7 @@ pub enum Request {
     /// ends (contest stops when make exits) and the benchmark's own report comes back too.
     Run {
         id: u64,
-        scenario: Scenario,
+        scenario: Source,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
     },
@@ -59,6 +60,24 @@ pub enum Request {
     /// The predict-then-reveal quiz of `seed` (`schedlab::quiz::Quiz::new`): its scenario is
     /// run in the worker, so the page's own wasm does not carry the simulator for it.
     Quiz { id: u64, seed: u64 },
+}
+
+/// The scenario a run simulates: written out, or, when it is exactly what its preset makes
+/// (the page's draft of an unedited preset, a slider moved), the few values the worker makes
+/// it again from, so a large preset's scenario does not travel with every slider move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Scenario(Box<Scenario>),
+    /// The run's preset (`Request::Run::preset`) for these CPUs, seed and policy, with the
+    /// machine knobs set by hand over it (`engine::machine::knobs`).
+    Generated {
+        cpus: u32,
+        seed: u64,
+        policy: PolicySpec,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        machine: BTreeMap<String, i64>,
+    },
 }
 
 impl Request {
@@ -137,6 +156,10 @@ pub struct RunOutcome {
     /// The preset's report, for a preset run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReportView>,
+    /// A contest run's row of the contest table (its load's), so the page need not ask for
+    /// that row's run again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest_row: Option<ContestCells>,
 }
 
 /// A preset's report in the form the page shows it.

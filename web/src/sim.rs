@@ -1,25 +1,61 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
 //! entry point (`worker_main.rs`) only wires it to `postMessage`.
 
+use schedlab::engine::machine::knobs;
 use schedlab::workloads::contest::{self, Config};
-use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, RunResult, SimError};
+use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, Problems, RunResult, SimError};
 
-use crate::protocol::{to_json, HeadlineValue, ReportView, Request, Response, RunOutcome};
+use crate::protocol::{
+    ContestCells, HeadlineValue, ReportView, Request, Response, RunOutcome, Source,
+};
+use crate::wire::{self, Reply};
 
-/// Handles one JSON request and returns the JSON reply. `clock` gives milliseconds (the
-/// worker's `performance.now()`), used only to report how long the run took.
-pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> String {
+/// Handles one JSON request and returns the reply: a run's in binary (`wire.rs`), every other
+/// in JSON. `clock` gives milliseconds (the worker's `performance.now()`), used only to report
+/// how long the run took.
+pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Reply {
     let request: Request = match serde_json::from_str(request) {
         Ok(r) => r,
         Err(e) => {
-            return to_json(&Response::Failed {
+            return wire::encode(Response::Failed {
                 id: 0,
                 message: format!("the page sent a request the worker cannot read: {e}"),
                 problems: Vec::new(),
             })
         }
     };
-    to_json(&respond(request, clock))
+    wire::encode(respond(request, clock))
+}
+
+/// The job a run request names: its scenario, or its preset's made again (as a contest row's
+/// is); the reply that says why when there is none.
+fn job(id: u64, source: Source, preset: Option<&PresetRef>) -> Result<Job, Response> {
+    let (cpus, seed, policy, machine) = match source {
+        Source::Scenario(scenario) => {
+            return Job::with_preset(*scenario, preset).map_err(|e| preset_failed(id, e))
+        }
+        Source::Generated {
+            cpus,
+            seed,
+            policy,
+            machine,
+        } => (cpus, seed, policy, machine),
+    };
+    let Some(reference) = preset else {
+        return Err(Response::Failed {
+            id,
+            message: "the page asked for a preset's scenario without naming the preset".into(),
+            problems: Vec::new(),
+        });
+    };
+    let benchmark = Benchmark::resolve(reference).map_err(|e| preset_failed(id, e))?;
+    let mut scenario = benchmark.scenario(cpus, seed, policy);
+    for (key, &value) in &machine {
+        if let Err(p) = knobs::set(&mut scenario, key, value) {
+            return Err(preset_failed(id, PresetError::Machine(Problems(vec![p]))));
+        }
+    }
+    Ok(Job::new(scenario, Some(benchmark)))
 }
 
 /// The reply to a request. Runs, inspections and sweep points are [`Job`]s, as on the command
@@ -33,9 +69,9 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             preset,
         } => {
             let started = clock();
-            let job = match Job::with_preset(scenario, preset.as_ref()) {
+            let job = match job(id, scenario, preset.as_ref()) {
                 Ok(job) => job,
-                Err(e) => return preset_failed(id, e),
+                Err(reply) => return reply,
             };
             match run(&job) {
                 Ok(outcome) => Response::Ran {
@@ -138,6 +174,12 @@ fn sim_failed(id: u64, e: SimError) -> Response {
 fn run(job: &Job) -> Result<RunOutcome, SimError> {
     let ran = job.run_capped(schedlab::view::page_cap())?;
     let scenario = job.scenario();
+    // The same row `contest::run_one` gives for this load: the same scenario (a contest job's is
+    // its preset's), run to the same stop; the page then does not ask for it again.
+    let contest_row = job
+        .benchmark()
+        .filter(|b| b.preset().id == contest::PRESET.id)
+        .map(|b| ContestCells::from(contest::measure(b.params(), scenario.cpus, &ran.output)));
     let report = ran.report.map(|r| {
         let declared = schedlab::workloads::find(r.preset).map_or(&[][..], |p| p.headlines);
         let headlines = declared
@@ -164,5 +206,6 @@ fn run(job: &Job) -> Result<RunOutcome, SimError> {
         result: RunResult::for_page(scenario, &ran.output),
         data: schedlab::view::RunData::from_run(scenario, &ran.output),
         report,
+        contest_row,
     })
 }

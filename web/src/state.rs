@@ -32,7 +32,7 @@ use schedlab::{Nanos, Problem, Scenario, TunableSpec};
 use yew::prelude::*;
 
 use crate::presets;
-use crate::protocol::{ContestCells, Request, Response, RunOutcome};
+use crate::protocol::{ContestCells, Request, Response, RunOutcome, Source};
 use crate::templates::{self, Template};
 
 /// The scenario a first visit opens: seed 000's story. Scott Thomason's interactive probe
@@ -127,6 +127,13 @@ pub struct Inspector {
 pub struct ContestProgress {
     pub id: u64,
     pub rows: Vec<ContestCells>,
+    /// The draft is exactly what the contest preset makes (with `machine` set over it): its
+    /// run is the row of its own load, which comes with the run's reply (`contest_row`), and
+    /// the worker makes the scenario again from the preset (`protocol::Source::Generated`).
+    pub from_run: bool,
+    /// The machine knobs set by hand (`AppState::machine_overrides`) when this generation was
+    /// made.
+    pub machine: BTreeMap<String, i64>,
 }
 
 /// What the sweep panel's form holds, as typed.
@@ -521,14 +528,20 @@ impl AppState {
     /// preset makes (every knob of a machine without a preset is the draft's own). Regenerating
     /// the preset, its contest rows and its sweeps apply them on top, as `--set` does.
     pub fn machine_overrides(&self) -> BTreeMap<String, i64> {
-        let Some(generated) = self.generated() else {
+        self.overrides_over(self.generated().as_ref())
+    }
+
+    /// The machine knobs whose value in the draft differs from `generated`'s, the scenario
+    /// the draft's preset makes.
+    fn overrides_over(&self, generated: Option<&Scenario>) -> BTreeMap<String, i64> {
+        let Some(generated) = generated else {
             return BTreeMap::new();
         };
         knobs::knobs()
             .filter_map(|k| {
                 let key = k.spec.key;
                 let mine = knobs::get(&self.draft, key)?;
-                (knobs::get(&generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
+                (knobs::get(generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
             })
             .collect()
     }
@@ -538,7 +551,7 @@ impl AppState {
     pub fn requests(&self) -> Vec<Request> {
         let pin = self.pin_pending.as_ref().map(|p| Request::Run {
             id: p.id,
-            scenario: (*p.scenario).clone(),
+            scenario: Source::Scenario(Box::new((*p.scenario).clone())),
             preset: p.preset.clone(),
         });
         let quiz = match (self.quiz.pending, self.view.quiz) {
@@ -549,18 +562,33 @@ impl AppState {
             return pin.into_iter().chain(quiz).collect();
         }
         let id = self.generation;
+        let contest = self.is_contest() && self.contest.id == id;
+        let scenario = if contest && self.contest.from_run {
+            Source::Generated {
+                cpus: self.draft.cpus,
+                seed: self.draft.seed,
+                policy: self.draft.policy.clone(),
+                machine: self.contest.machine.clone(),
+            }
+        } else {
+            Source::Scenario(Box::new((*self.draft).clone()))
+        };
         let mut out = vec![Request::Run {
             id,
-            scenario: (*self.draft).clone(),
+            scenario,
             preset: self.preset.clone(),
         }];
         out.extend(pin);
         out.extend(quiz);
-        if let Some(preset) = self.preset.as_ref().filter(|_| self.is_contest()) {
+        if let Some(preset) = self.preset.as_ref().filter(|_| contest) {
             let mut params = preset.params.clone();
-            params.remove("load");
-            let machine = self.machine_overrides();
-            for load in schedlab::workloads::contest::LOADS {
+            let main_load = params.remove("load");
+            let machine = &self.contest.machine;
+            for (i, load) in schedlab::workloads::contest::LOADS.iter().enumerate() {
+                // The run itself is this load's row.
+                if self.contest.from_run && main_load.unwrap_or(0) == i as i64 {
+                    continue;
+                }
                 out.push(Request::ContestRow {
                     id,
                     load: (*load).to_owned(),
@@ -814,9 +842,22 @@ impl AppState {
             RunStatus::Invalid
         };
         if self.is_contest() {
+            // The preset made once per generation: the knobs set by hand over it, and whether
+            // the draft is what it makes.
+            let generated = self.generated();
+            let machine = self.overrides_over(generated.as_ref());
+            let from_run = self.problems.is_empty()
+                && generated.is_some_and(|mut g| {
+                    machine
+                        .iter()
+                        .all(|(k, &v)| knobs::set(&mut g, k, v).is_ok())
+                        && g == *self.draft
+                });
             self.contest = ContestProgress {
                 id: self.generation,
                 rows: Vec::new(),
+                from_run,
+                machine,
             };
         }
     }
@@ -1372,6 +1413,13 @@ impl AppState {
                 mut outcome,
             } if id == self.generation => {
                 let data = Rc::new(std::mem::take(&mut outcome.data));
+                // The run's own row of the contest table, which was not asked for again.
+                if let Some(row) = outcome.contest_row.take() {
+                    if self.contest.id == id && self.contest.from_run {
+                        self.contest.rows.retain(|r| r.load != row.load);
+                        self.contest.rows.push(row);
+                    }
+                }
                 self.status = RunStatus::Done {
                     wall_ms,
                     hash: outcome.result.trace_hash.clone(),

@@ -7,10 +7,15 @@
 
 use wasm_bindgen::prelude::*;
 
-/// Runs one request (JSON) and returns the reply (JSON). See `schedlab_web::protocol`.
+/// Runs one request (JSON) and returns the reply: a string (JSON), or for a run a
+/// `Uint8Array` over a buffer of its own (`schedlab_web::wire`), which the bootstrap transfers
+/// to the page. See `schedlab_web::protocol`.
 #[wasm_bindgen]
-pub fn handle(request: &str) -> String {
-    schedlab_web::sim::handle(request, &now_ms)
+pub fn handle(request: &str) -> JsValue {
+    match schedlab_web::sim::handle(request, &now_ms) {
+        schedlab_web::wire::Reply::Text(text) => JsValue::from_str(&text),
+        schedlab_web::wire::Reply::Binary(bytes) => js_sys::Uint8Array::from(&bytes[..]).into(),
+    }
 }
 
 fn now_ms() -> f64 {

@@ -1,6 +1,7 @@
 // The simulation worker: a module worker that loads the engine (sim.js, built from
-// web/src/worker_main.rs) and answers each message from the page with one reply. Requests and
-// replies are JSON strings; see web/src/protocol.rs.
+// web/src/worker_main.rs) and answers each message from the page with one reply. Requests are
+// JSON strings, and so are replies but a run's: a Uint8Array (web/src/wire.rs) whose buffer is
+// transferred to the page rather than copied. See web/src/protocol.rs.
 
 // The engine's wasm is fetched at once, beside its JavaScript glue rather than after it: one
 // round trip less before the first run.
@@ -44,5 +45,9 @@ self.onmessage = async (event) => {
     // replaces this worker.
     reply = JSON.stringify({ crashed: { message: String(error) } });
   }
-  self.postMessage(reply);
+  if (reply instanceof Uint8Array) {
+    self.postMessage(reply.buffer, [reply.buffer]);
+  } else {
+    self.postMessage(reply);
+  }
 };

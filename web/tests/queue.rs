@@ -6,7 +6,7 @@ use schedlab::link::PresetRef;
 use schedlab::sweep::{Point, Target};
 use schedlab::Scenario;
 use schedlab_web::hooks::queue::{lane, Lane, Queue, Worker, CANCEL_AFTER_MS};
-use schedlab_web::protocol::Request;
+use schedlab_web::protocol::{Request, Source};
 
 fn scenario() -> Scenario {
     serde_json::from_str(
@@ -19,7 +19,7 @@ fn scenario() -> Scenario {
 fn run(id: u64) -> Request {
     Request::Run {
         id,
-        scenario: scenario(),
+        scenario: Source::Scenario(Box::new(scenario())),
         preset: None,
     }
 }
@@ -254,7 +254,7 @@ fn a_request_equal_to_the_one_in_flight_is_not_queued_twice() {
     // A link's pinned run is asked for with every generation until it arrives.
     let pinned = Request::Run {
         id: 1,
-        scenario: scenario(),
+        scenario: Source::Scenario(Box::new(scenario())),
         preset: Some(PresetRef {
             id: "irman".into(),
             params: Default::default(),

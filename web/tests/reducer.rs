@@ -8,7 +8,7 @@ use std::rc::Rc;
 use schedlab::link::{LinkState, TimeWindow, ViewState};
 use schedlab::view::LaneMode;
 use schedlab::{Nanos, Scenario};
-use schedlab_web::protocol::{Request, Response};
+use schedlab_web::protocol::{Request, Response, Source};
 use schedlab_web::sim;
 use schedlab_web::state::{
     Action, AppState, Edit, RunStatus, StatsColumn, ViewChange, WorkerEvent, DEFAULT_PRESET,
@@ -84,7 +84,11 @@ fn every_edit_clears_the_notice_and_runs_again() {
             panic!("{name}: the first request is not the run");
         };
         assert_eq!(id, after.generation, "{name}");
-        assert_eq!(scenario, *after.draft, "{name}");
+        assert_eq!(
+            scenario,
+            Source::Scenario(Box::new((*after.draft).clone())),
+            "{name}"
+        );
     }
 }
 

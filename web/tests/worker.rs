@@ -53,7 +53,7 @@ fn running(response: &Response) -> String {
 #[test]
 fn the_worker_answers_an_inspection_in_json() {
     let json = serde_json::to_string(&inspect(7, 9_000_000)).unwrap();
-    let reply: Response = serde_json::from_str(&sim::handle(&json, &clock)).unwrap();
+    let reply: Response = sim::handle(&json, &clock).read();
     let Response::Inspected {
         id,
         outcome: Ok(queues),
@@ -222,7 +222,7 @@ fn a_sweep_point_is_run_by_the_worker() {
         shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("4", "4", "1"))));
     let request = state.sweep_requests().remove(0);
     let json = serde_json::to_string(&request).unwrap();
-    let reply: Response = serde_json::from_str(&sim::handle(&json, &clock)).unwrap();
+    let reply: Response = sim::handle(&json, &clock).read();
     // Three hogs under round robin start after 0, q and 2q: a mean response of q.
     assert_eq!(
         reply,
@@ -501,9 +501,7 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
     }));
     let run = state.requests().remove(0);
     let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    let state = state.reduce(Action::from(WorkerEvent::Reply(
-        serde_json::from_str(&reply).unwrap(),
-    )));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(reply.read())));
     let shown = state.shown.as_ref().unwrap();
     assert_eq!(shown.outcome.result.tasks.len(), TASK_LIMIT);
     assert_eq!(shown.data.tasks.len(), TASK_LIMIT);
@@ -616,10 +614,129 @@ fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
 #[test]
 fn the_worker_makes_the_quiz_of_a_seed() {
     let request = serde_json::to_string(&Request::Quiz { id: 7, seed: 3 }).unwrap();
-    let reply: Response = serde_json::from_str(&sim::handle(&request, &clock)).unwrap();
+    let reply: Response = sim::handle(&request, &clock).read();
     let Response::Quiz { id, seed, quiz } = reply else {
         panic!("not a quiz reply: {reply:?}")
     };
     assert_eq!((id, seed), (7, 3));
     assert_eq!(*quiz.unwrap(), schedlab::quiz::Quiz::new(3).unwrap());
+}
+
+/// A run's reply is binary (`wire.rs`) and reads back to exactly the reply the worker made;
+/// for an unedited contest draft the worker makes the scenario again from the preset (the
+/// page does not send it), the reply carries the run's own row of the contest table, and the
+/// page asks only for the other loads' rows.
+#[test]
+fn a_contest_run_comes_back_in_binary_with_its_own_row() {
+    use schedlab::workloads::contest::LOADS;
+    use schedlab_web::protocol::Source;
+    use schedlab_web::wire::Reply;
+    let state = Rc::new(AppState::from_link(LinkState::new(hogs())))
+        .reduce(Action::from(Edit::SelectPreset("contest".into())));
+    let requests = state.requests();
+    let run = requests[0].clone();
+    let Request::Run {
+        id,
+        scenario: Source::Generated { .. },
+        ref preset,
+    } = run
+    else {
+        panic!("not a run made from its preset: {run:?}");
+    };
+    let rows: Vec<Request> = requests
+        .iter()
+        .filter(|r| matches!(r, Request::ContestRow { .. }))
+        .cloned()
+        .collect();
+    assert_eq!(rows.len(), LOADS.len() - 1);
+    assert!(!rows
+        .iter()
+        .any(|r| matches!(r, Request::ContestRow { load, .. } if load == "noload")));
+
+    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
+    assert!(matches!(reply, Reply::Binary(_)));
+    let ran = reply.read();
+    let written = Request::Run {
+        id,
+        scenario: Source::Scenario(Box::new((*state.draft).clone())),
+        preset: preset.clone(),
+    };
+    assert_eq!(ran, sim::respond(written, &clock));
+
+    // The row the table would have asked for is the run's.
+    let mut noload = rows[0].clone();
+    if let Request::ContestRow { load, .. } = &mut noload {
+        *load = "noload".into();
+    }
+    let Response::ContestRow { row, .. } = sim::respond(noload, &clock) else {
+        panic!("no contest row");
+    };
+    let Response::Ran { outcome, .. } = &ran else {
+        panic!("not a run: {ran:?}");
+    };
+    assert_eq!(outcome.contest_row.as_ref(), Some(&row));
+    assert!(outcome.data.machine.is_some() && !outcome.data.notes.time.is_empty());
+    let state = state.reduce(Action::from(WorkerEvent::Reply(ran)));
+    assert_eq!(state.contest.rows, [row]);
+}
+
+/// An edited contest draft is sent whole, every load's row is asked for, and the run's own
+/// row (of another scenario than the table's) stays out of the table.
+#[test]
+fn an_edited_contest_draft_is_sent_whole_with_every_row() {
+    use schedlab::workloads::contest::LOADS;
+    use schedlab_web::protocol::Source;
+    let state = Rc::new(AppState::from_link(LinkState::new(hogs())))
+        .reduce(Action::from(Edit::SelectPreset("contest".into())))
+        .reduce(Action::from(Edit::SetNice(0, "5".into())));
+    let requests = state.requests();
+    assert!(matches!(
+        &requests[0],
+        Request::Run {
+            scenario: Source::Scenario(s),
+            ..
+        } if **s == *state.draft
+    ));
+    let rows = requests
+        .iter()
+        .filter(|r| matches!(r, Request::ContestRow { .. }))
+        .count();
+    assert_eq!(rows, LOADS.len());
+    let state = state.reduce(Action::from(WorkerEvent::Reply(sim::respond(
+        requests[0].clone(),
+        &clock,
+    ))));
+    assert!(state.shown.is_some());
+    assert_eq!(state.contest.rows, []);
+}
+
+/// A binary reply cut short, or with a bad tag, is a crash with the reason, never a panic.
+#[test]
+fn a_damaged_binary_reply_is_read_as_a_crash() {
+    use schedlab_web::wire::Reply;
+    let run = Request::Run {
+        id: 1,
+        scenario: schedlab_web::protocol::Source::Scenario(Box::new(hogs())),
+        preset: None,
+    };
+    let Reply::Binary(bytes) = sim::handle(&serde_json::to_string(&run).unwrap(), &clock) else {
+        panic!("a run's reply is binary");
+    };
+    assert!(matches!(
+        Reply::Binary(bytes.clone()).read(),
+        Response::Ran { .. }
+    ));
+    for cut in [0, 3, 8, bytes.len() / 2, bytes.len() - 1] {
+        let read = Reply::Binary(bytes[..cut].to_vec()).read();
+        assert!(
+            matches!(&read, Response::Crashed { message } if message.contains("cannot read")),
+            "cut at {cut}: {read:?}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Reply::Binary(longer).read(),
+        Response::Crashed { .. }
+    ));
 }

@@ -113,7 +113,7 @@ pub mod workloads {
     /// Con Kolivas' contest: its loads, one run, and the table of many.
     pub mod contest {
         pub use schedlab_workloads::contest::{
-            label, run_one, table, Config, ContestRun, Row, LOADS, PRESET,
+            label, measure, run_one, table, Config, ContestRun, Row, LOADS, PRESET,
         };
     }
 

@@ -37,6 +37,7 @@ pub use super::queue::CANCEL_AFTER_MS;
 use super::queue::{lane, Lane, Queue, Worker as Next};
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
 use crate::state::{Action, AppState, WorkerEvent};
+use crate::wire::Reply;
 /// The bootstrap of the worker (web/static/worker.js), relative to the page.
 const WORKER_URL: &str = "./worker.js";
 /// Where `static/boot.js` leaves the worker it started early.
@@ -313,12 +314,13 @@ impl Inner {
     }
 
     fn on_message(this: &Rc<RefCell<Inner>>, which: Lane, event: MessageEvent) {
-        let text = event.data().as_string().unwrap_or_default();
-        let response =
-            serde_json::from_str::<Response>(&text).unwrap_or_else(|e| Response::Crashed {
-                message: format!("the simulator sent a reply the page cannot read: {e}"),
-            });
-        Inner::handle(this, which, response);
+        // A run's reply is a transferred ArrayBuffer (`wire.rs`), every other a JSON string.
+        let data = event.data();
+        let reply = match data.dyn_into::<js_sys::ArrayBuffer>() {
+            Ok(buffer) => Reply::Binary(js_sys::Uint8Array::new(&buffer).to_vec()),
+            Err(data) => Reply::Text(data.as_string().unwrap_or_default()),
+        };
+        Inner::handle(this, which, reply.read());
     }
 
     fn handle(this: &Rc<RefCell<Inner>>, which: Lane, response: Response) {
