@@ -46,7 +46,7 @@ pub enum Request {
     /// counter).
     Inspect {
         id: u64,
-        scenario: Scenario,
+        scenario: Box<Scenario>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
         at_ns: u64,
@@ -151,7 +151,9 @@ pub struct RunOutcome {
     /// The facade's JSON result (trace hash, per-task metrics), without its segments: the
     /// charts read them from `data`, in a far more compact form.
     pub result: RunResult,
-    /// What the charts draw.
+    /// What the charts draw. Not in the JSON: it travels in binary after it (`wire.rs`), so
+    /// neither module carries a JSON reader or writer for it.
+    #[serde(skip)]
     pub data: schedlab::view::RunData,
     /// The preset's report, for a preset run.
     #[serde(default, skip_serializing_if = "Option::is_none")]

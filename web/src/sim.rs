@@ -121,7 +121,7 @@ pub fn respond(request: Request, clock: &dyn Fn() -> f64) -> Response {
             at_ns,
         } => Response::Inspected {
             id,
-            outcome: Job::with_preset(scenario, preset.as_ref())
+            outcome: Job::with_preset(*scenario, preset.as_ref())
                 .map_err(|e| e.to_string())
                 .and_then(|job| job.inspect(Nanos(at_ns)).map_err(|e| e.to_string())),
         },

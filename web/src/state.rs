@@ -608,7 +608,7 @@ impl AppState {
         let shown = self.shown.as_ref()?;
         Some(Request::Inspect {
             id: self.inspector.id,
-            scenario: (*shown.scenario).clone(),
+            scenario: Box::new((*shown.scenario).clone()),
             preset: shown.preset.clone(),
             at_ns: self.view.cursor_ns?,
         })

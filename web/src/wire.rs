@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! reply    := "SLB1"  u32 header_len  header  run_data
-//! header   := Response::Ran as JSON (protocol.rs), its outcome's `data` left empty:
+//! header   := Response::Ran as JSON (protocol.rs), which leaves out its outcome's `data`:
 //!             the result's per-task table, the report, the contest row: small
 //! run_data := str policy  str hash  u32 cpus  u64 end_ns  u64 shown_until_ns
 //!             seq<task>  seq<spans> cpu_lanes  seq<spans> task_lanes  notes  u64 notes_truncated

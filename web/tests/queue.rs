@@ -39,7 +39,7 @@ fn row(id: u64, load: &str) -> Request {
 fn inspect(id: u64) -> Request {
     Request::Inspect {
         id,
-        scenario: scenario(),
+        scenario: Box::new(scenario()),
         preset: None,
         at_ns: 1_000,
     }

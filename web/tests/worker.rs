@@ -33,7 +33,7 @@ fn clock() -> f64 {
 fn inspect(id: u64, at_ns: u64) -> Request {
     Request::Inspect {
         id,
-        scenario: hogs(),
+        scenario: Box::new(hogs()),
         preset: None,
         at_ns,
     }
@@ -86,7 +86,7 @@ fn an_inspection_that_cannot_be_made_says_why() {
     let reply = sim::respond(
         Request::Inspect {
             id: 3,
-            scenario,
+            scenario: Box::new(scenario),
             preset: None,
             at_ns: 0,
         },
@@ -540,7 +540,7 @@ fn the_worker_inspects_every_preset_as_the_command_line_does() {
             let reply = sim::respond(
                 Request::Inspect {
                     id: 1,
-                    scenario: scenario.clone(),
+                    scenario: Box::new(scenario.clone()),
                     preset: Some(reference.clone()),
                     at_ns,
                 },
