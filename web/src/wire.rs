@@ -77,7 +77,9 @@ pub fn encode(mut response: Response) -> Reply {
     };
     let data = std::mem::take(&mut outcome.data);
     let header = crate::protocol::to_json(&response);
-    let mut w = Writer(Vec::with_capacity(header.len() + 64 * 1024));
+    // Sized once: a run's arrays run to tens of megabytes, and a buffer grown by doubling
+    // would leave the worker's memory (which never shrinks) half as large again.
+    let mut w = Writer(Vec::with_capacity(8 + header.len() + size(&data)));
     w.0.extend_from_slice(MAGIC);
     w.str(&header);
     w.run_data(&data);
@@ -102,6 +104,40 @@ pub fn decode(bytes: &[u8]) -> Result<Response, String> {
         _ => return Err("a binary reply that is not a run".into()),
     }
     Ok(response)
+}
+
+/// About the bytes `data` takes in the layout: its arrays exactly, a little over for the rest.
+fn size(data: &RunData) -> usize {
+    let spans = |l: &[Spans]| l.iter().map(|s| 12 + 20 * s.len()).sum::<usize>();
+    let texts = |t: &[String]| t.iter().map(|s| 4 + s.len()).sum::<usize>();
+    let n = &data.notes;
+    let notes = 20 + 18 * n.time.len() + texts(&n.texts);
+    let observed = data
+        .observed
+        .as_ref()
+        .map_or(0, |o| 32 + o.label.len() + 20 * o.time.len());
+    let latency: usize = data.latency.iter().map(|l| 4 + 4 * l.len()).sum();
+    let machine = data.machine.as_ref().map_or(0, |m| {
+        let disks: usize = m
+            .disks
+            .iter()
+            .map(|d| 32 + 4 * (d.reads.len() + d.writes.len()))
+            .sum();
+        let threads: usize = m
+            .kernel_threads
+            .iter()
+            .map(|k| 32 + 8 * k.cpu_ns.len())
+            .sum();
+        128 + 48 * m.cached_bytes.len() + disks + threads
+    });
+    let tasks: usize = data.tasks.iter().map(|t| 80 + t.name.len()).sum();
+    256 + tasks
+        + spans(&data.cpu_lanes)
+        + spans(&data.task_lanes)
+        + notes
+        + observed
+        + latency
+        + machine
 }
 
 struct Writer(Vec<u8>);
