@@ -6,8 +6,8 @@
 //!      └──── props (App reads the state) ◄────┤
 //!                                             ▼ App effect
 //!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
-//!                          ▲       a run's reply: binary (wire.rs)    │
-//!                          ▲                                   │
+//!                          ▲                                   │ a run's reply: binary
+//!                          ▲                                   │ (wire.rs), others JSON
 //!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘
 //! ```
 //!

@@ -2,12 +2,12 @@
 //!
 //! Requests are JSON strings, and so are replies but a run's, whose bulk (the charts' data) is
 //! binary (`wire.rs`): serialization happens only at this boundary, and a string or a
-//! transferred `ArrayBuffer` crosses `postMessage` without structured-clone surprises. A message is `{"<kind>": {...}}`,
-//! serde's external tagging: it reads the body straight into its variant, where a `"kind"`
-//! field among the body's would make it buffer the whole message (a run's reply is large)
-//! before it could pick the variant, and that buffering is also more code in both modules. Every request carries an id (the
-//! page's run generation, or for an inspection or a sweep point its own counter); a reply whose
-//! id is no longer the newest is discarded by the page.
+//! transferred `ArrayBuffer` crosses `postMessage` without structured-clone surprises. A
+//! message is `{"<kind>": {...}}`, serde's external tagging: it reads the body straight into
+//! its variant, where a `"kind"` field among the body's would make it buffer the whole message
+//! before it could pick the variant, and that buffering is also more code in both modules.
+//! Every request carries an id (the page's run generation, or for an inspection or a sweep
+//! point its own counter); a reply whose id is no longer the newest is discarded by the page.
 
 use std::collections::BTreeMap;
 
