@@ -159,6 +159,23 @@ impl PartialOrd for Queued {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
+    // The heap's sifts compare with these: one integer comparison each, not an `Ordering`.
+    #[inline]
+    fn lt(&self, o: &Self) -> bool {
+        o.key < self.key
+    }
+    #[inline]
+    fn le(&self, o: &Self) -> bool {
+        o.key <= self.key
+    }
+    #[inline]
+    fn gt(&self, o: &Self) -> bool {
+        o.key > self.key
+    }
+    #[inline]
+    fn ge(&self, o: &Self) -> bool {
+        o.key >= self.key
+    }
 }
 impl Ord for Queued {
     fn cmp(&self, o: &Self) -> Ordering {
@@ -337,8 +354,10 @@ pub struct Engine {
     /// cancelled by clearing it, where a heap entry would linger until popped; the next event
     /// is the heap's top or the smallest slot, which [`Engine::set_slot`] keeps track of.
     slots: Vec<u128>,
-    /// The index of the earliest slot (the first, when all are empty).
+    /// The index of the earliest slot (the first, when all are empty), unless `slot_stale`.
     slot_min: usize,
+    /// The slot at `slot_min` has moved later since it was found earliest: scan again.
+    slot_stale: bool,
     processed: u64,
 
     info: Vec<TaskInfo>,
@@ -531,6 +550,7 @@ impl Engine {
             events: BinaryHeap::new(),
             slots: vec![NO_EVENT; 2 * cpus],
             slot_min: 0,
+            slot_stale: false,
             processed: 0,
             info: Vec::new(),
             groups: scenario
@@ -686,28 +706,50 @@ impl Engine {
     }
 
     /// Sets slot `i` of [`Engine::slots`] to `key` ([`NO_EVENT`] clears it), keeping
-    /// [`Engine::slot_min`]: only a slot that was the earliest and moved later costs a scan.
+    /// [`Engine::slot_min`]: a slot that was the earliest and moved later only marks it stale,
+    /// and one scan at the next event finds the earliest again (a switch moves two slots).
     #[inline]
     fn set_slot(&mut self, i: usize, key: u128) {
         let old = std::mem::replace(&mut self.slots[i], key);
+        if self.slot_stale {
+            return;
+        }
         if key < self.slots[self.slot_min] {
             self.slot_min = i;
         } else if i == self.slot_min && key > old {
-            let mut min = 0;
-            let mut min_key = NO_EVENT;
-            for (j, &k) in self.slots.iter().enumerate() {
-                if k < min_key {
-                    min = j;
-                    min_key = k;
-                }
+            self.slot_stale = true;
+        }
+    }
+
+    /// The index of the earliest slot (the first, when all are empty).
+    #[inline]
+    fn earliest_slot(&self) -> usize {
+        if !self.slot_stale {
+            return self.slot_min;
+        }
+        let mut min = 0;
+        let mut min_key = NO_EVENT;
+        for (j, &k) in self.slots.iter().enumerate() {
+            if k < min_key {
+                min = j;
+                min_key = k;
             }
-            self.slot_min = min;
+        }
+        min
+    }
+
+    /// Makes [`Engine::slot_min`] current again.
+    #[inline]
+    fn refresh_slot_min(&mut self) {
+        if self.slot_stale {
+            self.slot_min = self.earliest_slot();
+            self.slot_stale = false;
         }
     }
 
     /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
     fn next_event(&self) -> Option<Queued> {
-        let slot = self.slot_min;
+        let slot = self.earliest_slot();
         let key = self.slots[slot];
         match self.events.peek() {
             Some(q) if q.key < key => Some(*q),
@@ -737,6 +779,7 @@ impl Engine {
         if self.finished {
             return Ok(false);
         }
+        self.refresh_slot_min();
         let Some(q) = self.next_event() else {
             self.finish_at(self.duration);
             return Ok(false);
@@ -845,6 +888,7 @@ impl Engine {
     /// them at the next event, as it would have been anyway.
     pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
         while !self.finished {
+            self.refresh_slot_min();
             match self.next_event() {
                 Some(q) if q.time() <= t => {
                     self.step()?;
