@@ -248,12 +248,20 @@ pub(crate) struct Out {
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
-    /// Some note, migration, timer or softirq is asked for: the engine looks at them only then.
-    pub pending: bool,
+    /// Which kinds of request a hook made ([`Out::NOTES`], ...): the engine looks at those
+    /// only, and at none when this is 0.
+    pub pending: u8,
     /// Softirqs raised, bit i = CPU i.
     pub softirq: u32,
     pub annotate: bool,
     pub rng: Rng,
+}
+
+impl Out {
+    pub const NOTES: u8 = 1;
+    pub const MIGRATIONS: u8 = 2;
+    pub const TIMERS: u8 = 4;
+    pub const SOFTIRQS: u8 = 8;
 }
 
 /// The read-only view of the engine a hook gets, plus the requests it may make.
@@ -339,14 +347,14 @@ impl<'a> Cx<'a> {
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
             self.out.notes.push((self.now, cpu, task, note));
-            self.out.pending = true;
+            self.out.pending |= Out::NOTES;
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
     #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
-        self.out.pending = true;
+        self.out.pending |= Out::MIGRATIONS;
     }
     /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
@@ -355,7 +363,7 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
-        self.out.pending = true;
+        self.out.pending |= Out::TIMERS;
     }
     /// Raises a softirq on `cpu`: the engine calls `softirq` there at this instant, after every
     /// burst end, tick, timer, wake-up and arrival of the instant and the switches they caused
@@ -366,7 +374,7 @@ impl<'a> Cx<'a> {
     pub fn raise_softirq(&mut self, cpu: CpuId) {
         debug_assert!(cpu.index() < self.curr.len());
         self.out.softirq |= 1 << cpu.0;
-        self.out.pending = true;
+        self.out.pending |= Out::SOFTIRQS;
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
     #[inline]
