@@ -1146,6 +1146,7 @@ impl Engine {
     }
 
     /// Moves a task's program past the step it just completed.
+    #[inline]
     fn complete_step(&mut self, t: TaskId) {
         self.exec[t.index()].pc += 1;
         self.settle(t);
@@ -1153,6 +1154,7 @@ impl Engine {
 
     /// Resolves loop control at the program counter, and samples a `run` step the task has
     /// reached so `burst_left` is known while it waits (SJF/STCF read it).
+    #[inline]
     fn settle(&mut self, t: TaskId) {
         let x = &mut self.exec[t.index()];
         loop {
