@@ -77,6 +77,7 @@ pub fn App() -> Html {
         s
     });
     let runner = use_runner(&state);
+    let first_painted = use_first_paint(state.shown.is_some());
     // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
     let dispatch = {
         let dispatcher = state.dispatcher();
@@ -289,7 +290,8 @@ pub fn App() -> Html {
     };
     let chart_area = html! {
         <ChartArea shown={shown.clone()} pinned={state.pinned.clone().map(Shared::from)}
-            view={view.clone()} inspection={state.inspector.clone()} onview={dispatch.view.clone()} />
+            view={view.clone()} inspection={state.inspector.clone()} onview={dispatch.view.clone()}
+            secondary={first_painted} />
     };
     let sweep_props = || SweepPanelProps {
         draft: state.draft.clone(),
@@ -407,7 +409,7 @@ pub fn App() -> Html {
                         contest={state.is_contest()} />
                     { for contest }
                     <SweepPanel ..sweep_props() />
-                    <StatsTable shown={shown.clone()} sort={state.sort}
+                    <StatsTable shown={shown.clone().filter(|_| first_painted)} sort={state.sort}
                         selected={view.selected_task.clone().map(AttrValue::from)}
                         compared={charts::compared(view)} onview={dispatch.view.clone()} />
                     <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
@@ -417,6 +419,60 @@ pub fn App() -> Html {
         </div>
     }
 }
+
+/// Whether the page's first run has been painted. Until then its results are the Gantt chart
+/// and what sits above it: the charts under it and the stats table (thousands of cells) render
+/// once that frame is on screen, so the first chart does not wait for their DOM and layout.
+#[hook]
+fn use_first_paint(shown: bool) -> bool {
+    let painted = use_state_eq(|| false);
+    {
+        let painted = painted.clone();
+        use_effect_with(shown, move |&shown| {
+            if shown && !*painted {
+                after_paint(move || painted.set(true));
+            }
+        });
+    }
+    *painted
+}
+
+/// Runs `f` once the next frame has been painted: a zero timeout set from that frame's
+/// animation callback, which runs before its paint. A hidden page paints no frame, so a
+/// timeout of `AFTER_PAINT_LIMIT` runs it anyway.
+fn after_paint<F: FnOnce() + 'static>(f: F) {
+    let Some(window) = web_sys::window() else {
+        f();
+        return;
+    };
+    let once = Rc::new(Cell::new(Some(f)));
+    let run = move |once: Rc<Cell<Option<F>>>| {
+        if let Some(f) = once.take() {
+            f();
+        }
+    };
+    let timer = window.clone();
+    let on_frame = {
+        let once = once.clone();
+        wasm_bindgen::closure::Closure::once_into_js(move || {
+            let after = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+            timer.set_timeout_with_callback(after.unchecked_ref()).ok();
+        })
+    };
+    window
+        .request_animation_frame(on_frame.unchecked_ref())
+        .ok();
+    let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(
+            fallback.unchecked_ref(),
+            AFTER_PAINT_LIMIT_MS,
+        )
+        .ok();
+}
+
+/// How long [`after_paint`] waits for a frame at most.
+const AFTER_PAINT_LIMIT_MS: i32 = 250;
 
 /// Where this device keeps the large-type setting.
 const LARGE_TYPE_KEY: &str = "schedlab.large-type";

@@ -7,16 +7,18 @@
 // before the page listened (a load failure), which `early` keeps. It is started before app.js
 // is imported (a static import would run this file only once app.js had loaded).
 //
-// The app is imported once the worker's thread runs (worker.js says so on the BroadcastChannel
-// WORKER_STARTED), once it failed, or after STARTED_WAIT_MS at most: the page's thread has its
-// part in starting a worker, and the app's instantiation, first render and layout hold that
-// thread for a few hundred ms on a slow machine. Traced at load average 7, a worker started
-// beside the app began its script ~400 ms after it was created, and its first run was the last
-// thing the first chart waited for; started first, it asked for its wasm ~240 ms earlier and
-// had its first run done before the page had laid out. app.js and app_bg.wasm are preloaded
-// (index.html) meanwhile.
+// The app is imported once the worker has loaded the engine (worker.js says so on the
+// BroadcastChannel WORKER_STARTED), once it failed, or after STARTED_WAIT_MS at most. Loading a
+// worker takes the page's thread: Chromium runs the worker's script, and hands it the responses
+// to its fetches (sim.js, sim_bg.wasm), only when that thread is free, and the app's
+// instantiation, first render and layout hold it for a few hundred ms on a busy machine. Traced
+// at load average 5-7, a worker started beside the app got its wasm only once the app's first
+// render and layout were done (~300 ms after it asked), and its first run was the last thing the
+// first chart waited for; with the page's thread left free it has its engine ~70 ms after its
+// script starts, so its first run overlaps the app's first render. app.js and app_bg.wasm are
+// preloaded (index.html) meanwhile.
 const WORKER_STARTED = "schedlab-worker-started";
-const STARTED_WAIT_MS = 500;
+const STARTED_WAIT_MS = 800;
 let workerStarted = Promise.resolve();
 try {
   const worker = new Worker("./worker.js", { type: "module" });
@@ -26,7 +28,9 @@ try {
     workerStarted = new Promise((resolve) => {
       const channel = new BroadcastChannel(WORKER_STARTED);
       const timer = setTimeout(() => started(), STARTED_WAIT_MS);
-      channel.onmessage = () => started();
+      channel.onmessage = (event) => {
+        if (event.data === "loaded") started();
+      };
       started = () => {
         clearTimeout(timer);
         channel.close();
@@ -34,7 +38,10 @@ try {
       };
     });
   }
-  worker.onmessage = (event) => early.push(event);
+  worker.onmessage = (event) => {
+    early.push(event);
+    started();
+  };
   worker.onerror = (event) => {
     event.preventDefault();
     early.push(event);

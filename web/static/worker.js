@@ -9,12 +9,17 @@ const wasm = fetch(new URL("./sim_bg.wasm", import.meta.url));
 // A failed fetch is reported once, by the load below.
 wasm.catch(() => {});
 
-// The page's bootstrap (boot.js) imports the app once this thread runs.
-if (typeof BroadcastChannel === "function") {
-  const started = new BroadcastChannel("schedlab-worker-started");
-  started.postMessage(true);
-  started.close();
+// The page's bootstrap (boot.js) imports the app once this thread has loaded the engine (or
+// failed to): until then the page's thread, which delivers this worker's script and fetches,
+// stays free. "started" first, for a bootstrap that waits no longer.
+function tellPage(what) {
+  if (typeof BroadcastChannel === "function") {
+    const channel = new BroadcastChannel("schedlab-worker-started");
+    channel.postMessage(what);
+    channel.close();
+  }
 }
+tellPage("started");
 
 // A load failure is the reply to every request: the page may not yet be listening when it
 // happens (the worker starts before the page's app, see boot.js).
@@ -30,7 +35,8 @@ const ready = import("./sim.js")
     failed = JSON.stringify({ crashed: { message: `the simulator could not load: ${error}` } });
     self.postMessage(failed);
     return false;
-  });
+  })
+  .finally(() => tellPage("loaded"));
 
 self.onmessage = async (event) => {
   if (!(await ready)) {

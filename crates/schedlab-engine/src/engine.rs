@@ -20,7 +20,7 @@ use crate::machine::{self, Dir, Effect, FlusherWait, Request, Vm};
 use crate::metrics::{Metrics, TaskStats};
 use crate::policy::{
     Cx, Dequeue, Enqueue, GroupInfo, Inspection, Out, Policy, Select, TaskInfo, TaskState,
-    TimerGranularity,
+    TimerGranularity, View,
 };
 use crate::program::WaitFor;
 use crate::rng::Rng;
@@ -158,6 +158,23 @@ impl Eq for Queued {}
 impl PartialOrd for Queued {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
+    }
+    // The heap's sifts compare with these: one integer comparison each, not an `Ordering`.
+    #[inline]
+    fn lt(&self, o: &Self) -> bool {
+        o.key < self.key
+    }
+    #[inline]
+    fn le(&self, o: &Self) -> bool {
+        o.key <= self.key
+    }
+    #[inline]
+    fn gt(&self, o: &Self) -> bool {
+        o.key > self.key
+    }
+    #[inline]
+    fn ge(&self, o: &Self) -> bool {
+        o.key >= self.key
     }
 }
 impl Ord for Queued {
@@ -308,13 +325,14 @@ impl Arrival {
 /// A simulation in progress.
 pub struct Engine {
     policy: Box<dyn Policy>,
+    /// Time, the tasks, the groups and who runs where: what a hook reads through its `Cx`.
+    v: View,
     code: Compiled,
     arrivals: Vec<Arrival>,
     duration: Nanos,
     seed: u64,
     costs: Costs,
     opts: RunOptions,
-    tick_ns: u64,
     idle_ticks: bool,
     tick_armed: bool,
     /// CPUs with a softirq queued and not yet run, bit i = CPU i.
@@ -328,7 +346,6 @@ pub struct Engine {
     /// ([`Policy::reads_running_time`]).
     account_newcomers: bool,
 
-    now: Nanos,
     seq: u64,
     events: BinaryHeap<Queued>,
     /// Keys (as in [`Queued`]) of each CPU's pending burst end and policy timer, [`NO_EVENT`]
@@ -337,17 +354,15 @@ pub struct Engine {
     /// cancelled by clearing it, where a heap entry would linger until popped; the next event
     /// is the heap's top or the smallest slot, which [`Engine::set_slot`] keeps track of.
     slots: Vec<u128>,
-    /// The index of the earliest slot (the first, when all are empty).
+    /// The index of the earliest slot (the first, when all are empty), unless `slot_stale`.
     slot_min: usize,
+    /// The slot at `slot_min` has moved later since it was found earliest: scan again.
+    slot_stale: bool,
     processed: u64,
 
-    info: Vec<TaskInfo>,
-    /// The scenario's task groups, as policies see them.
-    groups: Vec<GroupInfo>,
     exec: Vec<Exec>,
     /// The rest of each task's bookkeeping, indexed like `exec`.
     cold: Vec<ExecCold>,
-    curr: Vec<Option<TaskId>>,
     cpus: Vec<Cpu>,
     channels: Vec<Channel>,
     disks: Vec<Disk>,
@@ -383,11 +398,7 @@ pub struct Engine {
 macro_rules! hook {
     ($s:ident . $m:ident ( $($a:expr),* )) => {{
         let mut cx = Cx {
-            now: $s.now,
-            tick_ns: $s.tick_ns,
-            tasks: &$s.info,
-            groups: &$s.groups,
-            curr: &$s.curr,
+            v: &$s.v,
             out: &mut $s.out,
         };
         $s.policy.$m(&mut cx, $($a),*)
@@ -509,8 +520,27 @@ impl Engine {
         };
         let mut trace = Trace::new(opts.detail, cpus);
         trace.mark_labels = code.labels.list.clone();
+        let groups = scenario
+            .groups
+            .iter()
+            .map(|g| GroupInfo {
+                parent: g
+                    .parent
+                    .as_deref()
+                    .and_then(|p| scenario.group_index(p))
+                    .map(|p| p as u16),
+                cpu_weight: g.cpu_weight,
+            })
+            .collect::<Vec<_>>();
         let mut e = Engine {
             policy,
+            v: View {
+                now: Nanos::ZERO,
+                tick_ns,
+                info: Vec::new(),
+                groups,
+                curr: vec![None; cpus],
+            },
             code,
             pending_arrivals: arrivals.len(),
             arrivals,
@@ -518,7 +548,6 @@ impl Engine {
             seed: scenario.seed,
             costs: scenario.costs,
             opts,
-            tick_ns,
             idle_ticks,
             tick_armed: false,
             softirq_raised: 0,
@@ -526,28 +555,14 @@ impl Engine {
             timer_is_tick,
             accounts,
             account_newcomers,
-            now: Nanos::ZERO,
             seq: 0,
             events: BinaryHeap::new(),
             slots: vec![NO_EVENT; 2 * cpus],
             slot_min: 0,
+            slot_stale: false,
             processed: 0,
-            info: Vec::new(),
-            groups: scenario
-                .groups
-                .iter()
-                .map(|g| GroupInfo {
-                    parent: g
-                        .parent
-                        .as_deref()
-                        .and_then(|p| scenario.group_index(p))
-                        .map(|p| p as u16),
-                    cpu_weight: g.cpu_weight,
-                })
-                .collect(),
             exec: Vec::new(),
             cold: Vec::new(),
-            curr: vec![None; cpus],
             cpus: vec![Cpu::default(); cpus],
             channels,
             disks,
@@ -561,7 +576,7 @@ impl Engine {
                 notes: Vec::new(),
                 migrations: Vec::new(),
                 timers: Vec::new(),
-                pending: false,
+                pending: 0,
                 softirq: 0,
                 annotate: opts.detail == Detail::Full,
                 rng: Rng::new(scenario.seed, u64::MAX),
@@ -593,17 +608,17 @@ impl Engine {
     }
 
     pub fn now(&self) -> Nanos {
-        self.now
+        self.v.now
     }
 
     /// Every task created so far, in creation order.
     pub fn tasks(&self) -> &[TaskInfo] {
-        &self.info
+        &self.v.info
     }
 
     /// The task running on each CPU.
     pub fn running(&self) -> &[Option<TaskId>] {
-        &self.curr
+        &self.v.curr
     }
 
     /// When the next event happens; `None` once the run is over. A caller that must stand at
@@ -625,17 +640,13 @@ impl Engine {
             notes: Vec::new(),
             migrations: Vec::new(),
             timers: Vec::new(),
-            pending: false,
+            pending: 0,
             softirq: 0,
             annotate: false,
             rng: self.out.rng.clone(),
         };
         let cx = Cx {
-            now: self.now,
-            tick_ns: self.tick_ns,
-            tasks: &self.info,
-            groups: &self.groups,
-            curr: &self.curr,
+            v: &self.v,
             out: &mut out,
         };
         f(self.policy.as_ref(), &cx)
@@ -656,7 +667,7 @@ impl Engine {
                 let serving = d.busy.as_ref().map(|rq| (rq, d.done_at));
                 let service = |rq: &Request, head: u64| d.service(rq, head);
                 let queued = d.elevator.dispatch_order(&machine::elevator::Outlook {
-                    now: self.now,
+                    now: self.v.now,
                     head: d.head,
                     serving,
                     service: &service,
@@ -675,6 +686,9 @@ impl Engine {
         self.query(|p, cx| p.pick_next(cx, cpu))
     }
 
+    /// Schedules `ev` at `time`: in its CPU's slot for a burst end or a policy timer, else in
+    /// the heap. Inlined, so that each call site's event kind picks its branch at compile time.
+    #[inline]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
         let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
@@ -686,28 +700,50 @@ impl Engine {
     }
 
     /// Sets slot `i` of [`Engine::slots`] to `key` ([`NO_EVENT`] clears it), keeping
-    /// [`Engine::slot_min`]: only a slot that was the earliest and moved later costs a scan.
+    /// [`Engine::slot_min`]: a slot that was the earliest and moved later only marks it stale,
+    /// and one scan at the next event finds the earliest again (a switch moves two slots).
     #[inline]
     fn set_slot(&mut self, i: usize, key: u128) {
         let old = std::mem::replace(&mut self.slots[i], key);
+        if self.slot_stale {
+            return;
+        }
         if key < self.slots[self.slot_min] {
             self.slot_min = i;
         } else if i == self.slot_min && key > old {
-            let mut min = 0;
-            let mut min_key = NO_EVENT;
-            for (j, &k) in self.slots.iter().enumerate() {
-                if k < min_key {
-                    min = j;
-                    min_key = k;
-                }
+            self.slot_stale = true;
+        }
+    }
+
+    /// The index of the earliest slot (the first, when all are empty).
+    #[inline]
+    fn earliest_slot(&self) -> usize {
+        if !self.slot_stale {
+            return self.slot_min;
+        }
+        let mut min = 0;
+        let mut min_key = NO_EVENT;
+        for (j, &k) in self.slots.iter().enumerate() {
+            if k < min_key {
+                min = j;
+                min_key = k;
             }
-            self.slot_min = min;
+        }
+        min
+    }
+
+    /// Makes [`Engine::slot_min`] current again.
+    #[inline]
+    fn refresh_slot_min(&mut self) {
+        if self.slot_stale {
+            self.slot_min = self.earliest_slot();
+            self.slot_stale = false;
         }
     }
 
     /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
     fn next_event(&self) -> Option<Queued> {
-        let slot = self.slot_min;
+        let slot = self.earliest_slot();
         let key = self.slots[slot];
         match self.events.peek() {
             Some(q) if q.key < key => Some(*q),
@@ -725,9 +761,9 @@ impl Engine {
     }
 
     fn arm_tick(&mut self) {
-        if self.tick_ns > 0 && !self.tick_armed {
+        if self.v.tick_ns > 0 && !self.tick_armed {
             self.tick_armed = true;
-            let next = Nanos((self.now.0 / self.tick_ns + 1) * self.tick_ns);
+            let next = Nanos((self.v.now.0 / self.v.tick_ns + 1) * self.v.tick_ns);
             self.push(next, Ev::Tick);
         }
     }
@@ -737,6 +773,7 @@ impl Engine {
         if self.finished {
             return Ok(false);
         }
+        self.refresh_slot_min();
         let Some(q) = self.next_event() else {
             self.finish_at(self.duration);
             return Ok(false);
@@ -764,7 +801,7 @@ impl Engine {
         if let Some(vm) = self.vm.as_mut() {
             vm.sample_before(q.time());
         }
-        self.now = q.time();
+        self.v.now = q.time();
         match q.ev {
             Ev::Arrive(i) => self.arrive(i as usize)?,
             Ev::Wake(t) => {
@@ -773,10 +810,10 @@ impl Engine {
             }
             Ev::BurstEnd(cpu) => {
                 self.account(cpu);
-                if let Some(t) = self.curr[cpu.index()] {
+                if let Some(t) = self.v.curr[cpu.index()] {
                     let x = &mut self.exec[t.index()];
                     x.at_run = false;
-                    self.info[t.index()].burst_left = None;
+                    self.v.info[t.index()].burst_left = None;
                     self.complete_step(t);
                 }
                 self.drive(cpu)?;
@@ -784,13 +821,13 @@ impl Engine {
             Ev::Tick => self.tick()?,
             Ev::Timer(cpu) => {
                 self.account(cpu);
-                let curr = self.curr[cpu.index()];
+                let curr = self.v.curr[cpu.index()];
                 hook!(self.timer(cpu, curr));
             }
             Ev::DiskDone(d) => self.disk_done(d as usize),
             Ev::DiskKick(d) => {
                 let disk = &mut self.disks[d as usize];
-                if disk.kick_at == Some(self.now) {
+                if disk.kick_at == Some(self.v.now) {
                     disk.kick_at = None;
                     self.start_disk(d as usize);
                 }
@@ -799,7 +836,7 @@ impl Engine {
             Ev::Softirq(cpu) => {
                 self.softirq_raised &= !(1 << cpu.0);
                 self.account(cpu);
-                let curr = self.curr[cpu.index()];
+                let curr = self.v.curr[cpu.index()];
                 hook!(self.softirq(cpu, curr));
             }
             Ev::Recheck(t, gen) => {
@@ -823,7 +860,7 @@ impl Engine {
         };
         // A wake-up is only in the heap: unless its top is one due now, no scan is needed.
         let sleeper_next = || {
-            let due = |n: &Queued| n.time() == self.now && matches!(n.ev, Ev::Wake(..));
+            let due = |n: &Queued| n.time() == self.v.now && matches!(n.ev, Ev::Wake(..));
             self.events.peek().is_some_and(due) && self.next_event().is_some_and(|n| due(&n))
         };
         if !(timer_irq && sleeper_next()) {
@@ -834,7 +871,7 @@ impl Engine {
             return Err(RunError::PolicyBug(b));
         }
         if self.live == self.kthreads && self.pending_arrivals == 0 {
-            self.finish_at(self.now);
+            self.finish_at(self.v.now);
             return Ok(false);
         }
         Ok(true)
@@ -845,6 +882,7 @@ impl Engine {
     /// them at the next event, as it would have been anyway.
     pub fn run_until(&mut self, t: Nanos) -> Result<(), RunError> {
         while !self.finished {
+            self.refresh_slot_min();
             match self.next_event() {
                 Some(q) if q.time() <= t => {
                     self.step()?;
@@ -852,8 +890,8 @@ impl Engine {
                 _ => break,
             }
         }
-        if !self.finished && t > self.now {
-            self.now = t.min(self.duration);
+        if !self.finished && t > self.v.now {
+            self.v.now = t.min(self.duration);
         }
         Ok(())
     }
@@ -882,7 +920,7 @@ impl Engine {
         if self.recorded_bytes() > self.opts.max_record_bytes {
             return Err(RunError::MemoryBudget {
                 limit: self.opts.max_record_bytes,
-                time: self.now,
+                time: self.v.now,
             });
         }
         Ok(())
@@ -892,13 +930,13 @@ impl Engine {
         if self.finished {
             return;
         }
-        self.now = end.max(self.now);
+        self.v.now = end.max(self.v.now);
         if let Some(vm) = self.vm.as_mut() {
-            vm.sample_through(self.now);
+            vm.sample_through(self.v.now);
         }
         for c in 0..self.cpus.len() {
             let cpu = CpuId(c as u16);
-            if let Some(t) = self.curr[c] {
+            if let Some(t) = self.v.curr[c] {
                 self.account(cpu);
                 self.close_segment(cpu, t);
             }
@@ -916,7 +954,7 @@ impl Engine {
             at_run: false,
             overhead: Nanos::ZERO,
             stats: TaskStats::default(),
-            runnable_since: self.now,
+            runnable_since: self.v.now,
             woke_at: None,
         }
     }
@@ -941,20 +979,20 @@ impl Engine {
                 limit: limits::MAX_LIVE_TASKS,
             });
         }
-        if self.info.len() >= limits::MAX_TOTAL_TASKS {
+        if self.v.info.len() >= limits::MAX_TOTAL_TASKS {
             return Err(RunError::TotalTaskLimit {
                 limit: limits::MAX_TOTAL_TASKS,
             });
         }
-        let id = TaskId(self.info.len() as u32);
+        let id = TaskId(self.v.info.len() as u32);
         self.stats_bytes += (std::mem::size_of::<TaskInfo>()
             + std::mem::size_of::<Exec>()
             + std::mem::size_of::<ExecCold>()
             + std::mem::size_of::<Option<TaskId>>()
             + name.len()) as u64;
         let mut x = self.new_exec(entry, id.0 as u64);
-        x.stats.arrival = self.now;
-        self.info.push(TaskInfo {
+        x.stats.arrival = self.v.now;
+        self.v.info.push(TaskInfo {
             id,
             name,
             nice,
@@ -969,13 +1007,13 @@ impl Engine {
             last_ran: None,
             // record_state below makes it Runnable (and counts it).
             state: TaskState::New,
-            arrival: self.now,
+            arrival: self.v.now,
             cpu_time: Nanos::ZERO,
             burst_left: None,
         });
         // A new task starts on an allowed CPU (a pinned task never sits on another one's queue).
-        let start = self.info[id.index()].allowed_or_fallback(cpu);
-        self.info[id.index()].cpu = start;
+        let start = self.v.info[id.index()].allowed_or_fallback(cpu);
+        self.v.info[id.index()].cpu = start;
         self.exec.push(x);
         self.cold.push(ExecCold::default());
         self.live += 1;
@@ -983,10 +1021,10 @@ impl Engine {
         self.record_state_logged(id, TaskState::Runnable, None);
         self.account_newcomers();
         hook!(self.task_new(id));
-        let parent_cpu = parent.map(|p| self.info[p.index()].cpu);
+        let parent_cpu = parent.map(|p| self.v.info[p.index()].cpu);
         let target = hook!(self.select_cpu(id, Select::New { parent_cpu }));
         let target = self.valid_cpu(id, target)?;
-        self.info[id.index()].cpu = target;
+        self.v.info[id.index()].cpu = target;
         self.charge_scan();
         hook!(self.enqueue(target, id, Enqueue::New));
         hook!(self.wakeup_preempt(target, id));
@@ -1033,7 +1071,7 @@ impl Engine {
 
     #[inline]
     fn valid_cpu(&self, t: TaskId, c: CpuId) -> Result<CpuId, RunError> {
-        if c.index() < self.cpus.len() && self.info[t.index()].allowed(c) {
+        if c.index() < self.cpus.len() && self.v.info[t.index()].allowed(c) {
             return Ok(c);
         }
         self.invalid_cpu(t, c)
@@ -1046,7 +1084,7 @@ impl Engine {
                 "select_cpu returned {c}, but there are {} CPUs",
                 self.cpus.len()
             )))
-        } else if !self.info[t.index()].allowed(c) {
+        } else if !self.v.info[t.index()].allowed(c) {
             Err(RunError::PolicyBug(format!(
                 "select_cpu returned {c} for {t}, which may not run there (cpus)"
             )))
@@ -1056,7 +1094,7 @@ impl Engine {
     }
 
     fn kick_if_idle(&mut self, cpu: CpuId) {
-        if self.curr[cpu.index()].is_none() {
+        if self.v.curr[cpu.index()].is_none() {
             self.out.resched |= 1 << cpu.0;
         }
     }
@@ -1064,9 +1102,9 @@ impl Engine {
     /// Sets a task's state and hashes the change. Going on CPU and being preempted off it are
     /// not logged in the trace: its segments show them.
     fn record_state(&mut self, t: TaskId, state: TaskState) {
-        let was = std::mem::replace(&mut self.info[t.index()].state, state);
+        let was = std::mem::replace(&mut self.v.info[t.index()].state, state);
         self.runnable = self.runnable + state.is_runnable() as u64 - was.is_runnable() as u64;
-        self.hasher.u64(self.now.0);
+        self.hasher.u64(self.v.now.0);
         self.hasher.u64(((t.0 as u64) << 8) | state.code() as u64);
     }
 
@@ -1075,7 +1113,7 @@ impl Engine {
         self.record_state(t, state);
         if self.opts.detail == Detail::Full {
             self.trace.push_state(StateChange {
-                time: self.now,
+                time: self.v.now,
                 task: t,
                 state,
                 waker,
@@ -1086,21 +1124,21 @@ impl Engine {
     /// Wakes a blocked task: it becomes runnable on the CPU the policy selects.
     fn wake(&mut self, t: TaskId, waker: Option<TaskId>, sync: bool) {
         let x = &mut self.exec[t.index()];
-        x.runnable_since = self.now;
-        x.woke_at = Some(self.now);
+        x.runnable_since = self.v.now;
+        x.woke_at = Some(self.v.now);
         x.stats.wakeups += 1;
         self.record_state_logged(t, TaskState::Runnable, waker);
         self.account_newcomers();
-        let waker_cpu = waker.map(|w| self.info[w.index()].cpu);
+        let waker_cpu = waker.map(|w| self.v.info[w.index()].cpu);
         let target = hook!(self.select_cpu(t, Select::Wakeup { waker_cpu, sync }));
         let target = match self.valid_cpu(t, target) {
             Ok(c) => c,
             Err(e) => {
                 self.bug.get_or_insert_with(|| format!("{e} (a wake-up)"));
-                self.info[t.index()].cpu
+                self.v.info[t.index()].cpu
             }
         };
-        self.info[t.index()].cpu = target;
+        self.v.info[t.index()].cpu = target;
         self.charge_scan();
         hook!(self.enqueue(target, t, Enqueue::Wakeup { waker, sync }));
         hook!(self.wakeup_preempt(target, t));
@@ -1108,6 +1146,7 @@ impl Engine {
     }
 
     /// Moves a task's program past the step it just completed.
+    #[inline]
     fn complete_step(&mut self, t: TaskId) {
         self.exec[t.index()].pc += 1;
         self.settle(t);
@@ -1115,6 +1154,7 @@ impl Engine {
 
     /// Resolves loop control at the program counter, and samples a `run` step the task has
     /// reached so `burst_left` is known while it waits (SJF/STCF read it).
+    #[inline]
     fn settle(&mut self, t: TaskId) {
         let x = &mut self.exec[t.index()];
         loop {
@@ -1139,7 +1179,7 @@ impl Engine {
                     if !x.at_run {
                         x.at_run = true;
                         let n = x.rng.sample(d);
-                        self.info[t.index()].burst_left = Some(n);
+                        self.v.info[t.index()].burst_left = Some(n);
                     }
                     return;
                 }
@@ -1156,11 +1196,11 @@ impl Engine {
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
         let c = &mut self.cpus[ci];
-        let Some(t) = self.curr[ci] else {
-            c.accounted = self.now;
+        let Some(t) = self.v.curr[ci] else {
+            c.accounted = self.v.now;
             return;
         };
-        let delta = charge(self.now, c, &mut self.exec, &mut self.info, t);
+        let delta = charge(self.v.now, c, &mut self.exec, &mut self.v.info, t);
         if self.accounts && delta != Nanos::ZERO {
             hook!(self.account(cpu, t, delta));
         }
@@ -1183,7 +1223,7 @@ impl Engine {
     fn account_all(&mut self) {
         if self.accounts {
             for c in 0..self.cpus.len() {
-                if self.curr[c].is_some() {
+                if self.v.curr[c].is_some() {
                     self.account(CpuId(c as u16));
                 }
             }
@@ -1191,9 +1231,9 @@ impl Engine {
         }
         // Without the hook, account() is charge() alone: one pass over the CPUs and their
         // running tasks.
-        for (c, curr) in self.cpus.iter_mut().zip(&self.curr) {
+        for (c, curr) in self.cpus.iter_mut().zip(&self.v.curr) {
             if let Some(t) = *curr {
-                charge(self.now, c, &mut self.exec, &mut self.info, t);
+                charge(self.v.now, c, &mut self.exec, &mut self.v.info, t);
             }
         }
     }
@@ -1206,7 +1246,7 @@ impl Engine {
             if self.out.resched & (1 << cpu.0) != 0 {
                 self.schedule(cpu)?;
             }
-            let Some(t) = self.curr[cpu.index()] else {
+            let Some(t) = self.v.curr[cpu.index()] else {
                 return Ok(());
             };
             if self.slots[burst_slot(cpu)] != NO_EVENT {
@@ -1215,8 +1255,8 @@ impl Engine {
             zero_steps += 1;
             if zero_steps > MAX_ZERO_TIME_STEPS {
                 return Err(RunError::NoProgress {
-                    task: self.info[t.index()].name.clone(),
-                    time: self.now,
+                    task: self.v.info[t.index()].name.clone(),
+                    time: self.v.now,
                     limit: MAX_ZERO_TIME_STEPS,
                 });
             }
@@ -1230,17 +1270,17 @@ impl Engine {
         let op = self.code.ops[self.exec[ti].pc as usize].clone();
         match op {
             Op::Run(_) => {
-                let left = self.info[ti]
+                let left = self.v.info[ti]
                     .burst_left
                     .unwrap_or(Nanos::ZERO)
                     .saturating_add(self.exec[ti].overhead);
                 if left == Nanos::ZERO {
                     self.exec[ti].at_run = false;
-                    self.info[ti].burst_left = None;
+                    self.v.info[ti].burst_left = None;
                     self.complete_step(t);
                 } else {
                     // Saturating: a burst that ends past any run's end never ends.
-                    self.push(self.now.saturating_add(left), Ev::BurstEnd(cpu));
+                    self.push(self.v.now.saturating_add(left), Ev::BurstEnd(cpu));
                 }
             }
             Op::Sleep(d) => {
@@ -1329,7 +1369,7 @@ impl Engine {
                 x.forks += 1;
                 x.children_live += 1;
                 let n = x.forks;
-                let parent = &self.info[ti];
+                let parent = &self.v.info[ti];
                 let name = &self.code.fork_names.list[name as usize];
                 let base = if name.is_empty() { &parent.name } else { name };
                 let child_name = child_name(base, n);
@@ -1371,8 +1411,8 @@ impl Engine {
                 }
             }
             Op::Nice(n) => {
-                let old = self.info[ti].nice;
-                self.info[ti].nice = n;
+                let old = self.v.info[ti].nice;
+                self.v.info[ti].nice = n;
                 self.complete_step(t);
                 if old != n {
                     hook!(self.prio_changed(t, old));
@@ -1382,11 +1422,11 @@ impl Engine {
                 if self.trace.marks.len() >= limits::MAX_MARKS {
                     return Err(RunError::MarkLimit {
                         limit: limits::MAX_MARKS,
-                        time: self.now,
+                        time: self.v.now,
                     });
                 }
                 self.trace.marks.push(Mark {
-                    time: self.now,
+                    time: self.v.now,
                     task: t,
                     label,
                 });
@@ -1408,9 +1448,9 @@ impl Engine {
     /// granularity, plus the machine's `costs.timer_wakeup`.
     fn timer_expiry(&self, dur: Nanos) -> Nanos {
         let expiry = match self.timers {
-            TimerGranularity::Jiffies { extra } if self.tick_ns > 0 => {
-                let tick = self.tick_ns;
-                let jiffies = self.now.0 / tick;
+            TimerGranularity::Jiffies { extra } if self.v.tick_ns > 0 => {
+                let tick = self.v.tick_ns;
+                let jiffies = self.v.now.0 / tick;
                 let extra = if dur == Nanos::ZERO { 0 } else { extra };
                 let expire = jiffies
                     .saturating_add(dur.0.div_ceil(tick))
@@ -1418,7 +1458,7 @@ impl Engine {
                     .max(jiffies + 1);
                 Nanos(expire.saturating_mul(tick))
             }
-            _ => self.now.saturating_add(dur),
+            _ => self.v.now.saturating_add(dur),
         };
         expiry.saturating_add(self.costs.timer_wakeup)
     }
@@ -1431,8 +1471,8 @@ impl Engine {
 
     fn exit(&mut self, cpu: CpuId, t: TaskId) {
         let x = &mut self.exec[t.index()];
-        x.stats.exit = Some(self.now);
-        self.last_exit = self.now;
+        x.stats.exit = Some(self.v.now);
+        self.last_exit = self.v.now;
         self.live -= 1;
         self.record_state_logged(t, TaskState::Exited, None);
         self.out.resched |= 1 << cpu.0;
@@ -1441,11 +1481,11 @@ impl Engine {
     /// After an exited task has left its CPU: the parent reaps it now if it is waiting,
     /// otherwise later when it waits.
     fn notify_parent(&mut self, child: TaskId) {
-        let Some(p) = self.info[child.index()].parent else {
+        let Some(p) = self.v.info[child.index()].parent else {
             return;
         };
         let pi = p.index();
-        if self.info[pi].state == TaskState::Exited {
+        if self.v.info[pi].state == TaskState::Exited {
             return;
         }
         self.cold[pi].children_live -= 1;
@@ -1472,12 +1512,12 @@ impl Engine {
     fn schedule(&mut self, cpu: CpuId) -> Result<(), RunError> {
         let ci = cpu.index();
         self.out.resched &= !(1 << cpu.0);
-        let prev = self.curr[ci];
+        let prev = self.v.curr[ci];
         // A policy timer belongs to one run of one task.
         self.set_slot(timer_slot(cpu), NO_EVENT);
         if let Some(p) = prev {
             self.account(cpu);
-            let state = self.info[p.index()].state;
+            let state = self.v.info[p.index()].state;
             let runnable = state == TaskState::Running;
             hook!(self.put_prev(cpu, p, runnable));
             self.observe(p);
@@ -1491,7 +1531,7 @@ impl Engine {
                 hook!(self.dequeue(cpu, p, why));
                 // It no longer runs: close its segment before anyone else can be picked.
                 self.close_segment(cpu, p);
-                self.curr[ci] = None;
+                self.v.curr[ci] = None;
                 self.out.idle |= 1 << cpu.0;
                 self.set_slot(burst_slot(cpu), NO_EVENT);
                 if why == Dequeue::Exit {
@@ -1500,7 +1540,7 @@ impl Engine {
                 }
             }
         }
-        let prev = self.curr[ci];
+        let prev = self.v.curr[ci];
         // Putting prev away may have woken someone onto this very CPU (a parent reaping prev)
         // and kicked it: this pick serves that kick.
         self.out.resched &= !(1 << cpu.0);
@@ -1511,20 +1551,20 @@ impl Engine {
             next = self.pick(cpu)?;
         }
         if let Some(n) = next {
-            let s = self.info[n.index()].state;
-            let elsewhere = s == TaskState::Running && self.curr[ci] != Some(n);
-            if !self.info[n.index()].allowed(cpu) {
+            let s = self.v.info[n.index()].state;
+            let elsewhere = s == TaskState::Running && self.v.curr[ci] != Some(n);
+            if !self.v.info[n.index()].allowed(cpu) {
                 return Err(RunError::PolicyBug(format!(
                     "pick_next on {cpu} returned {} ({}), which may not run there (cpus)",
                     n,
-                    self.info[n.index()].name
+                    self.v.info[n.index()].name
                 )));
             }
             if !s.is_runnable() || elsewhere {
                 return Err(RunError::PolicyBug(format!(
                     "pick_next on {cpu} returned {} ({}), which is {}",
                     n,
-                    self.info[n.index()].name,
+                    self.v.info[n.index()].name,
                     if elsewhere {
                         "running on another CPU"
                     } else {
@@ -1541,10 +1581,10 @@ impl Engine {
                 self.close_segment(cpu, p);
                 self.set_slot(burst_slot(cpu), NO_EVENT);
                 let x = &mut self.exec[p.index()];
-                x.runnable_since = self.now;
+                x.runnable_since = self.v.now;
                 self.record_state(p, TaskState::Runnable);
             }
-            self.curr[ci] = next;
+            self.v.curr[ci] = next;
             if next.is_some() {
                 self.out.idle &= !(1 << cpu.0);
             } else {
@@ -1582,11 +1622,7 @@ impl Engine {
             });
         }
         let cx = Cx {
-            now: self.now,
-            tick_ns: self.tick_ns,
-            tasks: &self.info,
-            groups: &self.groups,
-            curr: &self.curr,
+            v: &self.v,
             out: &mut self.out,
         };
         Ok(self.policy.pick_next(&cx, cpu))
@@ -1595,7 +1631,7 @@ impl Engine {
     fn switch_in(&mut self, cpu: CpuId, n: TaskId) {
         let ci = cpu.index();
         let ni = n.index();
-        let now = self.now;
+        let now = self.v.now;
         let c = &mut self.cpus[ci];
         c.seg_start = now;
         c.accounted = now;
@@ -1613,7 +1649,7 @@ impl Engine {
             x.overhead = x.overhead.saturating_add(self.costs.context_switch);
         }
         c.last = Some(n);
-        let info = &mut self.info[ni];
+        let info = &mut self.v.info[ni];
         if let Some(last) = info.last_ran {
             if last != cpu {
                 x.overhead = x.overhead.saturating_add(self.costs.migration);
@@ -1638,7 +1674,7 @@ impl Engine {
     fn close_segment(&mut self, cpu: CpuId, t: TaskId) {
         let c = &mut self.cpus[cpu.index()];
         let start = c.seg_start;
-        let end = self.now;
+        let end = self.v.now;
         // Every instant of a segment has been accounted to its task (schedule() and the end
         // of the run account before they close it), so its length is the CPU's busy time.
         c.busy += end - start;
@@ -1665,7 +1701,7 @@ impl Engine {
             let x = &mut self.cold[t.index()];
             if x.last_observed != Some(v) {
                 x.last_observed = Some(v);
-                self.trace.push_observed(self.now, t, v);
+                self.trace.push_observed(self.v.now, t, v);
             }
         }
     }
@@ -1678,7 +1714,7 @@ impl Engine {
             if rounds > MAX_ZERO_TIME_STEPS {
                 return Err(RunError::PolicyBug(format!(
                     "CPUs kept asking to reschedule at {}",
-                    self.now
+                    self.v.now
                 )));
             }
             for c in 0..self.cpus.len() {
@@ -1705,43 +1741,53 @@ impl Engine {
     /// Applies timers and migrations the policy asked for, and stores its notes.
     #[inline]
     fn apply_out(&mut self) {
-        if self.out.pending {
+        if self.out.pending != 0 {
             self.apply_requests();
         }
     }
 
     fn apply_requests(&mut self) {
-        self.out.pending = false;
-        if !self.out.notes.is_empty() {
+        let pending = std::mem::take(&mut self.out.pending);
+        if pending & Out::NOTES != 0 {
             self.flush_notes();
         }
         // Index loops rather than draining: the buffers keep their capacity across events.
-        for i in 0..self.out.timers.len() {
-            let (cpu, delay) = self.out.timers[i];
-            self.push(self.now.saturating_add(delay), Ev::Timer(cpu));
+        if pending & Out::TIMERS != 0 {
+            for i in 0..self.out.timers.len() {
+                let (cpu, delay) = self.out.timers[i];
+                self.push(self.v.now.saturating_add(delay), Ev::Timer(cpu));
+            }
+            self.out.timers.clear();
         }
-        self.out.timers.clear();
-        let mut raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
-        self.softirq_raised |= raised;
-        // In CPU order, visiting only the CPUs raised.
-        while raised != 0 {
-            let c = raised.trailing_zeros();
-            raised &= raised - 1;
-            self.push(self.now, Ev::Softirq(CpuId(c as u16)));
+        if pending & Out::SOFTIRQS != 0 {
+            let mut raised = std::mem::take(&mut self.out.softirq) & !self.softirq_raised;
+            self.softirq_raised |= raised;
+            // In CPU order, visiting only the CPUs raised.
+            while raised != 0 {
+                let c = raised.trailing_zeros();
+                raised &= raised - 1;
+                self.push(self.v.now, Ev::Softirq(CpuId(c as u16)));
+            }
         }
+        if pending & Out::MIGRATIONS != 0 {
+            self.apply_migrations();
+        }
+    }
+
+    fn apply_migrations(&mut self) {
         for i in 0..self.out.migrations.len() {
             let (t, to) = self.out.migrations[i];
             if to.index() >= self.cpus.len() {
                 continue;
             }
-            if !self.info[t.index()].allowed(to) {
+            if !self.v.info[t.index()].allowed(to) {
                 self.bug.get_or_insert_with(|| {
                     format!("the policy moved {t} to {to}, where it may not run (cpus)")
                 });
                 continue;
             }
-            self.info[t.index()].cpu = to;
-            if self.info[t.index()].state == TaskState::Runnable {
+            self.v.info[t.index()].cpu = to;
+            if self.v.info[t.index()].state == TaskState::Runnable {
                 self.kick_if_idle(to);
             }
         }
@@ -1753,7 +1799,7 @@ impl Engine {
         let mut any_busy = false;
         for c in 0..self.cpus.len() {
             let cpu = CpuId(c as u16);
-            let curr = self.curr[c];
+            let curr = self.v.curr[c];
             if curr.is_some() || self.idle_ticks {
                 self.account(cpu);
                 hook!(self.tick(cpu, curr));
@@ -1790,10 +1836,10 @@ impl Engine {
             bytes,
             owner,
             waiter,
-            submitted: self.now,
+            submitted: self.v.now,
             effect,
         };
-        disk.elevator.add(rq, self.now);
+        disk.elevator.add(rq, self.v.now);
         if let Some(vm) = self.vm.as_mut() {
             vm.queue_changed(d, dir, true);
         }
@@ -1809,15 +1855,15 @@ impl Engine {
         if disk.busy.is_some() {
             return;
         }
-        match disk.elevator.dispatch(self.now, disk.head) {
+        match disk.elevator.dispatch(self.v.now, disk.head) {
             Dispatch::Serve(rq) => {
                 let service = disk.service(&rq, disk.head);
                 disk.head = rq.end();
                 disk.busy = Some(rq);
                 disk.kick_at = None;
-                disk.done_at = self.now.saturating_add(service);
+                disk.done_at = self.v.now.saturating_add(service);
                 disk.busy_time = disk.busy_time.saturating_add(service);
-                self.push(self.now.saturating_add(service), Ev::DiskDone(d as u32));
+                self.push(self.v.now.saturating_add(service), Ev::DiskDone(d as u32));
             }
             Dispatch::IdleUntil(t) => {
                 if disk.kick_at != Some(t) {
@@ -1833,7 +1879,7 @@ impl Engine {
         let disk = &mut self.disks[d];
         let Some(rq) = disk.busy.take() else { return };
         disk.served += 1;
-        disk.elevator.completed(&rq, self.now);
+        disk.elevator.completed(&rq, self.v.now);
         let mut cleaned = false;
         if let Some(vm) = self.vm.as_mut() {
             vm.queue_changed(d, rq.dir, false);
@@ -2013,7 +2059,7 @@ impl Engine {
             let off = vm.offset(file, bytes, rng);
             let block = vm.spec.block;
             for b in off / block..=(off + bytes.max(1) - 1) / block {
-                vm.cache.dirty((file, b), self.now);
+                vm.cache.dirty((file, b), self.v.now);
             }
         }
         self.submit_swap_out(t);
@@ -2100,7 +2146,7 @@ impl Engine {
         vm.throttled.push((t, gen));
         self.cold[t.index()].balancing = true;
         self.block(cpu, t, TaskState::BlockedDisk);
-        self.push(self.now + machine::CONGESTION_WAIT, Ev::Recheck(t, gen));
+        self.push(self.v.now + machine::CONGESTION_WAIT, Ev::Recheck(t, gen));
         self.kick_flusher();
     }
 
@@ -2152,7 +2198,7 @@ impl Engine {
     /// limit, or data older than `dirty_expire` after a kupdate tick; wait while its disk is
     /// congested; otherwise sleep.
     fn flush(&mut self, cpu: CpuId, t: TaskId) {
-        let now = self.now;
+        let now = self.v.now;
         let Some(vm) = self.vm.as_mut() else {
             self.block(cpu, t, TaskState::Sleeping);
             return;
@@ -2195,11 +2241,11 @@ impl Engine {
     fn kupdate(&mut self) {
         let Some(vm) = self.vm.as_mut() else { return };
         vm.kupdate_due = true;
-        let next = self.now + vm.spec.writeback_interval;
+        let next = self.v.now + vm.spec.writeback_interval;
         let old = vm
             .cache
             .oldest_dirty()
-            .is_some_and(|o| o.0 + vm.spec.dirty_expire.0 <= self.now.0);
+            .is_some_and(|o| o.0 + vm.spec.dirty_expire.0 <= self.v.now.0);
         self.push(next, Ev::Kupdate);
         if old {
             self.kick_flusher();
@@ -2227,10 +2273,10 @@ impl Engine {
     /// Finishes the trace (closing open segments at the current time) and computes metrics.
     pub fn into_output(mut self) -> RunOutput {
         if !self.finished {
-            let now = self.now;
+            let now = self.v.now;
             self.finish_at(now);
         }
-        let end = self.now;
+        let end = self.v.now;
         self.flush_notes();
         let recorded_bytes = self.recorded_bytes();
         self.trace.shrink();
@@ -2239,7 +2285,7 @@ impl Engine {
         let tasks: Vec<TaskStats> = self
             .exec
             .iter_mut()
-            .zip(&self.info)
+            .zip(&self.v.info)
             .map(|(x, info)| {
                 let mut stats = std::mem::take(&mut x.stats);
                 // A task still in a run queue when the run ends has waited until the end.
@@ -2253,7 +2299,7 @@ impl Engine {
             })
             .collect();
         let metrics = Metrics::compute(
-            &self.info,
+            &self.v.info,
             tasks,
             self.cpus.iter().map(|c| c.busy).collect(),
             self.disks.iter().map(|d| (d.busy_time, d.served)).collect(),
@@ -2275,7 +2321,7 @@ impl Engine {
             trace,
             metrics,
             machine: self.vm.as_ref().map(Vm::record),
-            tasks: self.info,
+            tasks: self.v.info,
         }
     }
 }

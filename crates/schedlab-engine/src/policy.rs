@@ -248,69 +248,87 @@ pub(crate) struct Out {
     pub notes: Vec<(Nanos, CpuId, TaskId, Note)>,
     pub migrations: Vec<(TaskId, CpuId)>,
     pub timers: Vec<(CpuId, Nanos)>,
-    /// Some note, migration, timer or softirq is asked for: the engine looks at them only then.
-    pub pending: bool,
+    /// Which kinds of request a hook made ([`Out::NOTES`], ...): the engine looks at those
+    /// only, and at none when this is 0.
+    pub pending: u8,
     /// Softirqs raised, bit i = CPU i.
     pub softirq: u32,
     pub annotate: bool,
     pub rng: Rng,
 }
 
+impl Out {
+    pub const NOTES: u8 = 1;
+    pub const MIGRATIONS: u8 = 2;
+    pub const TIMERS: u8 = 4;
+    pub const SOFTIRQS: u8 = 8;
+}
+
+/// What a hook reads of the engine, kept together in the engine so that a hook's [`Cx`] is
+/// two pointers to build, not a copy of each piece.
+#[derive(Debug)]
+pub(crate) struct View {
+    pub now: Nanos,
+    pub tick_ns: u64,
+    /// Every task created so far, in creation order.
+    pub info: Vec<TaskInfo>,
+    /// The scenario's task groups, as policies see them.
+    pub groups: Vec<GroupInfo>,
+    /// The task running on each CPU.
+    pub curr: Vec<Option<TaskId>>,
+}
+
 /// The read-only view of the engine a hook gets, plus the requests it may make.
 pub struct Cx<'a> {
-    pub(crate) now: Nanos,
-    pub(crate) tick_ns: u64,
-    pub(crate) tasks: &'a [TaskInfo],
-    pub(crate) groups: &'a [GroupInfo],
-    pub(crate) curr: &'a [Option<TaskId>],
+    pub(crate) v: &'a View,
     pub(crate) out: &'a mut Out,
 }
 
 impl<'a> Cx<'a> {
     #[inline]
     pub fn now(&self) -> Nanos {
-        self.now
+        self.v.now
     }
     /// Ticks since the start at the policy's HZ (`jiffies`); 0 for tickless policies.
     #[inline]
     pub fn jiffies(&self) -> u64 {
-        self.now.0.checked_div(self.tick_ns).unwrap_or(0)
+        self.v.now.0.checked_div(self.v.tick_ns).unwrap_or(0)
     }
     /// Length of one tick in ns (0 for tickless policies).
     #[inline]
     pub fn tick_ns(&self) -> u64 {
-        self.tick_ns
+        self.v.tick_ns
     }
     #[inline]
     pub fn task(&self, t: TaskId) -> &TaskInfo {
-        &self.tasks[t.index()]
+        &self.v.info[t.index()]
     }
     /// Every task created so far, in creation order.
     #[inline]
     pub fn tasks(&self) -> &[TaskInfo] {
-        self.tasks
+        &self.v.info
     }
     /// The scenario's task groups, parents before children (empty without groups).
     #[inline]
     pub fn groups(&self) -> &[GroupInfo] {
-        self.groups
+        &self.v.groups
     }
     #[inline]
     pub fn nr_cpus(&self) -> usize {
-        self.curr.len()
+        self.v.curr.len()
     }
     #[inline]
     pub fn cpus(&self) -> impl Iterator<Item = CpuId> {
-        (0..self.curr.len() as u16).map(CpuId)
+        (0..self.v.curr.len() as u16).map(CpuId)
     }
     /// The task running on `cpu`, if any.
     #[inline]
     pub fn curr(&self, cpu: CpuId) -> Option<TaskId> {
-        self.curr[cpu.index()]
+        self.v.curr[cpu.index()]
     }
     #[inline]
     pub fn is_idle(&self, cpu: CpuId) -> bool {
-        self.curr[cpu.index()].is_none()
+        self.v.curr[cpu.index()].is_none()
     }
     /// Whether `cpu` will run schedule() at the end of this event (need_resched is set): an idle
     /// CPU that was already kicked for an earlier newcomer of this event is about to be busy.
@@ -326,7 +344,7 @@ impl<'a> Cx<'a> {
     /// Sets need_resched on `cpu`: the engine runs schedule() there at the end of this event.
     #[inline]
     pub fn resched(&mut self, cpu: CpuId) {
-        debug_assert!(cpu.index() < self.curr.len());
+        debug_assert!(cpu.index() < self.v.curr.len());
         self.out.resched |= 1 << cpu.0;
     }
     /// Whether notes are being recorded (false in summary-only runs: skip building them).
@@ -338,15 +356,15 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn note(&mut self, cpu: CpuId, task: TaskId, note: Note) {
         if self.out.annotate {
-            self.out.notes.push((self.now, cpu, task, note));
-            self.out.pending = true;
+            self.out.notes.push((self.v.now, cpu, task, note));
+            self.out.pending |= Out::NOTES;
         }
     }
     /// Tells the engine the policy moved `task` to `to`'s queue (balancing).
     #[inline]
     pub fn migrate(&mut self, task: TaskId, to: CpuId) {
         self.out.migrations.push((task, to));
-        self.out.pending = true;
+        self.out.pending |= Out::MIGRATIONS;
     }
     /// Arms `cpu`'s policy timer to fire `after` from now (the kernel's hrtick): the engine calls
     /// `timer` then. A CPU has one timer; arming replaces it, and every schedule() on the CPU
@@ -355,7 +373,7 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn start_timer(&mut self, cpu: CpuId, after: Nanos) {
         self.out.timers.push((cpu, after));
-        self.out.pending = true;
+        self.out.pending |= Out::TIMERS;
     }
     /// Raises a softirq on `cpu`: the engine calls `softirq` there at this instant, after every
     /// burst end, tick, timer, wake-up and arrival of the instant and the switches they caused
@@ -364,9 +382,9 @@ impl<'a> Cx<'a> {
     /// again before it runs does nothing.
     #[inline]
     pub fn raise_softirq(&mut self, cpu: CpuId) {
-        debug_assert!(cpu.index() < self.curr.len());
+        debug_assert!(cpu.index() < self.v.curr.len());
         self.out.softirq |= 1 << cpu.0;
-        self.out.pending = true;
+        self.out.pending |= Out::SOFTIRQS;
     }
     /// A draw from the policy's own seeded stream (lottery scheduling), uniform on `0..n`.
     #[inline]

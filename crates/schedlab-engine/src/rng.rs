@@ -125,8 +125,24 @@ impl Rng {
     }
 
     /// Draws one duration. The result is an integer number of nanoseconds; floating point is
-    /// used only inside the draw, never in time arithmetic.
+    /// used only inside the draw, never in time arithmetic. Fixed and exponential durations
+    /// (what the hot loop draws) are inlined at the call; the others are drawn out of line.
+    #[inline]
     pub fn sample(&mut self, d: &Dur) -> Nanos {
+        match *d {
+            Dur::Fixed(n) => n,
+            Dur::Exponential { mean, min, max } => {
+                // `unit_open` is in [2^-54, 1), so the draw is finite, at least 0 and below
+                // 2^64 for any mean: the cast gives what `clip` would, without its checks.
+                let x = -(mean.0 as f64) * self.log_unit_open();
+                Nanos((x as u64).clamp(min.0, max.0))
+            }
+            Dur::Uniform { .. } | Dur::Lognormal { .. } => self.sample_other(d),
+        }
+    }
+
+    #[inline(never)]
+    fn sample_other(&mut self, d: &Dur) -> Nanos {
         fn clip(x: f64, min: Nanos, max: Nanos) -> Nanos {
             let v = if x.is_finite() && x > 0.0 {
                 if x >= u64::MAX as f64 {
@@ -141,6 +157,7 @@ impl Rng {
         }
         match *d {
             Dur::Fixed(n) => n,
+            Dur::Exponential { .. } => self.sample(d),
             Dur::Uniform { min, max } => {
                 let span = max.0 - min.0;
                 if span == u64::MAX {
@@ -148,12 +165,6 @@ impl Rng {
                 } else {
                     Nanos(min.0 + self.below(span + 1))
                 }
-            }
-            Dur::Exponential { mean, min, max } => {
-                // `unit_open` is in [2^-54, 1), so the draw is finite, at least 0 and below
-                // 2^64 for any mean: the cast gives what `clip` would, without its checks.
-                let x = -(mean.0 as f64) * self.log_unit_open();
-                Nanos((x as u64).clamp(min.0, max.0))
             }
             Dur::Lognormal { mean, cv, min, max } => {
                 // For a lognormal with mean m and coefficient of variation c:

@@ -5,6 +5,7 @@
 //! tasks' CPU time in a newcomer's hooks but says false would read stale values: here every
 //! registered policy runs the scenario corpus as registered and wrapped so that each is forced
 //! on, and the runs must agree. (The converse, saying true without need, only costs time.)
+//! The same wrapper checks that a softirq raised twice on a CPU in one instant runs once.
 
 use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{
@@ -12,13 +13,22 @@ use schedlab_engine::{
     Scenario, Select, TaskId, TimerGranularity, Tunables,
 };
 use schedlab_policies::POLICIES;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Delegates every hook to the wrapped policy, but overrides what it says of `accounts()`
-/// (`Some(false)` also keeps `account` from it) and of `reads_running_time()`.
+/// (`Some(false)` also keeps `account` from it) and of `reads_running_time()`. It can also
+/// raise the softirq at each tick (`raise_at_tick`), raise it again when that tick switches
+/// tasks (`raise_at_tick_switch`: a second raise, from another hook, in the same instant), and
+/// log when the softirq runs.
 struct Forced {
     inner: Box<dyn Policy>,
     account: Option<bool>,
     running_time: Option<bool>,
+    raise_at_tick: bool,
+    raise_at_tick_switch: bool,
+    last_tick: Option<(Nanos, CpuId)>,
+    softirqs: Rc<RefCell<Vec<(Nanos, CpuId)>>>,
 }
 
 impl Forced {
@@ -27,6 +37,17 @@ impl Forced {
             inner,
             account,
             running_time,
+            raise_at_tick: false,
+            raise_at_tick_switch: false,
+            last_tick: None,
+            softirqs: Rc::default(),
+        }
+    }
+
+    fn ticked(&mut self, cx: &mut Cx<'_>, cpu: CpuId) {
+        if self.raise_at_tick {
+            self.last_tick = Some((cx.now(), cpu));
+            cx.raise_softirq(cpu);
         }
     }
 }
@@ -63,7 +84,10 @@ impl Policy for Forced {
         self.inner.pick_next(cx, cpu)
     }
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
-        self.inner.set_next(cx, cpu, task)
+        self.inner.set_next(cx, cpu, task);
+        if self.raise_at_tick_switch && self.last_tick == Some((cx.now(), cpu)) {
+            cx.raise_softirq(cpu);
+        }
     }
     fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
         self.inner.put_prev(cx, cpu, task, runnable)
@@ -81,12 +105,21 @@ impl Policy for Forced {
         }
     }
     fn tick(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-        self.inner.tick(cx, cpu, curr)
+        self.inner.tick(cx, cpu, curr);
+        self.ticked(cx, cpu);
     }
     fn timer(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
-        self.inner.timer(cx, cpu, curr)
+        self.inner.timer(cx, cpu, curr);
+        if self.inner.timer_is_tick() {
+            self.ticked(cx, cpu);
+        }
     }
     fn softirq(&mut self, cx: &mut Cx<'_>, cpu: CpuId, curr: Option<TaskId>) {
+        self.softirqs.borrow_mut().push((cx.now(), cpu));
+        // A raise after the softirq has run would queue it again, as in the kernel.
+        if self.last_tick == Some((cx.now(), cpu)) {
+            self.last_tick = None;
+        }
         self.inner.softirq(cx, cpu, curr)
     }
     fn wakeup_preempt(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
@@ -239,4 +272,55 @@ fn a_policy_that_loses_its_account_hook_runs_differently() {
         run(build()).hash,
         run(Box::new(Forced::new(build(), Some(false), None))).hash
     );
+}
+
+/// `Cx::raise_softirq` queues SCHED_SOFTIRQ at most once per CPU and instant, as the kernel's
+/// pending bit does: a policy that raises it at a tick and again when that tick switches tasks
+/// (on top of what cfs itself raises) runs exactly as one that raises it at the tick only, and
+/// the handler never runs twice on a CPU in an instant.
+#[test]
+fn a_softirq_raised_twice_in_an_instant_runs_once() {
+    let mut s = Scenario::from_json(CORPUS[5]).expect("valid");
+    assert_eq!(s.cpus, 2, "task-groups balances between two CPUs");
+    s.policy = PolicySpec {
+        id: "cfs".into(),
+        tunables: Default::default(),
+    };
+    let info = POLICIES.iter().find(|p| p.id == "cfs").expect("registered");
+    let run = |raise_at_tick_switch: bool| {
+        let machine = Machine {
+            cpus: s.cpus as u16,
+        };
+        let mut policy = Forced::new(
+            (info.build)(&Tunables::defaults(info.tunables), machine),
+            None,
+            None,
+        );
+        policy.raise_at_tick = true;
+        policy.raise_at_tick_switch = raise_at_tick_switch;
+        let log = Rc::clone(&policy.softirqs);
+        let out = Engine::new(&s, Box::new(policy), RunOptions::default())
+            .expect("valid")
+            .run()
+            .expect("runs");
+        let log = log.take();
+        (out.hash, out.events, log)
+    };
+    let (once_hash, once_events, once) = run(false);
+    let (twice_hash, twice_events, twice) = run(true);
+    assert!(
+        once.len() > 50,
+        "the softirq ran at {} ticks only",
+        once.len()
+    );
+    let mut distinct = twice.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        twice.len(),
+        "a CPU's softirq ran twice in one instant"
+    );
+    assert_eq!(once, twice);
+    assert_eq!((once_hash, once_events), (twice_hash, twice_events));
 }

@@ -5,6 +5,9 @@
 // - slider to redraw: an input event on the prio_bonus_ratio slider until the Gantt canvas
 //   shows the new run (run-status has the new hash and the canvas's pixels changed), over
 //   several moves, median and worst: on the default scenario, then on the contest preset;
+//   with where that time goes (`load_breakdown_ms`, medians over the loads, each an instant
+//   after navigation start: files fetched, the app's wasm instantiated, its first render, the
+//   worker's thread running, the first request posted, its reply, the chart drawn);
 // - the wasm and JavaScript files, raw and gzipped;
 // - wasm memory on a big run (`wasm_memory_mb`): the largest of the page's and the simulation
 //   worker's WebAssembly memory after a big run (bench/big-run.mjs, ten simulated minutes),
@@ -23,7 +26,73 @@ import { BIG_RUN, INSPECT_AT_MS } from "./big-run.mjs";
 import { wasmMemory } from "./wasm-memory.mjs";
 
 const MOVES = [0, 10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
-const LOADS = 3;
+const LOADS = 5;
+
+// Runs in the page before its scripts (an init script): marks the instants of a load that the
+// page's own timeline does not hold, in `window.__loadMarks` (name → performance.now()).
+function markLoad() {
+  const marks = {};
+  window.__loadMarks = marks;
+  const mark = (name) => {
+    marks[name] ??= performance.now();
+  };
+  if (typeof BroadcastChannel === "function") {
+    // worker.js says so when its thread runs (see web/static/boot.js).
+    const started = new BroadcastChannel("schedlab-worker-started");
+    started.onmessage = () => {
+      mark("worker thread running");
+      started.close();
+    };
+  }
+  const Base = window.Worker;
+  window.Worker = class extends Base {
+    constructor(...args) {
+      mark("worker created");
+      super(...args);
+      this.addEventListener("message", () => mark("first reply received"));
+      const post = this.postMessage.bind(this);
+      this.postMessage = (...message) => {
+        mark("first request posted");
+        return post(...message);
+      };
+    }
+  };
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = async (...args) => {
+      mark("app wasm instantiating");
+      const result = await original.apply(WebAssembly, args);
+      mark("app wasm instantiated");
+      return result;
+    };
+  }
+  new MutationObserver((_, observer) => {
+    if (document.querySelector("#app") && !document.querySelector("#app > .loading")) {
+      mark("app first render");
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+// The load's instants, after `markLoad` and the page's resource timing, in time order.
+async function loadBreakdown(page, chartAt) {
+  const { marks, files, sim } = await page.evaluate(() => ({
+    marks: window.__loadMarks ?? {},
+    files: Object.fromEntries(
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => /\/(app\.js|app_bg\.wasm|boot\.js)$/.test(e.name))
+        .map((e) => [`${e.name.split("/").pop()} fetched`, e.responseEnd]),
+    ),
+    sim: Number(document.querySelector('[data-testid="run-status"]')?.textContent.match(/Done in ([0-9.]+) ms/)?.[1]),
+  }));
+  const at = { ...files, ...marks, "first chart drawn": chartAt };
+  // The worker's part of the wait for the reply: loading its wasm, then the run itself.
+  if (at["first reply received"] !== undefined && Number.isFinite(sim)) {
+    at["first run started in the worker (reply less the run)"] = at["first reply received"] - sim;
+  }
+  return at;
+}
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -169,15 +238,23 @@ async function main() {
   });
   try {
     const loads = [];
+    const breakdowns = [];
     let page;
     for (let i = 0; i < LOADS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript(markLoad);
       page = await context.newPage();
       await page.goto(site.url);
       const { at } = await page.evaluate(waitForRedraw, null);
       loads.push(at);
+      breakdowns.push(await loadBreakdown(page, at));
       if (i < LOADS - 1) await context.close();
     }
+    const breakdown = Object.fromEntries(
+      [...new Set(breakdowns.flatMap((b) => Object.keys(b)))]
+        .map((name) => [name, median(breakdowns.map((b) => b[name]).filter((t) => t !== undefined))])
+        .sort((a, b) => a[1] - b[1]),
+    );
 
     const slider = await slide(page);
     // The contest preset: its run ends where make exits, and each move also asks for the
@@ -192,6 +269,7 @@ async function main() {
     const wasm = files.filter((f) => f.file.endsWith(".wasm"));
     const report = {
       load_to_first_chart_ms: { median: median(loads), runs: loads },
+      load_breakdown_ms: breakdown,
       slider_to_redraw_ms: slider.moves,
       simulation_in_worker_ms: slider.sims,
       contest_slider_to_redraw_ms: contest.moves,
@@ -210,6 +288,7 @@ async function main() {
     } else {
       const r = (x) => x.toFixed(1);
       console.log(`load to first chart:  median ${r(median(loads))} ms  (${loads.map(r).join(", ")})`);
+      for (const [name, at] of Object.entries(breakdown)) console.log(`  ${r(at).padStart(7)} ms  ${name}`);
       for (const [label, { moves, sims }] of [["default scenario", slider], ["contest preset", contest]]) {
         console.log(
           `slider to redraw, ${label}: median ${r(moves.median)} ms, worst ${r(moves.max)} ms (after the first move ${r(moves.max_after_warmup)} ms) over ${moves.runs.length} moves`,

@@ -19,6 +19,11 @@ pub struct ChartAreaProps {
     #[prop_or_default]
     pub inspection: Inspection,
     pub onview: Callback<ViewChange>,
+    /// Whether the charts under the Gantt chart (latency, share, policy value) render: the
+    /// page's first run leaves them out until its Gantt chart has been painted (see `App`),
+    /// their places kept by boxes of their sizes.
+    #[prop_or(true)]
+    pub secondary: bool,
 }
 
 /// The run's charts, with the inspector under the Gantt chart whose time cursor it follows (and,
@@ -87,6 +92,12 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             }
             <Inspector data={Shared::from(data.clone())} cursor={view.cursor_ns}
                 inspection={props.inspection.clone()} onview={props.onview.clone()} />
+            if !props.secondary {
+                <div class="chart-row">
+                    <div class="chart-slot small-slot"></div>
+                    <div class="chart-slot small-slot"></div>
+                </div>
+            } else {
             <div class="chart-row">
                 <div class="chart-block">
                     <LatencyHistogram data={data.clone()} selected={selected.clone()}
@@ -100,6 +111,7 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
                 <div class="chart-block">
                     <ObservedChart {data} {selected} {compared} />
                 </div>
+            }
             }
         </section>
     }
