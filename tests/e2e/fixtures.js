@@ -107,16 +107,19 @@ export const test = base.extend({
   app: async ({ page, site }, use) => {
     const consoleErrors = [];
     const failedRequests = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(message.text());
-    });
-    page.on("pageerror", (error) => consoleErrors.push(`uncaught: ${error.message}`));
-    page.on("requestfailed", (request) =>
-      failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`),
-    );
-    page.on("response", (response) => {
-      if (response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
-    });
+    // The page outlives the test (reuseContext in playwright.config.js), so these listeners are
+    // removed when it ends, before the next test's load.
+    const listeners = {
+      console: (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      },
+      pageerror: (error) => consoleErrors.push(`uncaught: ${error.message}`),
+      requestfailed: (request) => failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`),
+      response: (response) => {
+        if (response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+      },
+    };
+    for (const [event, listener] of Object.entries(listeners)) page.on(event, listener);
 
     await page.goto(site.url);
     // The app has started once Yew has replaced the loading text with the page.
@@ -126,6 +129,7 @@ export const test = base.extend({
     await expect(page.getByTestId("engine-version")).toBeVisible();
 
     await use({ page, site, consoleErrors, failedRequests });
+    for (const [event, listener] of Object.entries(listeners)) page.off(event, listener);
   },
 });
 

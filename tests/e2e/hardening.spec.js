@@ -134,23 +134,29 @@ test("a run that exceeds a budget is told in a sentence and the last run stays",
   expect(app.consoleErrors).toEqual([]);
 });
 
-test("a simulator that cannot be loaded is explained, replaced, and the page keeps working", async ({ page, site }) => {
-  // The first worker's script is missing, as on a half-updated deployment: the browser fails
-  // the worker itself, with nothing in the page or the worker made to fail on request.
-  // (The memory sentence for a trapped worker is tested natively: web/tests/worker.rs.)
-  await page.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "not found" }));
-  await page.goto(site.url);
-  const banner = page.getByTestId("error-banner");
-  await expect(banner).toContainText("The simulator could not be loaded (the simulation worker failed to load); reload the page.", {
-    timeout: 30_000,
+// Its own context with no service worker: in the context the other tests share, one a test before
+// registered could answer the worker's request, which page.route never sees.
+test.describe(() => {
+  test.use({ serviceWorkers: "block" });
+
+  test("a simulator that cannot be loaded is explained, replaced, and the page keeps working", async ({ page, site }) => {
+    // The first worker's script is missing, as on a half-updated deployment: the browser fails
+    // the worker itself, with nothing in the page or the worker made to fail on request.
+    // (The memory sentence for a trapped worker is tested natively: web/tests/worker.rs.)
+    await page.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "not found" }));
+    await page.goto(site.url);
+    const banner = page.getByTestId("error-banner");
+    await expect(banner).toContainText("The simulator could not be loaded (the simulation worker failed to load); reload the page.", {
+      timeout: 30_000,
+    });
+    await expect(banner).toContainText("your scenario and the last good run are kept");
+    // The script is back: the next edit starts a fresh worker, which runs it.
+    await page.unroute("**/worker.js");
+    const status = page.getByTestId("run-status");
+    await page.getByTestId("seed-input").fill("7");
+    await page.getByTestId("seed-input").press("Enter");
+    await expect(status).toHaveText(HASH, { timeout: 20_000 });
   });
-  await expect(banner).toContainText("your scenario and the last good run are kept");
-  // The script is back: the next edit starts a fresh worker, which runs it.
-  await page.unroute("**/worker.js");
-  const status = page.getByTestId("run-status");
-  await page.getByTestId("seed-input").fill("7");
-  await page.getByTestId("seed-input").press("Enter");
-  await expect(status).toHaveText(HASH, { timeout: 20_000 });
 });
 
 test("a run of more tasks than the page lists sums up the rest in one row", async ({ app }) => {
