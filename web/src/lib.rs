@@ -89,7 +89,8 @@ pub fn App() -> Html {
 
     // The first run goes out before the first render, which builds the whole page's DOM: the
     // worker simulates meanwhile. The effect below sends the same requests after the render;
-    // the queue does not queue again a request equal to the one in flight.
+    // the queue does not queue again a request equal to the one in flight or to the one the
+    // worker answered last (`hooks::queue`).
     {
         let state = state.clone();
         let runner = runner.clone();

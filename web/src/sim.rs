@@ -27,6 +27,43 @@ pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Reply {
     wire::encode(respond(request, clock))
 }
 
+/// Runs a short version of the page's first request (the default scenario, one iteration of
+/// its probe instead of `state::DEFAULT_ITERATIONS`) and drops the reply. The worker calls it
+/// once its engine is loaded, while the page's own wasm is still starting: the browser compiles
+/// a wasm function when it is first called, so without it the page's first run also paid for
+/// compiling the request reader, the engine, the default policy and the reply writer.
+pub fn warm_up(clock: &dyn Fn() -> f64) {
+    if let Some(request) = warm_up_request() {
+        handle(&request, clock);
+    }
+}
+
+/// The request [`warm_up`] runs, as the page would send it.
+pub fn warm_up_request() -> Option<String> {
+    let mut preset = PresetRef {
+        id: crate::state::DEFAULT_PRESET.into(),
+        params: Default::default(),
+    };
+    crate::presets::set_param(&mut preset, "iterations", 1);
+    let policy = schedlab::engine::scenario::PolicySpec {
+        id: schedlab::workloads::default_policy().into(),
+        tunables: Default::default(),
+    };
+    let scenario = crate::presets::generate(
+        &preset,
+        schedlab::workloads::DEFAULT_CPUS,
+        schedlab::workloads::DEFAULT_SEED,
+        &policy,
+    )
+    .ok()?;
+    let request = Request::Run {
+        id: 0,
+        scenario: Source::Scenario(Box::new(scenario)),
+        preset: Some(preset),
+    };
+    serde_json::to_string(&request).ok()
+}
+
 /// The job a run request names: its scenario, or its preset's made again (as a contest row's
 /// is); the reply that says why when there is none.
 fn job(id: u64, source: Source, preset: Option<&PresetRef>) -> Result<Job, Response> {

@@ -18,6 +18,13 @@ pub fn handle(request: &str) -> JsValue {
     }
 }
 
+/// Compiles the first run's code paths before the page's first request comes
+/// (`schedlab_web::sim::warm_up`).
+#[wasm_bindgen]
+pub fn warm_up() {
+    schedlab_web::sim::warm_up(&now_ms);
+}
+
 fn now_ms() -> f64 {
     js_sys::global()
         .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()

@@ -25,10 +25,12 @@ tellPage("started");
 // happens (the worker starts before the page's app, see boot.js).
 let failed = null;
 let handle = null;
+let warmUp = null;
 const ready = import("./sim.js")
   .then(async (sim) => {
     await sim.default({ module_or_path: wasm });
     handle = sim.handle;
+    warmUp = sim.warm_up;
     return true;
   })
   .catch((error) => {
@@ -37,6 +39,17 @@ const ready = import("./sim.js")
     return false;
   })
   .finally(() => tellPage("loaded"));
+// Once the page has been told: the warm-up (web/src/sim.rs `warm_up`) overlaps the page's own
+// start, and a request that comes meanwhile waits for it in this thread's queue. A panic in it
+// is reported like a request's (the engine's hook posts it, and the page replaces the worker).
+ready.then((ok) => {
+  if (!ok) return;
+  try {
+    warmUp();
+  } catch {
+    // Reported already; the next request meets the trapped instance and says so.
+  }
+});
 
 self.onmessage = async (event) => {
   if (!(await ready)) {

@@ -288,9 +288,25 @@ fn a_run_in_flight_asked_for_alone_again_is_kept_however_long_it_has_run() {
     q.answered();
     assert_eq!(drain(&mut q), []);
     // Asked for beside something new, it is given up as before.
-    let _ = q.submit(vec![run(1)], 2_000.0);
-    assert_eq!(q.next(2_000.0).unwrap().1, run(1));
-    assert_eq!(q.submit(vec![run(1), run(2)], 3_000.0), Worker::Restart);
+    let _ = q.submit(vec![run(2)], 2_000.0);
+    assert_eq!(q.next(2_000.0).unwrap().1, run(2));
+    assert_eq!(q.submit(vec![run(2), run(3)], 3_000.0), Worker::Restart);
+}
+
+/// When the first render outlasts the first run, the run is answered before the page asks
+/// for it again: it is not simulated twice. What was answered before it still goes again.
+#[test]
+fn a_run_answered_and_asked_for_again_is_not_sent_twice() {
+    let mut q = Queue::default();
+    let _ = q.submit(vec![run(1)], 0.0);
+    assert_eq!(q.next(0.0).unwrap().1, run(1));
+    q.answered();
+    let _ = q.submit(vec![run(1)], 300.0);
+    assert_eq!(q.next(300.0), None);
+    let _ = q.submit(vec![run(2), row(2, "noload")], 400.0);
+    assert_eq!(drain(&mut q), [run(2), row(2, "noload")]);
+    let _ = q.submit(vec![run(1)], 500.0);
+    assert_eq!(q.next(500.0).unwrap().1, run(1));
 }
 
 #[test]

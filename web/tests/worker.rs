@@ -740,3 +740,39 @@ fn a_damaged_binary_reply_is_read_as_a_crash() {
         Response::Crashed { .. }
     ));
 }
+
+/// The worker's warm-up runs the page's first request but for the probe's length, and runs it
+/// through to a reply: the code it compiles is the code the first run takes.
+#[test]
+fn the_warm_up_is_the_pages_first_run_made_short() {
+    use schedlab_web::protocol::Source;
+    let text = sim::warm_up_request().expect("the default preset generates");
+    let Ok(Request::Run {
+        scenario: Source::Scenario(warm),
+        preset: Some(warm_preset),
+        ..
+    }) = serde_json::from_str::<Request>(&text)
+    else {
+        panic!("not a run of a scenario from its preset: {text}");
+    };
+    let page = AppState::default_scenario();
+    let Some(Request::Run {
+        scenario: Source::Scenario(first),
+        preset: Some(first_preset),
+        ..
+    }) = page.requests().into_iter().next()
+    else {
+        panic!("the page's first request is not a run of its scenario");
+    };
+    assert_eq!(warm_preset.id, first_preset.id);
+    assert_eq!(
+        (warm.cpus, warm.seed, &warm.policy),
+        (first.cpus, first.seed, &first.policy)
+    );
+    assert_eq!(warm_preset.params.get("iterations"), Some(&1));
+    assert_ne!(warm.tasks, first.tasks, "the probe runs once, not 30 times");
+    assert!(matches!(
+        sim::handle(&text, &clock).read(),
+        Response::Ran { .. }
+    ));
+}

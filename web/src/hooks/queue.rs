@@ -69,6 +69,8 @@ pub struct Queue {
     inspect: Option<Request>,
     sweep: VecDeque<Request>,
     in_flight: Option<InFlight>,
+    /// The request the worker answered last: asked for again, it is not sent again.
+    last_answered: Option<Request>,
     sent: u64,
 }
 
@@ -81,7 +83,8 @@ impl Queue {
     /// one in flight (a link's pinned run, asked for with every generation until it arrives)
     /// is not queued twice, and when it is all that is asked for, it is kept however long it
     /// has run: nothing waits behind it (the page's first run, sent before the first render
-    /// and again after it, while the worker may still be loading).
+    /// and again after it, while the worker may still be loading). Nor is a request equal to
+    /// the one answered last (that first run again, when the render outlasted it).
     pub fn submit(&mut self, requests: Vec<Request>, now_ms: f64) -> Worker {
         self.inspect = None;
         let only_it =
@@ -98,9 +101,10 @@ impl Queue {
             _ => Worker::Keep,
         };
         let in_flight = self.in_flight.as_ref().map(|f| &f.request);
+        let answered = self.last_answered.as_ref();
         self.runs = requests
             .into_iter()
-            .filter(|r| Some(r) != in_flight)
+            .filter(|r| Some(r) != in_flight && Some(r) != answered)
             .collect();
         worker
     }
@@ -136,7 +140,7 @@ impl Queue {
 
     /// The worker answered the request in flight.
     pub fn answered(&mut self) {
-        self.in_flight = None;
+        self.last_answered = self.in_flight.take().map(|f| f.request);
     }
 
     /// The request in flight could not be sent after all; it is dropped.
