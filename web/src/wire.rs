@@ -160,33 +160,24 @@ impl Writer {
         self.len(s.len());
         self.0.extend_from_slice(s.as_bytes());
     }
-    fn u64s(&mut self, v: &[u64]) {
+    fn raw<const N: usize, T: Copy>(&mut self, v: &[T], to: fn(T) -> [u8; N]) {
         self.len(v.len());
-        self.0.reserve(v.len() * 8);
-        for x in v {
-            self.0.extend_from_slice(&x.to_le_bytes());
+        self.0.reserve(v.len() * N);
+        for &x in v {
+            self.0.extend_from_slice(&to(x));
         }
+    }
+    fn u64s(&mut self, v: &[u64]) {
+        self.raw(v, u64::to_le_bytes);
     }
     fn i64s(&mut self, v: &[i64]) {
-        self.len(v.len());
-        self.0.reserve(v.len() * 8);
-        for x in v {
-            self.0.extend_from_slice(&x.to_le_bytes());
-        }
+        self.raw(v, i64::to_le_bytes);
     }
     fn u32s(&mut self, v: &[u32]) {
-        self.len(v.len());
-        self.0.reserve(v.len() * 4);
-        for x in v {
-            self.0.extend_from_slice(&x.to_le_bytes());
-        }
+        self.raw(v, u32::to_le_bytes);
     }
     fn u16s(&mut self, v: &[u16]) {
-        self.len(v.len());
-        self.0.reserve(v.len() * 2);
-        for x in v {
-            self.0.extend_from_slice(&x.to_le_bytes());
-        }
+        self.raw(v, u16::to_le_bytes);
     }
     fn opt<T>(&mut self, v: Option<&T>, mut each: impl FnMut(&mut Writer, &T)) {
         match v {
