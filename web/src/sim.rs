@@ -87,11 +87,8 @@ fn job(id: u64, source: Source, preset: Option<&PresetRef>) -> Result<Job, Respo
     };
     let benchmark = Benchmark::resolve(reference).map_err(|e| preset_failed(id, e))?;
     let mut scenario = benchmark.scenario(cpus, seed, policy);
-    for (key, &value) in &machine {
-        if let Err(p) = knobs::set(&mut scenario, key, value) {
-            return Err(preset_failed(id, PresetError::Machine(Problems(vec![p]))));
-        }
-    }
+    knobs::set_all(&mut scenario, &machine)
+        .map_err(|p| preset_failed(id, PresetError::Machine(Problems(vec![p]))))?;
     Ok(Job::new(scenario, Some(benchmark)))
 }
 

@@ -848,10 +848,7 @@ impl AppState {
             let machine = self.overrides_over(generated.as_ref());
             let from_run = self.problems.is_empty()
                 && generated.is_some_and(|mut g| {
-                    machine
-                        .iter()
-                        .all(|(k, &v)| knobs::set(&mut g, k, v).is_ok())
-                        && g == *self.draft
+                    knobs::set_all(&mut g, &machine).is_ok() && g == *self.draft
                 });
             self.contest = ContestProgress {
                 id: self.generation,

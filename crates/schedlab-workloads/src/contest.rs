@@ -945,10 +945,8 @@ pub fn run_one(
         policy: config.policy.clone(),
     };
     let mut s = generate(&p, &base);
-    for (key, &value) in &config.machine {
-        schedlab_engine::machine::knobs::set(&mut s, key, value)
-            .map_err(|p| crate::PresetError::Machine(schedlab_engine::Problems(vec![p])))?;
-    }
+    schedlab_engine::machine::knobs::set_all(&mut s, &config.machine)
+        .map_err(|p| crate::PresetError::Machine(schedlab_engine::Problems(vec![p])))?;
     let out = crate::run_until(&s, Stop::TaskExits(MAKE), Detail::Summary)?;
     Ok(measure(&p, cpus, &out))
 }

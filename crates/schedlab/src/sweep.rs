@@ -282,11 +282,8 @@ impl Point {
 
     /// Sets this point's machine knobs on `scenario`.
     fn set_machine(&self, scenario: &mut Scenario) -> Result<(), SweepError> {
-        for (key, &value) in &self.machine() {
-            knobs::set(scenario, key, value)
-                .map_err(|p| SweepError::Sim(SimError::Invalid(Problems(vec![p]))))?;
-        }
-        Ok(())
+        knobs::set_all(scenario, &self.machine())
+            .map_err(|p| SweepError::Sim(SimError::Invalid(Problems(vec![p]))))
     }
 }
 

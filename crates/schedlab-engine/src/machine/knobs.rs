@@ -199,6 +199,17 @@ pub fn set(s: &mut Scenario, key: &str, value: i64) -> Result<(), Problem> {
     Ok(())
 }
 
+/// Sets every machine knob of `values` on `s`, in key order (`--set` over a preset, a contest
+/// row's or a sweep point's machine): the first problem stops it.
+pub fn set_all<'a>(
+    s: &mut Scenario,
+    values: impl IntoIterator<Item = (&'a String, &'a i64)>,
+) -> Result<(), Problem> {
+    values
+        .into_iter()
+        .try_for_each(|(key, &value)| set(s, key, value))
+}
+
 /// Every machine knob's key, comma-separated, for messages.
 pub fn keys() -> String {
     knobs().map(|k| k.spec.key).collect::<Vec<_>>().join(", ")
