@@ -192,8 +192,6 @@ struct Exec {
     pc: u32,
     /// The current `run` step has been sampled and `info.burst_left` holds what is left.
     at_run: bool,
-    /// Context-switch and migration overhead to burn before program progress.
-    overhead: Nanos,
     runnable_since: Nanos,
     woke_at: Option<Nanos>,
     /// Remaining iterations of each enclosing loop (u64::MAX = forever).
@@ -234,8 +232,6 @@ fn timer_slot(cpu: CpuId) -> usize {
 struct Cpu {
     /// Start of the current segment.
     seg_start: Nanos,
-    /// Last time the running task was accounted.
-    accounted: Nanos,
     busy: Nanos,
     /// The last task that ran here (for context-switch costs).
     last: Option<TaskId>,
@@ -341,10 +337,6 @@ pub struct Engine {
     timer_is_tick: bool,
     /// The policy implements `account` ([`Policy::accounts`]).
     accounts: bool,
-    /// Charge every running task before the hooks about a newcomer: the policy has an
-    /// `account` hook or reads the running tasks' CPU time there
-    /// ([`Policy::reads_running_time`]).
-    account_newcomers: bool,
 
     seq: u64,
     events: BinaryHeap<Queued>,
@@ -423,7 +415,6 @@ impl Engine {
         let timers = policy.timer_granularity();
         let timer_is_tick = policy.timer_is_tick();
         let accounts = policy.accounts();
-        let account_newcomers = accounts || policy.reads_running_time();
         // The declared channels are the first ids, in order.
         let mut channels: Vec<Channel> = vec![Channel::default(); code.channels.len()];
         for (ch, c) in channels.iter_mut().zip(&scenario.channels) {
@@ -540,6 +531,7 @@ impl Engine {
                 info: Vec::new(),
                 groups,
                 curr: vec![None; cpus],
+                since: vec![Nanos::ZERO; cpus],
             },
             code,
             pending_arrivals: arrivals.len(),
@@ -554,7 +546,6 @@ impl Engine {
             timers,
             timer_is_tick,
             accounts,
-            account_newcomers,
             seq: 0,
             events: BinaryHeap::new(),
             slots: vec![NO_EVENT; 2 * cpus],
@@ -952,7 +943,6 @@ impl Engine {
             loops: Vec::new(),
             rng: Rng::new(self.seed, stream_id),
             at_run: false,
-            overhead: Nanos::ZERO,
             stats: TaskStats::default(),
             runnable_since: self.v.now,
             woke_at: None,
@@ -1010,6 +1000,7 @@ impl Engine {
             arrival: self.v.now,
             cpu_time: Nanos::ZERO,
             burst_left: None,
+            overhead: Nanos::ZERO,
         });
         // A new task starts on an allowed CPU (a pinned task never sits on another one's queue).
         let start = self.v.info[id.index()].allowed_or_fallback(cpu);
@@ -1195,45 +1186,27 @@ impl Engine {
     #[inline(always)]
     fn account(&mut self, cpu: CpuId) {
         let ci = cpu.index();
-        let c = &mut self.cpus[ci];
         let Some(t) = self.v.curr[ci] else {
-            c.accounted = self.v.now;
+            self.v.since[ci] = self.v.now;
             return;
         };
-        let delta = charge(self.v.now, c, &mut self.exec, &mut self.v.info, t);
+        let delta = charge(self.v.now, &mut self.v.since[ci], &mut self.v.info, t);
         if self.accounts && delta != Nanos::ZERO {
             hook!(self.account(cpu, t, delta));
         }
     }
 
-    /// Before the hooks about a newcomer (a wake-up, an arrival, a fork): charges every
-    /// running task up to now, so that they see exact CPU time and `burst_left` on all CPUs,
-    /// as the `Policy` contract promises (STCF compares a newcomer with the running tasks'
-    /// remaining bursts), unless the policy says it reads neither there and has no `account`
-    /// hook ([`Policy::reads_running_time`]). Every running CPU is charged anyway at its own
-    /// next event, before any other hook can read its task, and at the end of the run.
+    /// Before the hooks about a newcomer (a wake-up, an arrival, a fork): a policy with an
+    /// `account` hook is told what every running task has used up to now, as its figures
+    /// (vruntime, pass) are charged in those steps. What the engine itself keeps (CPU time,
+    /// `burst_left`) needs no charge: a hook reads it exact through `Cx`.
     #[inline]
     fn account_newcomers(&mut self) {
-        if self.account_newcomers {
-            self.account_all();
-        }
-    }
-
-    /// Charges every running task up to now.
-    fn account_all(&mut self) {
         if self.accounts {
             for c in 0..self.cpus.len() {
                 if self.v.curr[c].is_some() {
                     self.account(CpuId(c as u16));
                 }
-            }
-            return;
-        }
-        // Without the hook, account() is charge() alone: one pass over the CPUs and their
-        // running tasks.
-        for (c, curr) in self.cpus.iter_mut().zip(&self.v.curr) {
-            if let Some(t) = *curr {
-                charge(self.v.now, c, &mut self.exec, &mut self.v.info, t);
             }
         }
     }
@@ -1273,7 +1246,7 @@ impl Engine {
                 let left = self.v.info[ti]
                     .burst_left
                     .unwrap_or(Nanos::ZERO)
-                    .saturating_add(self.exec[ti].overhead);
+                    .saturating_add(self.v.info[ti].overhead);
                 if left == Nanos::ZERO {
                     self.exec[ti].at_run = false;
                     self.v.info[ti].burst_left = None;
@@ -1634,7 +1607,7 @@ impl Engine {
         let now = self.v.now;
         let c = &mut self.cpus[ci];
         c.seg_start = now;
-        c.accounted = now;
+        self.v.since[ci] = now;
         let x = &mut self.exec[ni];
         x.stats.wait += now.saturating_sub(x.runnable_since);
         if let Some(w) = x.woke_at.take() {
@@ -1645,14 +1618,14 @@ impl Engine {
         }
         x.stats.switches += 1;
         self.context_switches += 1;
+        let info = &mut self.v.info[ni];
         if c.last != Some(n) {
-            x.overhead = x.overhead.saturating_add(self.costs.context_switch);
+            info.overhead = info.overhead.saturating_add(self.costs.context_switch);
         }
         c.last = Some(n);
-        let info = &mut self.v.info[ni];
         if let Some(last) = info.last_ran {
             if last != cpu {
-                x.overhead = x.overhead.saturating_add(self.costs.migration);
+                info.overhead = info.overhead.saturating_add(self.costs.migration);
                 x.stats.migrations += 1;
                 self.migrations += 1;
                 if self.opts.detail == Detail::Full {
@@ -2326,22 +2299,21 @@ impl Engine {
     }
 }
 
-/// Charges `t`, running on CPU `c`, for the time since the CPU was last accounted: exact CPU
-/// time, then the switch overhead it still owes, then its burst. Returns the time charged.
+/// Charges `t`, running on a CPU last charged at `since`, for the time since: exact CPU time,
+/// then the switch overhead it still owes, then its burst. Returns the time charged.
 /// The CPU's busy time and the task's `stats.cpu` are not kept here: they are the closed
 /// segments' lengths and `cpu_time`, summed when a segment closes and at the end.
 #[inline(always)]
-fn charge(now: Nanos, c: &mut Cpu, exec: &mut [Exec], info: &mut [TaskInfo], t: TaskId) -> Nanos {
-    let delta = now.saturating_sub(c.accounted);
-    c.accounted = now;
+fn charge(now: Nanos, since: &mut Nanos, info: &mut [TaskInfo], t: TaskId) -> Nanos {
+    let delta = now.saturating_sub(*since);
+    *since = now;
     if delta == Nanos::ZERO {
         return delta;
     }
-    let x = &mut exec[t.index()];
     let info = &mut info[t.index()];
     info.cpu_time += delta;
-    let o = delta.min(x.overhead);
-    x.overhead -= o;
+    let o = delta.min(info.overhead);
+    info.overhead -= o;
     if let Some(b) = info.burst_left.as_mut() {
         *b = b.saturating_sub(delta - o);
     }

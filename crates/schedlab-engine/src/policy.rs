@@ -107,11 +107,14 @@ pub struct TaskInfo {
     pub last_ran: Option<CpuId>,
     pub state: TaskState,
     pub arrival: Nanos,
-    /// Exact CPU time consumed so far (the engine's accounting, not a policy's tick sampling).
-    pub cpu_time: Nanos,
+    /// CPU time charged so far. A running task is charged lazily, at its own CPU's events and
+    /// when the run ends, so hooks read [`Cx::cpu_time`], which adds what it has run since.
+    pub(crate) cpu_time: Nanos,
     /// Remaining length of the CPU burst the task is in or about to start, if its program is at
-    /// a `run` step. The oracle that SJF and STCF need.
-    pub burst_left: Option<Nanos>,
+    /// a `run` step, as of its last charge ([`Cx::burst_left`] is exact).
+    pub(crate) burst_left: Option<Nanos>,
+    /// Context-switch and migration overhead it still owes before its program progresses.
+    pub(crate) overhead: Nanos,
 }
 
 /// A task group as a policy sees it: the kernel's `task_group`, from a scenario's `groups`.
@@ -124,6 +127,13 @@ pub struct GroupInfo {
 }
 
 impl TaskInfo {
+    /// CPU time charged to the task at its last event: exact for a task that is not running,
+    /// and for every task once a run has ended. A hook reads [`Cx::cpu_time`], exact for a
+    /// running task too.
+    #[inline]
+    pub fn charged_cpu_time(&self) -> Nanos {
+        self.cpu_time
+    }
     #[inline]
     pub fn is_rt(&self) -> bool {
         self.rt.is_some()
@@ -276,6 +286,36 @@ pub(crate) struct View {
     pub groups: Vec<GroupInfo>,
     /// The task running on each CPU.
     pub curr: Vec<Option<TaskId>>,
+    /// When each CPU's running task was last charged: what it has run since is added when a
+    /// hook reads it ([`View::uncharged`]), so no CPU is charged for another's event.
+    pub since: Vec<Nanos>,
+}
+
+impl View {
+    /// The time `t` has run since it was last charged: 0 unless it is running. (A task that
+    /// has just blocked or exited and not yet left its CPU was charged at that CPU's event.)
+    #[inline(always)]
+    pub fn uncharged(&self, t: TaskId) -> Nanos {
+        let info = &self.info[t.index()];
+        if info.state != TaskState::Running {
+            return Nanos::ZERO;
+        }
+        let c = info.cpu.index();
+        if self.curr[c] == Some(t) {
+            return self.now - self.since[c];
+        }
+        self.uncharged_elsewhere(t)
+    }
+
+    /// A task's `cpu` names the CPU it runs on once it has been switched in; this only finds
+    /// one that a policy moved (`Cx::migrate`) while it ran.
+    #[cold]
+    fn uncharged_elsewhere(&self, t: TaskId) -> Nanos {
+        match self.curr.iter().position(|&c| c == Some(t)) {
+            Some(c) => self.now - self.since[c],
+            None => Nanos::ZERO,
+        }
+    }
 }
 
 /// The read-only view of the engine a hook gets, plus the requests it may make.
@@ -302,6 +342,28 @@ impl<'a> Cx<'a> {
     #[inline]
     pub fn task(&self, t: TaskId) -> &TaskInfo {
         &self.v.info[t.index()]
+    }
+    /// Exact CPU time `t` has consumed up to now (the engine's accounting, not a policy's tick
+    /// sampling), wherever it runs.
+    #[inline(always)]
+    pub fn cpu_time(&self, t: TaskId) -> Nanos {
+        self.v.info[t.index()].cpu_time + self.v.uncharged(t)
+    }
+    /// What is left now of the CPU burst `t` is in or about to start, if its program is at a
+    /// `run` step (the oracle that SJF and STCF need); a running task's switch overhead is used
+    /// up before its burst shrinks.
+    #[inline(always)]
+    pub fn burst_left(&self, t: TaskId) -> Option<Nanos> {
+        let info = &self.v.info[t.index()];
+        let b = info.burst_left?;
+        Some(b.saturating_sub(self.v.uncharged(t).saturating_sub(info.overhead)))
+    }
+    /// The time `t` has run since the engine last charged it, which `account` has not been
+    /// told of yet (0 unless it runs): a policy with an `account` hook adds it to what it reads
+    /// of a task running on another CPU.
+    #[inline(always)]
+    pub fn uncharged(&self, t: TaskId) -> Nanos {
+        self.v.uncharged(t)
     }
     /// Every task created so far, in creation order.
     #[inline]
@@ -421,9 +483,10 @@ pub struct Inspection {
 
 /// The scheduler-class interface. Only `enqueue`, `dequeue` and `pick_next` are required.
 ///
-/// Every hook may assume: the engine has already brought `cx.task(t)` up to date (state, CPU,
-/// exact CPU time), has called `account` for the CPU's running task up to `cx.now()`, and calls
-/// hooks for the CPUs of one instant in CPU-id order.
+/// Every hook may assume: the engine has already brought `cx.task(t)` up to date (state, CPU),
+/// `cx.cpu_time(t)` and `cx.burst_left(t)` are exact at `cx.now()` for every task, running or
+/// not, the engine has called `account` for the CPU's running task up to `cx.now()`, and it
+/// calls hooks for the CPUs of one instant in CPU-id order.
 pub trait Policy {
     /// Timer-tick rate if the policy is tick-driven (the engine then calls `tick` at k/HZ).
     fn hz(&self) -> Option<u32> {
@@ -501,29 +564,18 @@ pub trait Policy {
     fn put_prev(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _runnable: bool) {}
 
     /// Whether the policy implements [`Policy::account`]: the engine calls that hook only if
-    /// this says true (read once, when the run starts). It would be called for every running
-    /// CPU at every wake-up, so a policy without it pays nothing. A policy that implements
-    /// `account` must return true here; the policies' `account_hook` test catches one that
-    /// forgets (its runs change when the hook is forced on).
+    /// this says true (read once, when the run starts), so a policy without it pays nothing. A
+    /// policy that implements `account` must return true here; the policies' `account_hook`
+    /// test catches one that forgets (its runs change when the hook is forced on).
     fn accounts(&self) -> bool {
         false
     }
 
-    /// Whether the hooks about a newcomer (`task_new`, `select_cpu`, `enqueue`,
-    /// `wakeup_preempt`) read the running tasks' `cpu_time` or `burst_left` (read once, when the
-    /// run starts). While this says true, the default, the engine charges every running task up
-    /// to now before those hooks, so they see exact values (STCF compares a newcomer with the
-    /// running tasks' remaining bursts). A policy that reads neither there, and has no
-    /// `account` hook, may say false: a running task is then charged at its own CPU's next
-    /// event (a switch, a burst's end, a timer, a tick) instead, the same time in one step, so
-    /// every other hook still sees exact values. The policies' `account_hook` test checks that
-    /// saying false changes no run.
-    fn reads_running_time(&self) -> bool {
-        true
-    }
-
     /// `task` ran `delta` on `cpu` since the last call (exact accounting; `update_curr`).
-    /// Called only when [`Policy::accounts`] is true.
+    /// Called only when [`Policy::accounts`] is true: whenever the engine charges the running
+    /// task, which is before any other hook on its CPU and, for every running CPU, before the
+    /// hooks about a newcomer (a wake-up, an arrival, a fork). A hook that reads a figure of a
+    /// task running on another CPU at any other time adds [`Cx::uncharged`] to it.
     fn account(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, _task: TaskId, _delta: Nanos) {}
 
     /// The timer tick on `cpu`, with the running task if any.

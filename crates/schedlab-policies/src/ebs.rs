@@ -575,12 +575,6 @@ impl Policy for Ebs {
         Queues::PerCpu
     }
 
-    /// Wake-ups compare priorities from the policy's own usage filter, never running tasks'
-    /// exact CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
         let (shares, explicit) = match info.shares {

@@ -45,11 +45,6 @@ pub struct Fifo {
 }
 
 impl Policy for Fifo {
-    /// A newcomer joins the tail whatever the running tasks have used.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn enqueue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
         self.waiting.push_back(task);
     }

@@ -843,12 +843,6 @@ impl Policy for Houston {
         Queues::PerCpu
     }
 
-    /// Wake-ups compare priorities (prio_avg is sampled at ticks), never running tasks' exact
-    /// CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
         let static_prio = nice_to_prio(info.nice);

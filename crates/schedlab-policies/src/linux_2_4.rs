@@ -497,12 +497,6 @@ impl Policy for Linux24 {
         crate::JIFFY_NANOSLEEP
     }
 
-    /// `reschedule_idle` weighs running tasks by `goodness()` (their tick-decremented
-    /// counter), never by their exact CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
         let nice = info.nice as i64;

@@ -116,11 +116,6 @@ impl Lottery {
 }
 
 impl Policy for Lottery {
-    /// A newcomer's hooks only add it to the ticket list; draws read tickets, not CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, _task: TaskId) {
         self.ensure_draws(cx);
     }

@@ -154,9 +154,9 @@ fn build(t: &Tunables, m: Machine) -> Box<dyn Policy> {
 }
 
 /// Per-task state (the `sched_entity`). What a task has used is read off its exact CPU time
-/// (`TaskInfo::cpu_time`, which the engine charges before every hook on the task's CPU and,
-/// since this policy reads it, before a newcomer's hooks): an `account` hook adding up the same
-/// deltas would give the same sums, at a dynamic call per charge.
+/// (`Cx::cpu_time`, exact at every hook for every task, running ones on other CPUs too): an
+/// `account` hook adding up the same deltas would give the same sums, at a dynamic call per
+/// charge.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entity {
     level: usize,
@@ -232,7 +232,8 @@ impl Mlfq {
             if info.state == TaskState::Exited {
                 continue;
             }
-            let (cpu, used) = (info.cpu, info.cpu_time);
+            // A task running on another CPU counts what it has run up to this instant.
+            let (cpu, used) = (info.cpu, cx.cpu_time(t));
             if e.level != 0 {
                 cx.note(cpu, t, Note::new("boost: level {} -> 0", &[e.level as i64]));
             }
@@ -249,7 +250,7 @@ impl Mlfq {
     /// Arms `cpu`'s timer for when `t`'s quantum or allotment runs out or a boost is due.
     fn arm(&self, cx: &mut Cx<'_>, cpu: CpuId, t: TaskId) {
         let e = self.tasks[t.index()];
-        let used = cx.task(t).cpu_time;
+        let used = cx.cpu_time(t);
         let mut left = self.quanta[e.level].saturating_sub(e.slice_used(used));
         if e.level < self.cfg.bottom() {
             left = left.min(self.allotments[e.level].saturating_sub(e.allot_used(used)));
@@ -262,7 +263,7 @@ impl Mlfq {
 
     fn exhausted(&self, cx: &Cx<'_>, t: TaskId) -> bool {
         let e = self.tasks[t.index()];
-        let used = cx.task(t).cpu_time;
+        let used = cx.cpu_time(t);
         e.slice_used(used) >= self.quanta[e.level]
             || (e.level < self.cfg.bottom() && e.allot_used(used) >= self.allotments[e.level])
     }
@@ -287,7 +288,7 @@ impl Policy for Mlfq {
             self.tasks.resize(task.index() + 1, Entity::default());
         }
         // Rule 3: new tasks enter at the top.
-        self.tasks[task.index()] = Entity::fresh(0, cx.task(task).cpu_time);
+        self.tasks[task.index()] = Entity::fresh(0, cx.cpu_time(task));
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Enqueue) {
@@ -299,7 +300,7 @@ impl Policy for Mlfq {
     fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
         self.maybe_boost(cx);
         self.remove(task);
-        let used = cx.task(task).cpu_time;
+        let used = cx.cpu_time(task);
         let e = &mut self.tasks[task.index()];
         e.slice_from = used;
         if self.cfg.io_reset {
@@ -326,7 +327,7 @@ impl Policy for Mlfq {
     fn put_prev(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, runnable: bool) {
         self.maybe_boost(cx);
         let e = self.tasks[task.index()];
-        let used = cx.task(task).cpu_time;
+        let used = cx.cpu_time(task);
         if e.level < self.cfg.bottom() && e.allot_used(used) >= self.allotments[e.level] {
             // Rule 4: allotment used up, down one level.
             self.remove(task);
@@ -414,7 +415,7 @@ impl Policy for Mlfq {
     }
 
     fn yield_now(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId) {
-        let used = cx.task(task).cpu_time;
+        let used = cx.cpu_time(task);
         let e = &mut self.tasks[task.index()];
         e.slice_from = used;
         if self.cfg.io_reset {
@@ -432,7 +433,7 @@ impl Policy for Mlfq {
                     .iter(l)
                     .map(|t| {
                         let e = self.tasks[t.index()];
-                        let used = cx.task(t).cpu_time;
+                        let used = cx.cpu_time(t);
                         InspectEntry {
                             task: t.0,
                             key: format!("level {l}"),

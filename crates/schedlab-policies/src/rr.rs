@@ -81,11 +81,6 @@ impl Policy for RoundRobin {
         self.waiting.pick(cx, cpu)
     }
 
-    /// A newcomer joins the tail whatever the running tasks have used.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn set_next(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId) {
         self.waiting.remove(task);
         cx.start_timer(cpu, self.quantum);

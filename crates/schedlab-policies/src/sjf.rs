@@ -60,7 +60,7 @@ fn build(_: &Tunables, m: Machine) -> Box<dyn Policy> {
 
 /// The length SJF ranks a task by: its next CPU burst, 0 if it is not at a `run` step.
 pub fn next_burst(cx: &Cx<'_>, t: TaskId) -> Nanos {
-    cx.task(t).burst_left.unwrap_or(Nanos::ZERO)
+    cx.burst_left(t).unwrap_or(Nanos::ZERO)
 }
 
 pub struct Sjf {

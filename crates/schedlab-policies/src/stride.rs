@@ -106,9 +106,19 @@ pub struct Stride {
 }
 
 impl Stride {
+    /// The pass of `t` now: a task running on another CPU has run since its last `account`.
+    fn pass_now(&self, cx: &Cx<'_>, t: TaskId) -> u64 {
+        let e = &self.tasks[t.index()];
+        let ran = cx.uncharged(t).0 as u128;
+        if ran == 0 {
+            return e.pass;
+        }
+        e.pass + ((e.rem + e.stride as u128 * ran) / self.quantum.0 as u128) as u64
+    }
+
     /// The smallest pass among queued tasks, and never less than it was.
-    fn update_global_pass(&mut self) -> u64 {
-        if let Some(m) = self.queued.iter().map(|t| self.tasks[t.index()].pass).min() {
+    fn update_global_pass(&mut self, cx: &Cx<'_>) -> u64 {
+        if let Some(m) = self.queued.iter().map(|&t| self.pass_now(cx, t)).min() {
             self.global_pass = self.global_pass.max(m);
         }
         self.global_pass
@@ -132,7 +142,7 @@ impl Policy for Stride {
     }
 
     fn enqueue(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, _why: Enqueue) {
-        let g = self.update_global_pass();
+        let g = self.update_global_pass(cx);
         let e = &mut self.tasks[task.index()];
         e.pass = g;
         e.rem = 0;
@@ -146,9 +156,9 @@ impl Policy for Stride {
         }
     }
 
-    fn dequeue(&mut self, _cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
+    fn dequeue(&mut self, cx: &mut Cx<'_>, _cpu: CpuId, task: TaskId, _why: Dequeue) {
         // The global pass stays where the leaver's pass held it, if it was the smallest.
-        self.update_global_pass();
+        self.update_global_pass(cx);
         self.queued.retain(|&t| t != task);
     }
 
@@ -192,7 +202,7 @@ impl Policy for Stride {
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
         let mut order = self.queued.clone();
-        order.sort_by_key(|&t| (self.tasks[t.index()].pass, t));
+        order.sort_by_key(|&t| (self.pass_now(cx, t), t));
         Inspection {
             queues: vec![InspectQueue {
                 name: "queued tasks (by pass, then id)".into(),
@@ -202,7 +212,7 @@ impl Policy for Stride {
                         let e = self.tasks[t.index()];
                         InspectEntry {
                             task: t.0,
-                            key: format!("pass {}", e.pass),
+                            key: format!("pass {}", self.pass_now(cx, t)),
                             detail: format!(
                                 "{}, {} tickets, stride {}",
                                 cx.task(t).state.name(),

@@ -1,11 +1,9 @@
-//! The engine calls `Policy::account` only for policies whose `accounts()` says true, and
-//! charges the running tasks before a newcomer's hooks only for policies whose
-//! `reads_running_time()` says true (or that account). A policy that implements the hook but
-//! forgets to say so would silently lose its exact accounting, and one that reads the running
-//! tasks' CPU time in a newcomer's hooks but says false would read stale values: here every
-//! registered policy runs the scenario corpus as registered and wrapped so that each is forced
-//! on, and the runs must agree. (The converse, saying true without need, only costs time.)
-//! The same wrapper checks that a softirq raised twice on a CPU in one instant runs once.
+//! The engine calls `Policy::account` only for policies whose `accounts()` says true. A policy
+//! that implements the hook but forgets to say so would silently lose its exact accounting:
+//! here every registered policy runs the scenario corpus as registered and wrapped so that the
+//! hook is forced on, and the runs must agree. (The converse, saying true without need, only
+//! costs time.) The same wrapper checks that a softirq raised twice on a CPU in one instant
+//! runs once.
 
 use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{
@@ -17,14 +15,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Delegates every hook to the wrapped policy, but overrides what it says of `accounts()`
-/// (`Some(false)` also keeps `account` from it) and of `reads_running_time()`. It can also
+/// (`Some(false)` also keeps `account` from it). It can also
 /// raise the softirq at each tick (`raise_at_tick`), raise it again when that tick switches
 /// tasks (`raise_at_tick_switch`: a second raise, from another hook, in the same instant), and
 /// log when the softirq runs.
 struct Forced {
     inner: Box<dyn Policy>,
     account: Option<bool>,
-    running_time: Option<bool>,
     raise_at_tick: bool,
     raise_at_tick_switch: bool,
     last_tick: Option<(Nanos, CpuId)>,
@@ -32,11 +29,10 @@ struct Forced {
 }
 
 impl Forced {
-    fn new(inner: Box<dyn Policy>, account: Option<bool>, running_time: Option<bool>) -> Forced {
+    fn new(inner: Box<dyn Policy>, account: Option<bool>) -> Forced {
         Forced {
             inner,
             account,
-            running_time,
             raise_at_tick: false,
             raise_at_tick_switch: false,
             last_tick: None,
@@ -94,10 +90,6 @@ impl Policy for Forced {
     }
     fn accounts(&self) -> bool {
         self.account.unwrap_or_else(|| self.inner.accounts())
-    }
-    fn reads_running_time(&self) -> bool {
-        self.running_time
-            .unwrap_or_else(|| self.inner.reads_running_time())
     }
     fn account(&mut self, cx: &mut Cx<'_>, cpu: CpuId, task: TaskId, delta: Nanos) {
         if self.account != Some(false) {
@@ -184,63 +176,18 @@ fn forcing_the_account_hook_changes_no_run() {
                     .expect("corpus runs")
             };
             let plain = run(build());
-            for (account, running_time, what) in [
-                (
-                    Some(true),
-                    None,
-                    "implement `account` but `accounts()` does not say so",
-                ),
-                (
-                    None,
-                    Some(true),
-                    "read the running tasks' CPU time for a newcomer but \
-                     `reads_running_time()` says false",
-                ),
-            ] {
-                let forced = run(Box::new(Forced::new(build(), account, running_time)));
-                compared += 1;
-                if (plain.hash, plain.events) != (forced.hash, forced.events) {
-                    differ.push(format!("{} on {}: {what}", info.id, base.name));
-                }
+            let forced = run(Box::new(Forced::new(build(), Some(true))));
+            compared += 1;
+            if (plain.hash, plain.events) != (forced.hash, forced.events) {
+                differ.push(format!(
+                    "{} on {}: implements `account` but `accounts()` does not say so",
+                    info.id, base.name
+                ));
             }
         }
     }
-    assert_eq!(compared, 2 * CORPUS.len() * POLICIES.len());
+    assert_eq!(compared, CORPUS.len() * POLICIES.len());
     assert!(differ.is_empty(), "{differ:?}");
-}
-
-/// The check above can fail for `reads_running_time` too: STCF compares a newcomer with the
-/// running tasks' remaining bursts, so a wrapper that says it reads none changes its runs.
-#[test]
-fn a_policy_that_reads_stale_running_time_runs_differently() {
-    let info = POLICIES
-        .iter()
-        .find(|p| p.id == "stcf")
-        .expect("registered");
-    let changed = CORPUS.iter().any(|text| {
-        let mut s = Scenario::from_json(text).expect("valid");
-        s.policy = PolicySpec {
-            id: "stcf".into(),
-            tunables: Default::default(),
-        };
-        let build = || {
-            let machine = Machine {
-                cpus: s.cpus as u16,
-            };
-            (info.build)(&Tunables::defaults(info.tunables), machine)
-        };
-        let run = |policy: Box<dyn Policy>| {
-            Engine::new(&s, policy, RunOptions::default())
-                .expect("valid")
-                .run()
-                .expect("runs")
-        };
-        run(build()).hash != run(Box::new(Forced::new(build(), None, Some(false)))).hash
-    });
-    assert!(
-        changed,
-        "no corpus run of stcf depends on exact running time"
-    );
 }
 
 /// The check above can fail: stride scheduling advances a task's pass by the CPU time `account`
@@ -270,7 +217,7 @@ fn a_policy_that_loses_its_account_hook_runs_differently() {
     };
     assert_ne!(
         run(build()).hash,
-        run(Box::new(Forced::new(build(), Some(false), None))).hash
+        run(Box::new(Forced::new(build(), Some(false)))).hash
     );
 }
 
@@ -293,7 +240,6 @@ fn a_softirq_raised_twice_in_an_instant_runs_once() {
         };
         let mut policy = Forced::new(
             (info.build)(&Tunables::defaults(info.tunables), machine),
-            None,
             None,
         );
         policy.raise_at_tick = true;

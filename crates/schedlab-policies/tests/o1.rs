@@ -427,7 +427,7 @@ fn every_mechanism_runs_deterministically_on_1_2_and_4_cpus() {
             let a = run(&json);
             let b = run(&json);
             assert_eq!(a.hash, b.hash, "{policy} on {cpus} CPUs");
-            let cpu: u64 = a.tasks.iter().map(|t| t.cpu_time.0).sum();
+            let cpu: u64 = a.tasks.iter().map(|t| t.charged_cpu_time().0).sum();
             let busy: u64 = a.metrics.run.cpu_busy_ns.iter().sum();
             assert_eq!(cpu, busy, "{policy} on {cpus} CPUs");
             assert!(a.tasks.len() > 8);

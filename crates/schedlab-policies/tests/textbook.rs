@@ -222,6 +222,40 @@ fn mlfq_demotion_preemption_and_boost_timeline() {
 }
 
 #[test]
+fn mlfq_boost_on_one_cpu_restarts_the_other_cpus_task_from_its_time_at_the_boost() {
+    // Rule 5 on two CPUs: quantum = allotment = 10 ms (20 ms at level 1), boost every 25 ms;
+    // hogs A on cpu0 and B on cpu1, nobody waiting.
+    //   10   both used their level-0 allotment: A and B -> level 1, timers at the boost, 25
+    //   25   cpu0's timer boosts: A and B -> level 0, each with a fresh allotment from its CPU
+    //        time at 25 ms (B has run 25 ms on cpu1, though cpu1 has had no event since 10);
+    //        both CPUs choose again and keep their task, at level 0, with 10 ms to use
+    //   35   both used the fresh allotment: -> level 1
+    // Charging B only at cpu1's own events would start its fresh allotment from 10 ms, so the
+    // 15 ms it ran before the boost would demote it again at 25.
+    let policy = r#"{"id":"mlfq","tunables":{"queues":3,"quantum":10,"quantum_mult":2,
+                     "allotment":10,"boost_period":25}}"#;
+    let tasks = r#"[{"name":"A","program":[{"run":"1s"}]},
+                    {"name":"B","program":[{"run":"1s"}]}]"#;
+    let out = run(&scenario_until(2, "40ms", policy, tasks));
+    assert_eq!(gantt(&out, 5), "cpu0 |AAAAAAAA|\ncpu1 |BBBBBBBB|\n");
+    let expected = vec![(0, 0), (10, 1), (25, 0), (35, 1)];
+    assert_eq!(levels(&out, 0), expected);
+    assert_eq!(levels(&out, 1), expected);
+    let notes: Vec<(u64, u32, String)> = out
+        .trace
+        .notes()
+        .map(|n| (n.time.0 / 1_000_000, n.task.0, n.note.render()))
+        .collect();
+    let demoted = "used its 10 ms allotment at level 0: demoted to level 1".to_string();
+    assert!(
+        notes.contains(&(25, 1, "boost: level 1 -> 0".to_string())),
+        "{notes:?}"
+    );
+    assert!(!notes.contains(&(25, 1, demoted.clone())), "{notes:?}");
+    assert!(notes.contains(&(35, 1, demoted)), "{notes:?}");
+}
+
+#[test]
 fn mlfq_new_arrival_queues_before_the_task_whose_quantum_expires() {
     // OSTEP ch. 8, rule 2 (round robin within a level), re-queue order of mlfq.rs: A's 2 ms
     // quantum ends at 2 just as B arrives; the arrival is handled first, so B runs 2-4, A 4-6.

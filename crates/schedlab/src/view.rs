@@ -425,7 +425,7 @@ impl RunData {
                     colour: t.id.0 % PALETTE_LEN,
                     arrival_ns: t.arrival.0,
                     exit_ns: exit(i),
-                    cpu_ns: t.cpu_time.0,
+                    cpu_ns: t.charged_cpu_time().0,
                     wakeups: tm.map_or(0, |x| x.wakeups),
                     share_ppm: tm.map_or(0, |x| x.share_ppm),
                     entitlement_ppm: tm.map_or(0, |x| x.entitlement_ppm),
@@ -490,12 +490,12 @@ impl RunData {
             };
             let mut total_cpu = 0u128;
             for (i, t) in out.tasks.iter().enumerate() {
-                total_cpu += u128::from(t.cpu_time.0);
+                total_cpu += u128::from(t.charged_cpu_time().0);
                 if i < ntasks {
                     continue;
                 }
                 o.tasks += 1;
-                o.cpu_ns = o.cpu_ns.saturating_add(t.cpu_time.0);
+                o.cpu_ns = o.cpu_ns.saturating_add(t.charged_cpu_time().0);
                 o.wakeups = o
                     .wakeups
                     .saturating_add(m.tasks.get(i).map_or(0, |x| x.wakeups));

@@ -398,11 +398,6 @@ impl Policy for LibenziD1 {
         schedlab_engine::Queues::PerCpu
     }
 
-    /// Wake-ups compare priorities and time slices, never running tasks' exact CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         let info = cx.task(task);
         let nice = info.nice;

@@ -531,12 +531,6 @@ impl Policy for Linux25O1 {
         Queues::PerCpu
     }
 
-    /// Wake-ups compare dynamic priorities (sleep_avg is kept in jiffies), never running
-    /// tasks' exact CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         debug_assert_eq!(self.state.tasks.len(), task.index());
         let info = cx.task(task);

@@ -473,12 +473,6 @@ impl Policy for Linux26O1 {
         Queues::PerCpu
     }
 
-    /// Wake-ups compare dynamic priorities (sleep_avg is kept from timestamps), never running
-    /// tasks' exact CPU time.
-    fn reads_running_time(&self) -> bool {
-        false
-    }
-
     fn task_new(&mut self, cx: &mut Cx<'_>, task: TaskId) {
         debug_assert_eq!(self.state.tasks.len(), task.index());
         let k = self.k;
