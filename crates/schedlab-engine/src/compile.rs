@@ -7,7 +7,9 @@ use crate::program::{Count, Dur, IoOp, ProgramRef, Step, WaitFor};
 use crate::scenario::Scenario;
 use crate::time::Nanos;
 
-#[derive(Clone, Debug)]
+/// `Copy`: the engine copies the op it executes out of the program (no allocation, no
+/// per-variant clone).
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Op {
     Run(Dur),
     Sleep(Dur),
@@ -222,8 +224,8 @@ impl Compiled {
     ) {
         for st in steps {
             match st {
-                Step::Run(d) => out.push(Op::Run(d.clone())),
-                Step::Sleep(d) => out.push(Op::Sleep(d.clone())),
+                Step::Run(d) => out.push(Op::Run(*d)),
+                Step::Sleep(d) => out.push(Op::Sleep(*d)),
                 Step::Io(io) if io.file.is_some() => {
                     let name = io.file.as_deref().unwrap_or_default();
                     let file = self.files.get(name).unwrap_or(0);

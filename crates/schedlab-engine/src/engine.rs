@@ -1200,13 +1200,18 @@ impl Engine {
     /// `account` hook is told what every running task has used up to now, as its figures
     /// (vruntime, pass) are charged in those steps. What the engine itself keeps (CPU time,
     /// `burst_left`) needs no charge: a hook reads it exact through `Cx`.
-    #[inline]
+    #[inline(always)]
     fn account_newcomers(&mut self) {
         if self.accounts {
-            for c in 0..self.cpus.len() {
-                if self.v.curr[c].is_some() {
-                    self.account(CpuId(c as u16));
-                }
+            self.account_running();
+        }
+    }
+
+    /// Charges every running task up to now, telling the policy's `account` hook.
+    fn account_running(&mut self) {
+        for c in 0..self.cpus.len() {
+            if self.v.curr[c].is_some() {
+                self.account(CpuId(c as u16));
             }
         }
     }
@@ -1240,7 +1245,7 @@ impl Engine {
     /// Executes the operation at `t`'s program counter while it runs on `cpu`.
     fn exec_op(&mut self, cpu: CpuId, t: TaskId) -> Result<(), RunError> {
         let ti = t.index();
-        let op = self.code.ops[self.exec[ti].pc as usize].clone();
+        let op = self.code.ops[self.exec[ti].pc as usize];
         match op {
             Op::Run(_) => {
                 let left = self.v.info[ti]

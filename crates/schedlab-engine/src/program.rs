@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 use crate::time::Nanos;
 
 /// A duration that is fixed or drawn from a seeded distribution.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Dur {
     Fixed(Nanos),
     /// Uniform on `[min, max]`, integer nanoseconds.
