@@ -53,6 +53,7 @@ use components::stats_table::StatsTable;
 use components::sweep_panel::{SweepPanel, SweepPanelProps};
 use components::task_table::TaskTable;
 use components::Shared;
+use hooks::use_deferred::after_paint;
 use hooks::use_runner::use_runner;
 use schedlab::link::Embed;
 use state::{Action, AppState, Dispatch, Edit, ViewChange, WorkerEvent};
@@ -74,7 +75,14 @@ pub fn App() -> Html {
         let mut s = AppState::from_fragment(&location_fragment());
         // Large type is remembered on this device, whatever link opens the page.
         s.view.large_type |= stored_large_type() == Some(true);
-        s
+        // The first run, when the worker has answered it already: shown in the first render.
+        match hooks::use_runner::take_first_run(&s) {
+            Some(reply) => {
+                let s = Rc::new(s).reduce(Action::from(WorkerEvent::Reply(reply)));
+                Rc::try_unwrap(s).unwrap_or_else(|s| (*s).clone())
+            }
+            None => s,
+        }
     });
     let runner = use_runner(&state);
     let first_painted = use_first_paint(state.shown.is_some());
@@ -87,28 +95,15 @@ pub fn App() -> Html {
         .clone()
     };
 
-    // The first run goes out before the first render, which builds the whole page's DOM: the
-    // worker simulates meanwhile. The effect below sends the same requests after the render;
-    // the queue does not queue again a request equal to the one in flight or to the one the
-    // worker answered last (`hooks::queue`).
+    // Every new generation of a valid draft goes to the worker at once, from this render
+    // rather than from an effect after it: the worker simulates while the page renders the
+    // edit (for the first run, the whole page's DOM). A slider dragged across fires an input
+    // event per pixel: while a run is in flight, each newer generation replaces the one queued
+    // behind it (`hooks::queue`), so only the newest values run next.
     {
         let state = state.clone();
         let runner = runner.clone();
-        use_memo((), move |_| {
-            let requests = state.requests();
-            if !requests.is_empty() {
-                runner.submit(requests);
-            }
-        });
-    }
-
-    // Every new generation of a valid draft goes to the worker at once. A slider dragged across
-    // fires an input event per pixel: while a run is in flight, each newer generation replaces
-    // the one queued behind it (`hooks::queue`), so only the newest values run next.
-    {
-        let state = state.clone();
-        let runner = runner.clone();
-        use_effect_with(state.generation, move |_| {
+        use_memo(state.generation, move |_| {
             let requests = state.requests();
             if !requests.is_empty() {
                 runner.submit(requests);
@@ -437,43 +432,6 @@ fn use_first_paint(shown: bool) -> bool {
     }
     *painted
 }
-
-/// Runs `f` once the next frame has been painted: a zero timeout set from that frame's
-/// animation callback, which runs before its paint. A hidden page paints no frame, so a
-/// timeout of `AFTER_PAINT_LIMIT` runs it anyway.
-fn after_paint<F: FnOnce() + 'static>(f: F) {
-    let Some(window) = web_sys::window() else {
-        f();
-        return;
-    };
-    let once = Rc::new(Cell::new(Some(f)));
-    let run = move |once: Rc<Cell<Option<F>>>| {
-        if let Some(f) = once.take() {
-            f();
-        }
-    };
-    let timer = window.clone();
-    let on_frame = {
-        let once = once.clone();
-        wasm_bindgen::closure::Closure::once_into_js(move || {
-            let after = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
-            timer.set_timeout_with_callback(after.unchecked_ref()).ok();
-        })
-    };
-    window
-        .request_animation_frame(on_frame.unchecked_ref())
-        .ok();
-    let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
-    window
-        .set_timeout_with_callback_and_timeout_and_arguments_0(
-            fallback.unchecked_ref(),
-            AFTER_PAINT_LIMIT_MS,
-        )
-        .ok();
-}
-
-/// How long [`after_paint`] waits for a frame at most.
-const AFTER_PAINT_LIMIT_MS: i32 = 250;
 
 /// Where this device keeps the large-type setting.
 const LARGE_TYPE_KEY: &str = "schedlab.large-type";

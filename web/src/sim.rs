@@ -14,6 +14,9 @@ use crate::wire::{self, Reply};
 /// in JSON. `clock` gives milliseconds (the worker's `performance.now()`), used only to report
 /// how long the run took.
 pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Reply {
+    if let Some(reply) = take_prepared(request) {
+        return reply;
+    }
     let request: Request = match serde_json::from_str(request) {
         Ok(r) => r,
         Err(e) => {
@@ -40,11 +43,58 @@ pub fn warm_up(clock: &dyn Fn() -> f64) {
 
 /// The request [`warm_up`] runs, as the page would send it.
 pub fn warm_up_request() -> Option<String> {
+    default_run_request(1)
+}
+
+/// The page's first request when it opens without a link (the default scenario), exactly as its
+/// runner writes it: what [`prepare_first_run`] answers ahead of time.
+pub fn first_run_request() -> Option<String> {
+    default_run_request(crate::state::DEFAULT_ITERATIONS)
+}
+
+std::thread_local! {
+    /// A request answered before it came ([`prepare_first_run`]) and its reply.
+    static PREPARED: std::cell::RefCell<Option<(String, Reply)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs the page's first request of a load without a link ([`first_run_request`]) before the
+/// page sends it, and keeps the reply for it: the worker calls it once its engine is loaded,
+/// while the page's own wasm is still starting, so that run overlaps the app's start and its
+/// reply goes out the moment the request arrives. It also compiles what every later run takes,
+/// as [`warm_up`] does. A simulation is a function of its request, so the reply is the one the
+/// request would get later (its `wall_ms` is that run's time). Kept for the first request only:
+/// any other drops it.
+pub fn prepare_first_run(clock: &dyn Fn() -> f64) {
+    let Some(request) = first_run_request() else {
+        return;
+    };
+    let reply = handle(&request, clock);
+    PREPARED.with(|p| *p.borrow_mut() = Some((request, reply)));
+}
+
+/// The request [`prepare_first_run`] answered and its reply, while they are kept: the worker
+/// also posts them to the page's bootstrap at once, which hands them to the app before its
+/// first render (`hooks::use_runner::take_first_run`), so the first chart is drawn in the
+/// page's first frame and the request need not be sent at all.
+pub fn prepared_first_run() -> Option<(String, Reply)> {
+    PREPARED.with(|p| p.borrow().clone())
+}
+
+/// The prepared reply, if `request` is the one prepared; any request drops what was prepared.
+fn take_prepared(request: &str) -> Option<Reply> {
+    let (prepared, reply) = PREPARED.with(|p| p.borrow_mut().take())?;
+    (prepared == request).then_some(reply)
+}
+
+/// The page's first run of the default scenario with `iterations` of its probe, as its runner
+/// writes the request (the page's first generation).
+fn default_run_request(iterations: i64) -> Option<String> {
     let mut preset = PresetRef {
         id: crate::state::DEFAULT_PRESET.into(),
         params: Default::default(),
     };
-    crate::presets::set_param(&mut preset, "iterations", 1);
+    crate::presets::set_param(&mut preset, "iterations", iterations);
     let policy = schedlab::engine::scenario::PolicySpec {
         id: schedlab::workloads::default_policy().into(),
         tunables: Default::default(),
@@ -57,7 +107,7 @@ pub fn warm_up_request() -> Option<String> {
     )
     .ok()?;
     let request = Request::Run {
-        id: 0,
+        id: crate::state::FIRST_GENERATION,
         scenario: Source::Scenario(Box::new(scenario)),
         preset: Some(preset),
     };

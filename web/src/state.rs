@@ -42,6 +42,9 @@ pub const DEFAULT_PRESET: &str = "sleep-work";
 /// Iterations of the probe in the default scenario: about 11 simulated seconds, enough to
 /// see the pattern and quick enough to re-run while a slider moves.
 pub const DEFAULT_ITERATIONS: i64 = 30;
+/// The generation of a page's first draft: a new state starts at 0 and validating its draft
+/// counts one. The worker's prepared first run (`sim::prepare_first_run`) carries it.
+pub const FIRST_GENERATION: u64 = 1;
 /// The tunable the default scenario puts up front.
 pub const FEATURED_TUNABLE: &str = "prio_bonus_ratio";
 
@@ -573,11 +576,17 @@ impl AppState {
         } else {
             Source::Scenario(Box::new((*self.draft).clone()))
         };
-        let mut out = vec![Request::Run {
-            id,
-            scenario,
-            preset: self.preset.clone(),
-        }];
+        // The run itself, unless it is on screen already (the worker's first run, which it
+        // answered before the page asked: `hooks::use_runner::take_first_run`).
+        let shown = self.shown.as_ref().is_some_and(|s| s.id == id);
+        let mut out: Vec<Request> = (!shown)
+            .then(|| Request::Run {
+                id,
+                scenario,
+                preset: self.preset.clone(),
+            })
+            .into_iter()
+            .collect();
         out.extend(pin);
         out.extend(quiz);
         if let Some(preset) = self.preset.as_ref().filter(|_| contest) {

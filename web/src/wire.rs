@@ -3,9 +3,13 @@
 //! the reply: every lane's segments) without a text parser.
 //!
 //! ```text
-//! reply    := "SLB1"  u32 header_len  header  run_data
-//! header   := Response::Ran as JSON (protocol.rs), which leaves out its outcome's `data`:
-//!             the result's per-task table, the report, the contest row: small
+//! reply    := "SLB2"  u32 header_len  header  run_data  seq<result> results
+//! header   := Response::Ran as JSON (protocol.rs) with neither its outcome's `data` nor its
+//!             result's `tasks`: the result's summary, the report, the contest row: small
+//! result   := str name  u64 cpu_ns  u64 wait_ns  opt<u64> response_ns  opt<u64> turnaround_ns
+//!             u64 switches  u64 p50  u64 p90  u64 p99  u64 max  u32 id  i32 nice
+//!             u64 arrival_ns  u64 migrations  u64 wakeups  u64 wakeup_latency_mean_ns
+//!             u64 share_ppm  u64 entitlement_ppm      (the result's per-task table, in order)
 //! run_data := str policy  str hash  u32 cpus  u64 end_ns  u64 shown_until_ns
 //!             seq<task>  seq<spans> cpu_lanes  seq<spans> task_lanes  notes  u64 notes_truncated
 //!             opt<observed>  seq<u32s> latency  opt<omitted>  opt<machine>
@@ -30,12 +34,13 @@
 //! compile error here until the layout carries it.
 
 use schedlab::machine::{DiskSeries, KernelThread, MachineSeries};
+use schedlab::result::{Latency, TaskResult};
 use schedlab::view::{Notes, Observed, Omitted, RunData, Spans, TaskView};
 
 use crate::protocol::Response;
 
 /// The first four bytes of a binary reply (and its layout's version).
-pub const MAGIC: &[u8; 4] = b"SLB1";
+pub const MAGIC: &[u8; 4] = b"SLB2";
 
 /// A reply of the worker: JSON text, or a run in the binary layout above.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,13 +81,20 @@ pub fn encode(mut response: Response) -> Reply {
         return Reply::Text(crate::protocol::to_json(&response));
     };
     let data = std::mem::take(&mut outcome.data);
+    // Up to view::TASK_LIMIT rows (a contest run's are a few hundred): raw fields read in one
+    // pass, where JSON took a parser over every key of every row.
+    let tasks = std::mem::take(&mut outcome.result.tasks);
     let header = crate::protocol::to_json(&response);
     // Sized once: a run's arrays run to tens of megabytes, and a buffer grown by doubling
     // would leave the worker's memory (which never shrinks) half as large again.
-    let mut w = Writer(Vec::with_capacity(8 + header.len() + size(&data)));
+    let results: usize = tasks.iter().map(|t| RESULT_SIZE + 16 + t.name.len()).sum();
+    let mut w = Writer(Vec::with_capacity(
+        12 + header.len() + size(&data) + results,
+    ));
     w.0.extend_from_slice(MAGIC);
     w.str(&header);
     w.run_data(&data);
+    w.seq(&tasks, Writer::result);
     Reply::Binary(w.0)
 }
 
@@ -96,11 +108,15 @@ pub fn decode(bytes: &[u8]) -> Result<Response, String> {
     let mut response: Response =
         serde_json::from_str(&header).map_err(|e| format!("header: {e}"))?;
     let data = r.run_data()?;
+    let tasks = r.seq(RESULT_SIZE, Reader::result)?;
     if r.at != bytes.len() {
         return Err(format!("{} bytes left over", bytes.len() - r.at));
     }
     match &mut response {
-        Response::Ran { outcome, .. } => outcome.data = data,
+        Response::Ran { outcome, .. } => {
+            outcome.data = data;
+            outcome.result.tasks = tasks;
+        }
         _ => return Err("a binary reply that is not a run".into()),
     }
     Ok(response)
@@ -139,6 +155,10 @@ fn size(data: &RunData) -> usize {
         + latency
         + machine
 }
+
+/// The fewest bytes a `result` takes: 13 u64s, two u32s, its name's length and two option tags
+/// (the two options' u64s, and the name, come on top).
+const RESULT_SIZE: usize = 13 * 8 + 2 * 4 + 4 + 2;
 
 struct Writer(Vec<u8>);
 
@@ -192,6 +212,46 @@ impl Writer {
         self.len(v.len());
         for x in v {
             each(self, x);
+        }
+    }
+
+    fn result(&mut self, t: &TaskResult) {
+        let TaskResult {
+            name,
+            cpu_ns,
+            wait_ns,
+            response_ns,
+            turnaround_ns,
+            switches,
+            wakeup_latency_ns: Latency { p50, p90, p99, max },
+            id,
+            nice,
+            arrival_ns,
+            migrations,
+            wakeups,
+            wakeup_latency_mean_ns,
+            share_ppm,
+            entitlement_ppm,
+        } = t;
+        self.str(name);
+        self.u64(*cpu_ns);
+        self.u64(*wait_ns);
+        self.opt(response_ns.as_ref(), |w, v| w.u64(*v));
+        self.opt(turnaround_ns.as_ref(), |w, v| w.u64(*v));
+        for v in [switches, p50, p90, p99, max] {
+            self.u64(*v);
+        }
+        self.u32(*id);
+        self.u32(*nice as u32);
+        for v in [
+            arrival_ns,
+            migrations,
+            wakeups,
+            wakeup_latency_mean_ns,
+            share_ppm,
+            entitlement_ppm,
+        ] {
+            self.u64(*v);
         }
     }
 
@@ -438,6 +498,31 @@ impl<'a> Reader<'a> {
     ) -> Result<Vec<T>, String> {
         let n = self.count(size)?;
         (0..n).map(|_| each(self)).collect()
+    }
+
+    fn result(&mut self) -> Result<TaskResult, String> {
+        Ok(TaskResult {
+            name: self.str()?,
+            cpu_ns: self.u64()?,
+            wait_ns: self.u64()?,
+            response_ns: self.opt(Reader::u64)?,
+            turnaround_ns: self.opt(Reader::u64)?,
+            switches: self.u64()?,
+            wakeup_latency_ns: Latency {
+                p50: self.u64()?,
+                p90: self.u64()?,
+                p99: self.u64()?,
+                max: self.u64()?,
+            },
+            id: self.u32()?,
+            nice: self.u32()? as i32,
+            arrival_ns: self.u64()?,
+            migrations: self.u64()?,
+            wakeups: self.u64()?,
+            wakeup_latency_mean_ns: self.u64()?,
+            share_ppm: self.u64()?,
+            entitlement_ppm: self.u64()?,
+        })
     }
 
     fn spans(&mut self) -> Result<Spans, String> {

@@ -25,6 +25,27 @@ pub fn warm_up() {
     schedlab_web::sim::warm_up(&now_ms);
 }
 
+/// Answers the page's first request of a load without a link before it comes
+/// (`schedlab_web::sim::prepare_first_run`); compiles what later runs take too.
+#[wasm_bindgen]
+pub fn prepare_first_run() {
+    schedlab_web::sim::prepare_first_run(&now_ms);
+}
+
+/// The prepared first run as `[request, reply]` (JSON text, a `Uint8Array` over a buffer of
+/// its own), or `undefined` when none is kept (`schedlab_web::sim::prepared_first_run`).
+#[wasm_bindgen]
+pub fn first_run() -> JsValue {
+    match schedlab_web::sim::prepared_first_run() {
+        Some((request, schedlab_web::wire::Reply::Binary(bytes))) => js_sys::Array::of2(
+            &JsValue::from_str(&request),
+            &js_sys::Uint8Array::from(&bytes[..]),
+        )
+        .into(),
+        _ => JsValue::UNDEFINED,
+    }
+}
+
 fn now_ms() -> f64 {
     js_sys::global()
         .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()

@@ -8,7 +8,9 @@
 // is imported (a static import would run this file only once app.js had loaded).
 //
 // The app is imported once the worker has loaded the engine (worker.js says so on the
-// BroadcastChannel WORKER_STARTED), once it failed, or after STARTED_WAIT_MS at most. Loading a
+// BroadcastChannel WORKER_STARTED) or, on a page opened without a link, once it has posted the
+// page's first run, which it simulates before it is asked (`firstRun`, handed to the app); once
+// it failed, or after STARTED_WAIT_MS at most. Loading a
 // worker takes the page's thread: Chromium runs the worker's script, and hands it the responses
 // to its fetches (sim.js, sim_bg.wasm), only when that thread is free, and the app's
 // instantiation, first render and layout hold it for a few hundred ms on a busy machine. Traced
@@ -20,16 +22,32 @@
 const WORKER_STARTED = "schedlab-worker-started";
 const STARTED_WAIT_MS = 800;
 let workerStarted = Promise.resolve();
+// The app's wasm, compiled while the worker prepares the first run; `null`: app.js fetches and
+// compiles it itself.
+let appModule = null;
+function compileApp() {
+  if (typeof WebAssembly.compileStreaming !== "function") return null;
+  return WebAssembly.compileStreaming(fetch(new URL("./app_bg.wasm", import.meta.url))).catch(() => null);
+}
 try {
-  const worker = new Worker("./worker.js", { type: "module" });
+  // Opened without a share link, the page's first request is the default scenario's run,
+  // which this worker then simulates before it is asked (web/src/sim.rs prepare_first_run);
+  // the test is AppState::from_fragment's.
+  const link = location.hash.split("&").some((part) => part.replace(/^#+/, "").startsWith("s="));
+  const worker = new Worker("./worker.js", { type: "module", name: link ? "schedlab" : "schedlab-first-run" });
   const early = [];
+  const handOver = { worker, early, firstRun: null };
   let started = () => {};
   if (typeof BroadcastChannel === "function") {
     workerStarted = new Promise((resolve) => {
       const channel = new BroadcastChannel(WORKER_STARTED);
       const timer = setTimeout(() => started(), STARTED_WAIT_MS);
       channel.onmessage = (event) => {
-        if (event.data === "loaded") started();
+        if (event.data !== "loaded") return;
+        // A worker preparing the first run goes on until its reply comes (below); the page's
+        // thread, free meanwhile, compiles the app's wasm.
+        if (link) started();
+        else appModule ??= compileApp();
       };
       started = () => {
         clearTimeout(timer);
@@ -39,7 +57,13 @@ try {
     });
   }
   worker.onmessage = (event) => {
-    early.push(event);
+    if (event.data?.firstRun instanceof ArrayBuffer) {
+      // The first run, answered before the app asked (worker.js postFirstRun): the app takes
+      // it before its first render (web/src/hooks/use_runner.rs take_first_run).
+      handOver.firstRun = event.data;
+    } else {
+      early.push(event);
+    }
     started();
   };
   worker.onerror = (event) => {
@@ -47,7 +71,7 @@ try {
     early.push(event);
     started();
   };
-  globalThis.schedlabWorker = { worker, early };
+  globalThis.schedlabWorker = handOver;
 } catch {
   // The runner starts its own worker and reports a failure there.
 }
@@ -55,8 +79,8 @@ try {
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. app.js or the wasm file is missing or the browser lacks WebAssembly.
 workerStarted
-  .then(() => import("./app.js"))
-  .then((app) => app.default())
+  .then(() => Promise.all([import("./app.js"), appModule]))
+  .then(([app, module]) => app.default({ module_or_path: module ?? undefined }))
   .then(keepOffline, (error) => {
     console.error(error);
     const banner = document.createElement("div");

@@ -21,6 +21,23 @@ function tellPage(what) {
 }
 tellPage("started");
 
+// The name boot.js gives the worker it starts for a page opened without a link.
+const FIRST_RUN = "schedlab-first-run";
+
+// Runs the page's first request before the page sends it (web/src/sim.rs prepare_first_run)
+// and posts the reply with the request it answers, `{ firstRun, request }`: boot.js hands it
+// to the app before its first render, and the app then sends no request for it. The reply is
+// also kept for that request, should the app start before it arrives and ask after all. Not
+// a reply to any request: the app's runner ignores a message of this form.
+function postFirstRun(sim) {
+  sim.prepare_first_run();
+  const first = sim.first_run();
+  if (first) {
+    const [request, reply] = first;
+    self.postMessage({ firstRun: reply.buffer, request }, [reply.buffer]);
+  }
+}
+
 // A load failure is the reply to every request: the page may not yet be listening when it
 // happens (the worker starts before the page's app, see boot.js).
 let failed = null;
@@ -30,7 +47,9 @@ const ready = import("./sim.js")
   .then(async (sim) => {
     await sim.default({ module_or_path: wasm });
     handle = sim.handle;
-    warmUp = sim.warm_up;
+    // The worker boot.js starts for a page opened without a link answers that page's first
+    // request ahead of time; any other only warms up.
+    warmUp = self.name === FIRST_RUN ? () => postFirstRun(sim) : sim.warm_up;
     return true;
   })
   .catch((error) => {
@@ -39,8 +58,9 @@ const ready = import("./sim.js")
     return false;
   })
   .finally(() => tellPage("loaded"));
-// Once the page has been told: the warm-up (web/src/sim.rs `warm_up`) overlaps the page's own
-// start, and a request that comes meanwhile waits for it in this thread's queue. A panic in it
+// Once the page has been told: the warm-up (web/src/sim.rs `warm_up`, or `prepare_first_run`,
+// which runs the page's first request before it comes) overlaps the page's own start, and a
+// request that comes meanwhile waits for it in this thread's queue. A panic in it
 // is reported like a request's (the engine's hook posts it, and the page replaces the worker).
 ready.then((ok) => {
   if (!ok) return;

@@ -776,3 +776,51 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
         Response::Ran { .. }
     ));
 }
+
+/// The first run the worker prepares is, byte for byte, the request the page's runner sends
+/// first on a load without a link; its reply is the one that request gets, handed out once.
+#[test]
+fn the_prepared_first_run_is_the_pages_first_request() {
+    let page = AppState::default_scenario();
+    let first = page.requests().into_iter().next().expect("a first run");
+    let sent = serde_json::to_string(&first).unwrap();
+    assert_eq!(sim::first_run_request().as_deref(), Some(sent.as_str()));
+
+    // A clock that moves 5 ms a reading: the prepared run says it took 5 ms, a run made on
+    // the request with the still clock says 0.
+    let ticks = std::cell::Cell::new(0.0);
+    let moving = || {
+        ticks.set(ticks.get() + 5.0);
+        ticks.get()
+    };
+    let wall = |reply: &schedlab_web::wire::Reply| match reply.read() {
+        Response::Ran {
+            wall_ms, outcome, ..
+        } => (wall_ms, outcome),
+        other => panic!("not a run: {other:?}"),
+    };
+    sim::prepare_first_run(&moving);
+    let (prepared_ms, prepared) = wall(&sim::handle(&sent, &clock));
+    assert_eq!(prepared_ms, 5.0, "the prepared reply");
+    // What the app does with it before its first render: shown, and not asked for again.
+    let reply = sim::handle(&sent, &clock).read();
+    let shown =
+        Rc::new(AppState::default_scenario()).reduce(Action::from(WorkerEvent::Reply(reply)));
+    assert!(matches!(shown.status, RunStatus::Done { .. }));
+    assert!(
+        shown.requests().is_empty(),
+        "the run on screen is not asked for"
+    );
+    let (again_ms, again) = wall(&sim::handle(&sent, &clock));
+    assert_eq!(again_ms, 0.0, "handed out once, then run again");
+    assert_eq!(prepared, again, "the same run");
+
+    // Any other request drops it.
+    sim::prepare_first_run(&moving);
+    let other = serde_json::to_string(&inspect(1, 0)).unwrap();
+    assert!(matches!(
+        sim::handle(&other, &clock).read(),
+        Response::Inspected { .. }
+    ));
+    assert_eq!(wall(&sim::handle(&sent, &clock)).0, 0.0);
+}

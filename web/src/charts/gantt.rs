@@ -23,6 +23,7 @@ use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
 };
+use crate::hooks::use_deferred::use_deferred;
 use crate::state::ViewChange;
 
 /// Lane height in CSS pixels at normal type: fixed, so a new run never changes the row pitch.
@@ -636,7 +637,10 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         format_ns(win.start),
         format_ns(win.end)
     );
-    let text = text_alternative(&data, mode, win, layout.lanes, &text_id, &name);
+    let text = html! {
+        <TextAlternative data={data.clone()} {mode} window={win} lanes={layout.lanes}
+            id={AttrValue::from(text_id.clone())} name={AttrValue::from(name.clone())} />
+    };
     let css_h = layout.height() as u32;
     let canvas_style = format!(
         "display:block;width:100%;height:{css_h}px;cursor:{};touch-action:none",
@@ -806,6 +810,50 @@ pub fn svg(
 
 /// Rows at most in the text alternative: a screen reader's table, not a dump of the trace.
 pub const TEXT_ROWS: usize = 60;
+
+/// What the text alternative lists: the run's segments in a window.
+#[derive(Properties, Clone)]
+struct TextProps {
+    data: Rc<RunData>,
+    mode: LaneMode,
+    window: Window,
+    lanes: usize,
+    id: AttrValue,
+    name: AttrValue,
+}
+
+/// The run is compared by pointer, as in [`GanttProps`].
+impl PartialEq for TextProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.data, &other.data)
+            && self.mode == other.mode
+            && self.window == other.window
+            && self.lanes == other.lanes
+            && self.id == other.id
+            && self.name == other.name
+    }
+}
+
+/// The chart's text alternative ([`text_alternative`]), following what the canvas shows once
+/// the canvas's frame has been painted (`use_deferred`): its rows are not rebuilt before a
+/// slider's redrawn chart is on screen.
+#[component]
+fn TextAlternative(props: &TextProps) -> Html {
+    let now = use_deferred(Some(props.clone())).unwrap_or_else(|| props.clone());
+    html! { <TextTable ..now /> }
+}
+
+#[component]
+fn TextTable(props: &TextProps) -> Html {
+    text_alternative(
+        &props.data,
+        props.mode,
+        props.window,
+        props.lanes,
+        &props.id,
+        &props.name,
+    )
+}
 
 /// The text alternative of the chart: a visually hidden table of the segments in the window,
 /// lane by lane, at most [`TEXT_ROWS`] rows, with a last row counting the rest.

@@ -264,14 +264,22 @@ impl Plot<'_> {
         self.top + self.h - f.clamp(0.0, 1.0) * self.h
     }
 
-    /// The step line of `value(i)` over the window's points.
+    /// The step line of `value(i)` over the window's points. A sample at the height of the one
+    /// before continues its step (only the step's end moves), so a series that rests for long
+    /// stretches is a few points to write and draw, not two per sample.
     fn trace(&self, value: &dyn Fn(usize) -> f64) -> Vec<(f64, f64)> {
         let range = self.m.points_in(self.window.start, self.window.end);
-        let mut points = Vec::with_capacity(range.len() * 2);
+        let mut points: Vec<(f64, f64)> = Vec::with_capacity(range.len() * 2);
         for i in range {
             let a = self.x(self.m.time(i).max(self.window.start));
             let b = self.x(self.m.time(i + 1).min(self.window.end));
             let y = self.y(value(i));
+            if let [.., (_, y0), (end, y1)] = &mut points[..] {
+                if *y0 == y && *y1 == y {
+                    *end = b;
+                    continue;
+                }
+            }
             points.push((a, y));
             points.push((b, y));
         }

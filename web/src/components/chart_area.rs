@@ -4,6 +4,7 @@ use yew::prelude::*;
 use crate::charts::{GanttChart, LatencyHistogram, MachineChart, ObservedChart, ShareChart};
 use crate::components::inspector::Inspector;
 use crate::components::Shared;
+use crate::hooks::use_deferred::use_deferred;
 use crate::state::{Inspector as Inspection, Shown, ViewChange};
 
 #[derive(Properties, PartialEq)]
@@ -34,6 +35,9 @@ pub struct ChartAreaProps {
 /// places so nothing jumps when they appear.
 #[component]
 pub fn ChartArea(props: &ChartAreaProps) -> Html {
+    // The charts under the Gantt chart draw a new run once the Gantt chart's frame with it has
+    // been painted (`use_deferred`): a slider's redraw is not held up by their canvases.
+    let under = use_deferred(props.shown.clone());
     let Some(shown) = props.shown.clone() else {
         return html! {
             <section class="charts" aria-label="Charts">
@@ -69,11 +73,13 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
                 type_scale={crate::state::type_scale(view)} presenter={view.presenter} />
         }
     };
-    let observed = schedlab::find(&shown.scenario.policy.id).and_then(|p| p.metric);
+    let under = under.unwrap_or_else(|| shown.clone());
+    let under_data = under.data.clone();
+    let observed = schedlab::find(&under.scenario.policy.id).and_then(|p| p.metric);
     // The task in focus and those compared with it, picked out in every chart.
     let selected = view.selected_task.clone().map(AttrValue::from);
     let compared = crate::charts::compared(view);
-    let machine = data.machine.is_some();
+    let machine = under_data.machine.is_some();
     html! {
         <section class="charts" aria-label="Charts">
             if let Some(a) = &props.pinned {
@@ -86,7 +92,7 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             </div>
             if machine {
                 <div class="chart-block machine-block">
-                    <MachineChart data={data.clone()} zoom={view.zoom} cursor={view.cursor_ns}
+                    <MachineChart data={under_data.clone()} zoom={view.zoom} cursor={view.cursor_ns}
                         onview={props.onview.clone()} selected={selected.clone()} compared={compared.clone()} />
                 </div>
             }
@@ -100,16 +106,16 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
             } else {
             <div class="chart-row">
                 <div class="chart-block">
-                    <LatencyHistogram data={data.clone()} selected={selected.clone()}
+                    <LatencyHistogram data={under_data.clone()} selected={selected.clone()}
                         compared={compared.clone()} onview={props.onview.clone()} />
                 </div>
                 <div class="chart-block">
-                    <ShareChart data={data.clone()} selected={selected.clone()} compared={compared.clone()} />
+                    <ShareChart data={under_data.clone()} selected={selected.clone()} compared={compared.clone()} />
                 </div>
             </div>
             if observed.is_some() {
                 <div class="chart-block">
-                    <ObservedChart {data} {selected} {compared} />
+                    <ObservedChart data={under_data} {selected} {compared} />
                 </div>
             }
             }

@@ -6,6 +6,7 @@ use schedlab::workloads::seeds::published::{contest_column, Figure};
 use schedlab::workloads::stats::{div_round, fixed};
 use yew::prelude::*;
 
+use crate::hooks::use_deferred::use_deferred;
 use crate::protocol::ContestCells;
 
 /// One load's Time (ms) and Ratio (×100, against the same rows' noload) in `rows`, if done.
@@ -89,7 +90,7 @@ fn compare_table(kernel_a: &str, a: &[ContestCells], kernel_b: &str, b: &[Contes
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct ContestTableProps {
     /// The configuration the rows run: the draft's policy with its tunables, CPUs and seed.
     pub policy: PolicySpec,
@@ -121,9 +122,19 @@ pub fn selected_load(preset: Option<&PresetRef>) -> &'static str {
 /// from the committed seed comparison.
 #[component]
 pub fn ContestTable(props: &ContestTableProps) -> Html {
+    // A change follows the Gantt chart's frame (`use_deferred`), so a slider's redraw does not
+    // wait for this table; the table is a component of its own, so until then nothing of it
+    // renders again. The configuration and its rows change together.
+    let now = use_deferred(Some(props.clone())).unwrap_or_else(|| props.clone());
+    html! { <ContestRows ..now /> }
+}
+
+/// The table of [`ContestTable`] with the rows it is given now.
+#[component]
+fn ContestRows(props: &ContestTableProps) -> Html {
+    let rows = &props.rows;
     let (policy, cpus) = (&props.policy, props.cpus);
     let kernel = label(policy);
-    let rows = &props.rows;
     let noload_ms = rows
         .iter()
         .find(|r| r.load == "noload")

@@ -93,10 +93,20 @@ pub struct StatsTableProps {
 /// rows of picked tasks carry their chart colour and the others fade, as in the charts.
 #[component]
 pub fn StatsTable(props: &StatsTableProps) -> Html {
-    // A new run's rows follow its charts by one task: while a slider moves, the Gantt chart
-    // is redrawn before these few thousand cells are diffed and laid out.
+    // A new run's rows follow its charts by a painted frame: while a slider moves, the Gantt
+    // chart is redrawn and painted before these few thousand cells are diffed and laid out.
+    // The rows are a component of their own, so until then this one renders nothing new.
     let shown = use_deferred(props.shown.clone());
-    let Some(shown) = shown else {
+    html! {
+        <StatsRows {shown} sort={props.sort} selected={props.selected.clone()}
+            compared={props.compared.clone()} onview={props.onview.clone()} />
+    }
+}
+
+/// The table of [`StatsTable`] for the run it is given now.
+#[component]
+fn StatsRows(props: &StatsTableProps) -> Html {
+    let Some(shown) = props.shown.clone() else {
         return html! {
             <section class="panel stats-panel">
                 <h2>{ "Per-task statistics" }</h2>

@@ -1,15 +1,20 @@
-//! A value rendered one task later than it changes: what a panel far from the charts (the
-//! stats table) shows of a new run, so the run's charts are drawn, and can be painted, before
-//! the panel's thousands of cells are diffed and laid out. A value that changes again before
-//! its turn comes is skipped: only the newest is rendered.
+//! A value rendered one painted frame later than it changes: what the panels under the Gantt
+//! chart (the machine, latency, share and policy-value charts, the contest and stats tables)
+//! show of a new run, so a slider's redrawn Gantt chart is drawn and painted before their
+//! canvases are drawn and their cells diffed and laid out. They follow in the task after that
+//! frame; a value that changes again before its turn comes is skipped: only the newest is
+//! rendered.
 
-use std::time::Duration;
+use std::cell::Cell;
+use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// `value` as the component should render it now. The first value (and a change to or from
-/// `None`) comes through at once; a change from one value to another after the tasks already
-/// waiting (a zero timeout), unless a newer value replaced it meanwhile.
+/// `None`) comes through at once; a change from one value to another once the frame that shows
+/// what rendered with it has been painted ([`after_paint`]), unless a newer value replaced it
+/// meanwhile.
 #[hook]
 pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<T> {
     let rendered = use_mut_ref(|| value.clone());
@@ -31,8 +36,7 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
                 return;
             }
             let value = value.clone();
-            yew::platform::spawn_local(async move {
-                yew::platform::time::sleep(Duration::ZERO).await;
+            after_paint(move || {
                 if *turns.borrow() == turn {
                     *rendered.borrow_mut() = value;
                     redraw.force_update();
@@ -43,3 +47,40 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
     let now = rendered.borrow().clone();
     now
 }
+
+/// Runs `f` once the next frame has been painted: a zero timeout set from that frame's
+/// animation callback, which runs before its paint. A hidden page paints no frame, so a
+/// timeout of [`AFTER_PAINT_LIMIT_MS`] runs it anyway. Without a window it runs at once.
+pub fn after_paint<F: FnOnce() + 'static>(f: F) {
+    let Some(window) = web_sys::window() else {
+        f();
+        return;
+    };
+    let once = Rc::new(Cell::new(Some(f)));
+    let run = move |once: Rc<Cell<Option<F>>>| {
+        if let Some(f) = once.take() {
+            f();
+        }
+    };
+    let timer = window.clone();
+    let on_frame = {
+        let once = once.clone();
+        wasm_bindgen::closure::Closure::once_into_js(move || {
+            let after = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+            timer.set_timeout_with_callback(after.unchecked_ref()).ok();
+        })
+    };
+    window
+        .request_animation_frame(on_frame.unchecked_ref())
+        .ok();
+    let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(
+            fallback.unchecked_ref(),
+            AFTER_PAINT_LIMIT_MS,
+        )
+        .ok();
+}
+
+/// How long [`after_paint`] waits for a frame at most.
+const AFTER_PAINT_LIMIT_MS: i32 = 250;

@@ -315,10 +315,17 @@ impl Inner {
 
     fn on_message(this: &Rc<RefCell<Inner>>, which: Lane, event: MessageEvent) {
         // A run's reply is a transferred ArrayBuffer (`wire.rs`), every other a JSON string.
+        // The worker's first run posted for the bootstrap (`{ firstRun, request }`, see
+        // [`take_first_run`]) is no reply to a request of the runner's: one that comes after
+        // the app started is left alone (the worker answers the app's own request for it).
         let data = event.data();
         let reply = match data.dyn_into::<js_sys::ArrayBuffer>() {
             Ok(buffer) => Reply::Binary(js_sys::Uint8Array::new(&buffer).to_vec()),
-            Err(data) => Reply::Text(data.as_string().unwrap_or_default()),
+            Err(data) => match data.as_string() {
+                Some(text) => Reply::Text(text),
+                None if data.is_object() => return,
+                None => Reply::Text(String::new()),
+            },
         };
         Inner::handle(this, which, reply.read());
     }
@@ -339,7 +346,14 @@ impl Inner {
             response => {
                 this.borrow_mut().slot(which).queue.answered();
                 dispatch.emit(Action::from(WorkerEvent::Reply(response)));
-                this.borrow_mut().pump_all();
+                // The next requests go out once the reply is rendered (the render is queued
+                // first): a run's charts are drawn before a contest row is even posted.
+                let this = Rc::downgrade(this);
+                yew::platform::spawn_local(async move {
+                    if let Some(inner) = this.upgrade() {
+                        inner.borrow_mut().pump_all();
+                    }
+                });
             }
         }
     }
@@ -372,6 +386,40 @@ fn adopt_early_worker() -> Option<(Worker, js_sys::Array)> {
         .dyn_into::<js_sys::Array>()
         .unwrap_or_default();
     Some((worker, events))
+}
+
+/// The page's first run, if the worker `static/boot.js` started has answered it before the app
+/// asked (`sim::prepare_first_run`, posted as `{ firstRun, request }`) and it answers `state`'s
+/// own first request, compared as the runner would send it: the reply, read. Taken once. The
+/// app applies it before its first render, so the first chart is drawn in the page's first
+/// frame, and asks for no run already on screen (`AppState::requests`).
+pub fn take_first_run(state: &AppState) -> Option<Response> {
+    let global = js_sys::global();
+    let early = js_sys::Reflect::get(&global, &JsValue::from_str(EARLY_WORKER)).ok()?;
+    if !early.is_object() {
+        return None;
+    }
+    let key = JsValue::from_str("firstRun");
+    let first = js_sys::Reflect::get(&early, &key).ok()?;
+    if !first.is_object() {
+        return None;
+    }
+    js_sys::Reflect::set(&early, &key, &JsValue::NULL).ok();
+    let request = js_sys::Reflect::get(&first, &JsValue::from_str("request"))
+        .ok()?
+        .as_string()?;
+    let asked = state.requests().into_iter().next()?;
+    if serde_json::to_string(&asked).ok()? != request {
+        return None;
+    }
+    let buffer = js_sys::Reflect::get(&first, &key)
+        .ok()?
+        .dyn_into::<js_sys::ArrayBuffer>()
+        .ok()?;
+    match Reply::Binary(js_sys::Uint8Array::new(&buffer).to_vec()).read() {
+        ran @ Response::Ran { .. } => Some(ran),
+        _ => None,
+    }
 }
 
 /// The page's runner: created once, fed by the App's effect on every new generation.
