@@ -1,5 +1,5 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
-//! module's worker exports (`worker_main.rs`) only wire it to `postMessage`.
+//! entry point (`worker_main.rs`) only wires it to `postMessage`.
 
 use schedlab::engine::machine::knobs;
 use schedlab::workloads::contest::{self, Config};

@@ -2,15 +2,15 @@
 // an inline script, so the Content-Security-Policy in index.html allows only scripts from the
 // site itself (script-src 'self').
 
-// The simulation worker starts first, so the wasm (app_bg.wasm, one module for the page and its
-// workers) downloads and compiles while the page's thread is free; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
+// The simulation worker starts first, so its wasm (sim_bg.wasm) downloads and compiles while the
+// page's does; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
 // before the page listened (a load failure), which `early` keeps. It is started before app.js
 // is imported (a static import would run this file only once app.js had loaded).
 //
 // The app is imported once the worker has loaded the engine (worker.js says so on the
 // BroadcastChannel WORKER_STARTED), once it failed, or after STARTED_WAIT_MS at most. Loading a
 // worker takes the page's thread: Chromium runs the worker's script, and hands it the responses
-// to its fetches (app.js, app_bg.wasm), only when that thread is free, and the app's
+// to its fetches (sim.js, sim_bg.wasm), only when that thread is free, and the app's
 // instantiation, first render and layout hold it for a few hundred ms on a busy machine. Traced
 // at load average 5-7, a worker started beside the app got its wasm only once the app's first
 // render and layout were done (~300 ms after it asked), and its first run was the last thing the

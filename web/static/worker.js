@@ -1,11 +1,11 @@
-// The simulation worker: a module worker that loads the engine (app.js, the page's own module,
-// whose worker exports are in web/src/worker_main.rs) and answers each message from the page with one reply. Requests are
+// The simulation worker: a module worker that loads the engine (sim.js, built from
+// web/src/worker_main.rs) and answers each message from the page with one reply. Requests are
 // JSON strings, and so are replies but a run's: a Uint8Array (web/src/wire.rs) whose buffer is
 // transferred to the page rather than copied. See web/src/protocol.rs.
 
 // The engine's wasm is fetched at once, beside its JavaScript glue rather than after it: one
 // round trip less before the first run.
-const wasm = fetch(new URL("./app_bg.wasm", import.meta.url));
+const wasm = fetch(new URL("./sim_bg.wasm", import.meta.url));
 // A failed fetch is reported once, by the load below.
 wasm.catch(() => {});
 
@@ -26,7 +26,7 @@ tellPage("started");
 let failed = null;
 let handle = null;
 let warmUp = null;
-const ready = import("./app.js")
+const ready = import("./sim.js")
   .then(async (sim) => {
     await sim.default({ module_or_path: wasm });
     handle = sim.handle;
