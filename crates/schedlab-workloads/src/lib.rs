@@ -68,7 +68,7 @@ impl ParamSpec {
         ParamSpec {
             key,
             label,
-            help,
+            help: if schedlab_engine::HELP_TEXT { help } else { "" },
             unit,
             default,
             min,
@@ -88,7 +88,7 @@ impl ParamSpec {
         ParamSpec {
             key,
             label,
-            help,
+            help: if schedlab_engine::HELP_TEXT { help } else { "" },
             unit: "choice",
             default,
             min: 0,
