@@ -142,7 +142,7 @@ test.describe(() => {
   test("a simulator that cannot be loaded is explained, replaced, and the page keeps working", async ({ page, site }) => {
     // The first worker's script is missing, as on a half-updated deployment: the browser fails
     // the worker itself, with nothing in the page or the worker made to fail on request.
-    // (The memory sentence for a trapped worker is tested natively: web/tests/worker.rs.)
+    // (The memory sentence for a trapped worker is tested natively: web/tests/native/worker.rs.)
     await page.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "not found" }));
     await page.goto(site.url);
     const banner = page.getByTestId("error-banner");

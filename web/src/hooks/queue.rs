@@ -1,7 +1,7 @@
 //! The runner's queue discipline as plain data: which request goes to the worker next, which
 //! one a newer request replaces, and what a worker restart loses. No browser here; the
 //! `use_runner` hook drives it (sends what [`Queue::next`] returns, restarts the worker when
-//! told) and the native tests in `web/tests/queue.rs` pin it down.
+//! told) and the native tests in `web/tests/native/queue.rs` pin it down.
 //!
 //! ```text
 //! lanes, in the order they go out:

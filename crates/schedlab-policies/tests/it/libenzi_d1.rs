@@ -4,8 +4,7 @@
 //! assumed MIN 20 / MAX 150: PRIO_TO_TIMESLICE(100) = 147, (101) = 144, (120) = 82, (121) = 79,
 //! (122) = 76.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::RunOutput;
 

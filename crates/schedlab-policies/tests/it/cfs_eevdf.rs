@@ -2,8 +2,7 @@
 //! calc_delta_fair, period and slice, placement floors, V, lag clamp and inflation) are
 //! unit-tested in `src/cfs.rs` and `src/eevdf.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::{CpuId, Detail, Nanos, RunOptions, RunOutput, Scenario, TaskId};
 

@@ -1,7 +1,6 @@
 //! Hand-worked examples for the textbook policies (OSTEP ch. 7-10).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const THREE_10MS_JOBS: &str = r#"[
   {"name":"A","program":[{"run":"10ms"}]},

@@ -2,8 +2,7 @@
 //! (reference/schedulers.md §1 and §7.1). Times in ms; HZ 100, so one tick is 10 ms and a
 //! nice-0 quantum is NICE_TO_TICKS(0) = 6 ticks.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::RunOutput;
 

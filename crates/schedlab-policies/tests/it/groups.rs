@@ -4,7 +4,7 @@
 //! `tg->shares = w·1024/100`; on one CPU a group entity's weight is all of its shares, so
 //! siblings split their parent's time by `cpu.weight`, and a group's tasks split the group's.
 
-mod common;
+use crate::common;
 
 const FAIR: [&str; 2] = ["cfs", "eevdf"];
 

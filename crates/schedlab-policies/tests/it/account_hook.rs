@@ -141,14 +141,14 @@ impl Policy for Forced {
 }
 
 const CORPUS: &[&str] = &[
-    include_str!("../../../tests/scenarios/disk-reader.json"),
-    include_str!("../../../tests/scenarios/fork-wait-tree.json"),
-    include_str!("../../../tests/scenarios/hog-and-editor.json"),
-    include_str!("../../../tests/scenarios/nice-extremes.json"),
-    include_str!("../../../tests/scenarios/pipe-ping-pong.json"),
-    include_str!("../../../tests/scenarios/task-groups.json"),
-    include_str!("../../../tests/scenarios/three-hogs.json"),
-    include_str!("../../../tests/scenarios/writeback.json"),
+    include_str!("../../../../tests/scenarios/disk-reader.json"),
+    include_str!("../../../../tests/scenarios/fork-wait-tree.json"),
+    include_str!("../../../../tests/scenarios/hog-and-editor.json"),
+    include_str!("../../../../tests/scenarios/nice-extremes.json"),
+    include_str!("../../../../tests/scenarios/pipe-ping-pong.json"),
+    include_str!("../../../../tests/scenarios/task-groups.json"),
+    include_str!("../../../../tests/scenarios/three-hogs.json"),
+    include_str!("../../../../tests/scenarios/writeback.json"),
 ];
 
 #[test]

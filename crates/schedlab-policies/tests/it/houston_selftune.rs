@@ -1,8 +1,7 @@
 //! Jim Houston's self-tuning scheduler (reference/schedulers.md §3) as scenarios. The integer
 //! formulas themselves are unit-tested in `src/houston_selftune.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::{Nanos, RunOutput, TaskId};
 

@@ -512,7 +512,7 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
 }
 
 /// The worker inspects every preset as `schedlab run P --inspect-at T` does (the same
-/// `Job::with_preset(..).inspect(T)`, which the CLI's tests/inspect.rs compares with the
+/// `Job::with_preset(..).inspect(T)`, which the CLI's tests/it/inspect.rs compares with the
 /// binary's output): before the benchmark ends, at its end, and past it, where it stands at the
 /// end, as the page's cursor does.
 #[test]

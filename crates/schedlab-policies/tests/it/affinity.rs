@@ -3,7 +3,7 @@
 //! policy that places or picks a task elsewhere (a `PolicyBug` error), so a run that finishes
 //! has respected it; the trace is checked too.
 
-mod common;
+use crate::common;
 
 use schedlab_engine::{CpuId, Detail, RunOptions, Scenario};
 

@@ -1,4 +1,3 @@
-#![allow(dead_code)]
 //! Shared helpers for policy tests: run a scenario written as JSON and look at the result.
 
 use schedlab_engine::{Detail, Nanos, RunOptions, RunOutput, Scenario};

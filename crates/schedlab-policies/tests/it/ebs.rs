@@ -1,8 +1,7 @@
 //! Aurema's Entitlement Based Scheduler (reference/schedulers.md §4; partly a reconstruction) as
 //! scenarios. Formulas are unit-tested in `src/ebs.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::{Nanos, RunOutput, TaskId};
 

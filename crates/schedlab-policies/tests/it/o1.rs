@@ -2,8 +2,7 @@
 //! by hand from `reference/schedulers.md` §2, §7. Formula tables (bonus, TASK_INTERACTIVE,
 //! timeslice, EXPIRED_STARVING) are unit tests in the policy files.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use schedlab_engine::{CpuId, RunOutput};
 
