@@ -90,25 +90,10 @@ fn take_prepared(request: &str) -> Option<Reply> {
 /// The page's first run of the default scenario with `iterations` of its probe, as its runner
 /// writes the request (the page's first generation).
 fn default_run_request(iterations: i64) -> Option<String> {
-    let mut preset = PresetRef {
-        id: crate::state::DEFAULT_PRESET.into(),
-        params: Default::default(),
-    };
-    crate::presets::set_param(&mut preset, "iterations", iterations);
-    let policy = schedlab::engine::scenario::PolicySpec {
-        id: schedlab::workloads::default_policy().into(),
-        tunables: Default::default(),
-    };
-    let scenario = crate::presets::generate(
-        &preset,
-        schedlab::workloads::DEFAULT_CPUS,
-        schedlab::workloads::DEFAULT_SEED,
-        &policy,
-    )
-    .ok()?;
+    let (preset, made) = crate::state::default_preset(iterations);
     let request = Request::Run {
         id: crate::state::FIRST_GENERATION,
-        scenario: Source::Scenario(Box::new(scenario)),
+        scenario: Source::Scenario(Box::new(made.ok()?)),
         preset: Some(preset),
     };
     serde_json::to_string(&request).ok()

@@ -465,23 +465,8 @@ impl AppState {
     }
 
     pub fn default_scenario() -> AppState {
-        let mut preset = PresetRef {
-            id: DEFAULT_PRESET.into(),
-            params: BTreeMap::new(),
-        };
-        presets::set_param(&mut preset, "iterations", DEFAULT_ITERATIONS);
-        let policy = PolicySpec {
-            id: schedlab::workloads::default_policy().into(),
-            tunables: BTreeMap::new(),
-        };
-        let scenario = presets::generate(
-            &preset,
-            schedlab::workloads::DEFAULT_CPUS,
-            schedlab::workloads::DEFAULT_SEED,
-            &policy,
-        )
-        .unwrap_or_else(|_| fallback_scenario(policy));
-        AppState::new(scenario, Some(preset))
+        let (preset, made) = default_preset(DEFAULT_ITERATIONS);
+        AppState::new(made.unwrap_or_else(fallback_scenario), Some(preset))
     }
 
     fn new(scenario: Scenario, preset: Option<PresetRef>) -> AppState {
@@ -944,6 +929,29 @@ pub fn weight_group(draft: &Scenario, i: usize) -> Option<usize> {
 
 /// The custom scenario (no preset): an editor and a hog, the smallest interesting contrast.
 /// Also the default should the default preset ever be missing from the registry.
+/// The default preset with `iterations` of its probe, and the scenario it makes under the
+/// default policy (that policy, should it fail to generate): the page's opening scenario
+/// ([`AppState::default_scenario`]) and the worker's first and warm-up runs (`sim.rs`).
+pub fn default_preset(iterations: i64) -> (PresetRef, Result<Scenario, PolicySpec>) {
+    let mut preset = PresetRef {
+        id: DEFAULT_PRESET.into(),
+        params: BTreeMap::new(),
+    };
+    presets::set_param(&mut preset, "iterations", iterations);
+    let policy = PolicySpec {
+        id: schedlab::workloads::default_policy().into(),
+        tunables: BTreeMap::new(),
+    };
+    let made = presets::generate(
+        &preset,
+        schedlab::workloads::DEFAULT_CPUS,
+        schedlab::workloads::DEFAULT_SEED,
+        &policy,
+    )
+    .map_err(|_| policy);
+    (preset, made)
+}
+
 fn fallback_scenario(policy: PolicySpec) -> Scenario {
     Scenario {
         version: schedlab::engine::scenario::SCENARIO_VERSION,
