@@ -18,7 +18,7 @@ test("the default scenario runs on load, with no console errors", async ({ app }
   await expect(page.getByTestId("policy-select")).toHaveValue("linux-2.5-o1");
   await expect(page.getByTestId("tunable-prio_bonus_ratio")).toBeVisible();
   await expect(page.getByTestId("error-banner")).toBeHidden();
-  await page.screenshot({ path: join(artifacts, "explorer-default.png"), fullPage: true });
+  // The whole default page is first-page.spec.js's screenshot (first-page.png).
   expect(app.consoleErrors).toEqual([]);
   expect(app.failedRequests).toEqual([]);
 });
@@ -134,7 +134,7 @@ test("an invalid value names the problem and keeps the last good run", async ({ 
   await page.getByTestId("duration-input").fill("ten seconds");
   await page.getByTestId("duration-input").press("Enter");
   await expect(banner).toContainText("duration");
-  await page.screenshot({ path: join(artifacts, "explorer-invalid.png"), fullPage: true });
+  await page.screenshot({ path: join(artifacts, "explorer-invalid.png") });
 
   await page.getByTestId("cpus-input").fill("1");
   await page.getByTestId("cpus-input").press("Enter");
@@ -181,7 +181,8 @@ test("the contest preset fills the contest table, load by load", async ({ app: {
     timeout: 60_000,
   });
   await doneHash(page);
-  await page.screenshot({ path: join(artifacts, "explorer-contest.png"), fullPage: true });
+  // The table, not the whole page: with the contest preset the page is some 18,000 px tall.
+  await table.screenshot({ path: join(artifacts, "explorer-contest.png") });
 });
 
 test("the contest table shows the matching seed's published figures beside the model's interval", async ({ app: { page } }) => {
@@ -278,7 +279,7 @@ test("inspector: a click on the timeline shows the run queues there; re-runs and
   const o1 = await settledInspector(page);
   // The cursor is drawn on the chart.
   expect(await ganttPixels(page)).not.toEqual(pixels);
-  await page.screenshot({ path: join(artifacts, "explorer-inspector.png"), fullPage: true });
+  await inspector.screenshot({ path: join(artifacts, "explorer-inspector.png") });
 
   // Another policy re-runs the scenario; the cursor stays and the queues are rr's.
   const at = await page.getByTestId("inspector-time").inputValue();
@@ -561,7 +562,7 @@ test("a link restores the view: zoom window, task lanes, the selected task and t
   const rows = page.getByTestId("compare-table").locator("tbody tr");
   await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1);
   await expect(page.getByTestId("compare-table").locator('tr[data-task="hog"]')).toHaveAttribute("aria-selected", "true");
-  await page.screenshot({ path: join(artifacts, "explorer-view-link.png"), fullPage: true });
+  await page.screenshot({ path: join(artifacts, "explorer-view-link.png") });
 
   // Changed here, the view travels on: CPU lanes, another task, the whole run; A stays pinned.
   const chart = page.getByRole("region", { name: "Gantt chart B", exact: true });

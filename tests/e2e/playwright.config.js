@@ -42,7 +42,7 @@ export default defineConfig({
   ],
   use: {
     // One browser context and page per worker, reset between tests (Playwright closes other
-    // pages, clears storage, cookies and the cache, resets the viewport and opens about:blank;
+    // pages, clears storage and cookies (not the HTTP cache), resets the viewport and opens about:blank;
     // a service worker an earlier test registered may still answer requests, so a test that
     // routes the page's requests asks for a context without them: see hardening.spec.js). Each test still loads the page afresh, but in the same renderer
     // process, whose start and compiled wasm it keeps: a load took ~1.5 CPU seconds in a fresh
