@@ -7,14 +7,15 @@
 //! sequence number, so equal times keep their tie order). Three tiers:
 //!
 //! ```text
-//!   current   events before `cur_end`, sorted, the next one last   [e9 e7 e4 e2] -> pop e2
+//!   current   events before `cur_end`, sorted, from `head` on      [.. .. e2 e4 e7] -> pop e2
 //!   buckets   2^WB - 1 buckets of 2^G ns after it, each unsorted    |..|e11|..|e20 e15|..|
 //!   overflow  later events, in a binary heap                        (beyond the buckets)
 //! ```
 //!
 //! A push is an append to its bucket (one shift and a mask), or a sorted insert when it falls
-//! in the current bucket (events at the current instant, usually a few), or a heap push past
-//! the buckets. When the current bucket runs out, the next non-empty bucket (found through a
+//! in the current bucket (an append for a run of same-time events queued in order, as a
+//! thousand arrivals at time 0 are; a step back into the consumed slot before `head` for an
+//! event earlier than all, as one due now is), or a heap push past the buckets. When the current bucket runs out, the next non-empty bucket (found through a
 //! bitmap) becomes current and is sorted, usually one or two events, and the overflow events
 //! that the moved window now covers come into their buckets, each once. Where a binary heap
 //! of a hundred sleepers sifts each pop through seven levels of 128-bit keys, this touches one
@@ -65,9 +66,10 @@ impl<E> Ord for Late<E> {
 /// the defaults 262 us buckets over 268 ms.
 #[derive(Clone, Debug)]
 pub(crate) struct EventQueue<E, const G: u32 = 18, const WB: u32 = 10> {
-    /// The events before `cur_end`, sorted by descending `(time, order)`: the next is last.
-    /// Empty only when the whole queue is.
+    /// The events before `cur_end`, sorted by `(time, order)` from `head` on (the slots
+    /// before it are consumed): the next is at `head`. Empty only when the whole queue is.
     current: Vec<Item<E>>,
+    head: usize,
     /// The end of the current bucket: a multiple of 2^G, or `u64::MAX` while the queue is
     /// empty (so that the next push starts the calendar at its bucket) or at the end of time.
     cur_end: u64,
@@ -87,6 +89,7 @@ impl<E: Copy, const G: u32, const WB: u32> Default for EventQueue<E, G, WB> {
         const { assert!(WB >= 1 && WB <= 12 && G + WB < 64) };
         EventQueue {
             current: Vec::new(),
+            head: 0,
             cur_end: u64::MAX,
             buckets: (0..1usize << WB).map(|_| Vec::new()).collect(),
             words: vec![0; (1usize << WB).div_ceil(64)].into_boxed_slice(),
@@ -119,7 +122,7 @@ impl<E: Copy, const G: u32, const WB: u32> EventQueue<E, G, WB> {
     /// The next event, if any.
     #[inline(always)]
     pub fn peek(&self) -> Option<&Item<E>> {
-        self.current.last()
+        self.current.get(self.head)
     }
 
     /// Queues `item`.
@@ -149,18 +152,26 @@ impl<E: Copy, const G: u32, const WB: u32> EventQueue<E, G, WB> {
         }
     }
 
-    /// Inserts into the sorted current bucket (at most a few events wait there).
+    /// Inserts into the sorted current bucket (not empty).
     #[inline]
     fn insert_current(&mut self, item: Item<E>) {
-        let at = self.current.partition_point(|e| e.key() > item.key());
+        if self.head > 0 && item.key() < self.current[self.head].key() {
+            self.head -= 1;
+            self.current[self.head] = item;
+            return;
+        }
+        let at = self.head + self.current[self.head..].partition_point(|e| e.key() < item.key());
         self.current.insert(at, item);
     }
 
     /// Takes the next event.
     #[inline]
     pub fn pop(&mut self) -> Option<Item<E>> {
-        let e = self.current.pop()?;
-        if self.current.is_empty() {
+        let e = *self.current.get(self.head)?;
+        self.head += 1;
+        if self.head == self.current.len() {
+            self.current.clear();
+            self.head = 0;
             self.advance();
         }
         Some(e)
@@ -183,7 +194,7 @@ impl<E: Copy, const G: u32, const WB: u32> EventQueue<E, G, WB> {
                 self.summary &= !(1 << (i / 64));
             }
             if self.current.len() > 1 {
-                self.current.sort_unstable_by_key(|e| Reverse(e.key()));
+                self.current.sort_unstable_by_key(Item::key);
             }
         } else if let Some(Reverse(Late(e))) = self.overflow.pop() {
             self.cur_end = Self::bucket_end(e.time);
@@ -224,7 +235,9 @@ impl<E: Copy, const G: u32, const WB: u32> EventQueue<E, G, WB> {
     /// Events queued.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.current.len() + self.buckets.iter().map(Vec::len).sum::<usize>() + self.overflow.len()
+        self.current.len() - self.head
+            + self.buckets.iter().map(Vec::len).sum::<usize>()
+            + self.overflow.len()
     }
 }
 
