@@ -15,9 +15,10 @@
 //! A push is an append to its bucket (one shift and a mask), or a sorted insert when it falls
 //! in the current bucket (an append for a run of same-time events queued in order, as a
 //! thousand arrivals at time 0 are; a step back into the consumed slot before `head` for an
-//! event earlier than all, as one due now is), or a heap push past the buckets. When the current bucket runs out, the next non-empty bucket (found through a
-//! bitmap) becomes current and is sorted, usually one or two events, and the overflow events
-//! that the moved window now covers come into their buckets, each once. Where a binary heap
+//! event earlier than all, as one due now is), or a heap push past the buckets. When the
+//! current bucket runs out, the next non-empty bucket (found through a bitmap) becomes current
+//! and is sorted, usually one or two events, and the overflow events that the moved window now
+//! covers come into their buckets, each once. Where a binary heap
 //! of a hundred sleepers sifts each pop through seven levels of 128-bit keys, this touches one
 //! bucket.
 
