@@ -10,8 +10,7 @@
 //! sleeper's wake-up followed by another sleeper's wake-up at the same instant defers it until
 //! those have woken: one timer interrupt runs the tick and every expired timer before it returns.
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::compile::{Compiled, Op};
 use crate::ids::{CpuId, TaskId};
@@ -23,6 +22,7 @@ use crate::policy::{
     TimerGranularity, View,
 };
 use crate::program::WaitFor;
+use crate::queue::{EventQueue, Item};
 use crate::rng::Rng;
 use crate::scenario::{limits, Costs, Problems, Scenario};
 use crate::time::Nanos;
@@ -87,7 +87,7 @@ const MAX_ZERO_TIME_STEPS: u64 = 1_000_000;
 enum Ev {
     Arrive(u32),
     Wake(TaskId),
-    /// The running task's CPU burst on this CPU ends (kept in the CPU's slot, not the heap).
+    /// The running task's CPU burst on this CPU ends (kept in the CPU's slot, not the queue).
     BurstEnd(CpuId),
     Tick,
     DiskDone(u32),
@@ -97,7 +97,7 @@ enum Ev {
     Kupdate,
     /// A throttled writer's congestion wait times out (the number tells stale ones apart).
     Recheck(TaskId, u32),
-    /// The policy timer of this CPU fires (kept in the CPU's slot, not the heap).
+    /// The policy timer of this CPU fires (kept in the CPU's slot, not the queue).
     Timer(CpuId),
     /// The deferred work a policy raised on this CPU (`Cx::raise_softirq`).
     Softirq(CpuId),
@@ -147,40 +147,23 @@ impl Queued {
     fn time(&self) -> Nanos {
         Nanos((self.key >> 64) as u64)
     }
-}
 
-impl PartialEq for Queued {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
+    /// The queue's entry: time, then the class and sequence as its tie order.
+    #[inline(always)]
+    fn item(&self) -> Item<Ev> {
+        Item {
+            time: (self.key >> 64) as u64,
+            order: self.key as u64,
+            ev: self.ev,
+        }
     }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-    // The heap's sifts compare with these: one integer comparison each, not an `Ordering`.
-    #[inline]
-    fn lt(&self, o: &Self) -> bool {
-        o.key < self.key
-    }
-    #[inline]
-    fn le(&self, o: &Self) -> bool {
-        o.key <= self.key
-    }
-    #[inline]
-    fn gt(&self, o: &Self) -> bool {
-        o.key > self.key
-    }
-    #[inline]
-    fn ge(&self, o: &Self) -> bool {
-        o.key >= self.key
-    }
-}
-impl Ord for Queued {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // BinaryHeap is a max-heap: reverse for earliest-first.
-        o.key.cmp(&self.key)
+
+    #[inline(always)]
+    fn of(item: &Item<Ev>) -> Queued {
+        Queued {
+            key: ((item.time as u128) << 64) | item.order as u128,
+            ev: item.ev,
+        }
     }
 }
 
@@ -339,12 +322,13 @@ pub struct Engine {
     accounts: bool,
 
     seq: u64,
-    events: BinaryHeap<Queued>,
+    events: EventQueue<Ev>,
     /// Keys (as in [`Queued`]) of each CPU's pending burst end and policy timer, [`NO_EVENT`]
     /// when there is none, side by side in one flat array (see [`burst_slot`]). They live here
-    /// rather than in the heap: they are cancelled at almost every switch, and a slot is
-    /// cancelled by clearing it, where a heap entry would linger until popped; the next event
-    /// is the heap's top or the smallest slot, which [`Engine::set_slot`] keeps track of.
+    /// rather than in the queue: they are cancelled at almost every switch, and a slot is
+    /// cancelled by clearing it, where a queued entry would linger until popped; the next
+    /// event is the queue's first or the smallest slot, which [`Engine::set_slot`] keeps
+    /// track of.
     slots: Vec<u128>,
     /// The index of the earliest slot (the first, when all are empty), unless `slot_stale`.
     slot_min: usize,
@@ -547,7 +531,7 @@ impl Engine {
             timer_is_tick,
             accounts,
             seq: 0,
-            events: BinaryHeap::new(),
+            events: EventQueue::default(),
             slots: vec![NO_EVENT; 2 * cpus],
             slot_min: 0,
             slot_stale: false,
@@ -678,7 +662,7 @@ impl Engine {
     }
 
     /// Schedules `ev` at `time`: in its CPU's slot for a burst end or a policy timer, else in
-    /// the heap. Inlined, so that each call site's event kind picks its branch at compile time.
+    /// the queue. Inlined, so that each call site's event kind picks its branch at compile time.
     #[inline]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
@@ -686,7 +670,7 @@ impl Engine {
         match ev {
             Ev::BurstEnd(cpu) => self.set_slot(burst_slot(cpu), q.key),
             Ev::Timer(cpu) => self.set_slot(timer_slot(cpu), q.key),
-            _ => self.events.push(q),
+            _ => self.events.push(q.item()),
         }
     }
 
@@ -732,12 +716,12 @@ impl Engine {
         }
     }
 
-    /// The next event: the earliest of the heap's top and the CPUs' burst and timer slots.
+    /// The next event: the earliest of the queue's first and the CPUs' burst and timer slots.
     fn next_event(&self) -> Option<Queued> {
         let slot = self.earliest_slot();
         let key = self.slots[slot];
-        match self.events.peek() {
-            Some(q) if q.key < key => Some(*q),
+        match self.events.peek().map(Queued::of) {
+            Some(q) if q.key < key => Some(q),
             _ if key == NO_EVENT => None,
             _ => {
                 let cpu = CpuId((slot / 2) as u16);
@@ -849,10 +833,11 @@ impl Engine {
             Ev::Timer(..) => self.timer_is_tick,
             _ => false,
         };
-        // A wake-up is only in the heap: unless its top is one due now, no scan is needed.
+        // A wake-up is only in the queue: unless its first is one due now, no scan is needed.
         let sleeper_next = || {
             let due = |n: &Queued| n.time() == self.v.now && matches!(n.ev, Ev::Wake(..));
-            self.events.peek().is_some_and(due) && self.next_event().is_some_and(|n| due(&n))
+            self.events.peek().is_some_and(|n| due(&Queued::of(n)))
+                && self.next_event().is_some_and(|n| due(&n))
         };
         if !(timer_irq && sleeper_next()) {
             self.reschedule()?;
@@ -1671,10 +1656,17 @@ impl Engine {
         }
     }
 
+    /// Records the policy's observed quantity of `t` when it changed (full traces only). The
+    /// check is inlined at every switch; wasm does not inline the call by itself, and a call
+    /// that only returns cost 2 % of a summary run there.
+    #[inline(always)]
     fn observe(&mut self, t: TaskId) {
-        if self.opts.detail != Detail::Full {
-            return;
+        if self.opts.detail == Detail::Full {
+            self.observe_full(t);
         }
+    }
+
+    fn observe_full(&mut self, t: TaskId) {
         if let Some(v) = self.policy.observe(t) {
             let x = &mut self.cold[t.index()];
             if x.last_observed != Some(v) {

@@ -12,6 +12,7 @@ pub mod machine;
 pub mod metrics;
 pub mod policy;
 pub mod program;
+mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod time;

@@ -388,6 +388,11 @@ impl<'a> Cx<'a> {
     pub fn curr(&self, cpu: CpuId) -> Option<TaskId> {
         self.v.curr[cpu.index()]
     }
+    /// The task running on each CPU, indexed by CPU id: for a hook that looks at every CPU.
+    #[inline]
+    pub fn running(&self) -> &[Option<TaskId>] {
+        &self.v.curr
+    }
     #[inline]
     pub fn is_idle(&self, cpu: CpuId) -> bool {
         self.v.curr[cpu.index()].is_none()

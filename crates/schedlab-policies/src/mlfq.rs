@@ -287,6 +287,7 @@ impl Policy for Mlfq {
         if self.tasks.len() <= task.index() {
             self.tasks.resize(task.index() + 1, Entity::default());
         }
+        self.queues.track(task);
         // Rule 3: new tasks enter at the top.
         self.tasks[task.index()] = Entity::fresh(0, cx.cpu_time(task));
     }
@@ -310,10 +311,11 @@ impl Policy for Mlfq {
 
     fn pick_next(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         // Rules 1 and 2: the first eligible task of the highest non-empty level.
-        (0..self.queues.levels()).find_map(|l| {
+        let curr = cx.curr(cpu);
+        self.queues.non_empty().find_map(|l| {
             self.queues.iter(l).find(|&t| {
-                (cx.task(t).state == TaskState::Runnable && cx.task(t).allowed(cpu))
-                    || cx.curr(cpu) == Some(t)
+                let info = cx.task(t);
+                (info.state == TaskState::Runnable && info.allowed(cpu)) || curr == Some(t)
             })
         })
     }
@@ -382,14 +384,19 @@ impl Policy for Mlfq {
         if self.occupant(cx, cpu).is_none() {
             idle = Some(cpu);
         } else {
-            for c in cx.cpus() {
-                let Some(o) = self.occupant(cx, c) else {
-                    idle = Some(c);
+            // `occupant` for every CPU in one pass over the claims and the running tasks.
+            for (c, (claim, running)) in self.claims.iter().zip(cx.running()).enumerate() {
+                let occupant = match *claim {
+                    Some((t, at)) if at == now => Some(t),
+                    _ => *running,
+                };
+                let Some(o) = occupant else {
+                    idle = Some(CpuId(c as u16));
                     break;
                 };
                 let l = self.tasks[o.index()].level;
                 if victim.is_none_or(|(_, _, vl)| l > vl) {
-                    victim = Some((c, o, l));
+                    victim = Some((CpuId(c as u16), o, l));
                 }
             }
         }
@@ -466,11 +473,14 @@ const NIL: u32 = u32::MAX;
 
 /// One FIFO of tasks per level, doubly linked through per-task links: appending, removing a
 /// task wherever it stands and moving every level to the top are O(1) (a search through a
-/// level to remove a task from it cost more than any other hook of a busy run).
+/// level to remove a task from it cost more than any other hook of a busy run), and a bitmap
+/// of the non-empty levels lets a pick skip the empty ones.
 #[derive(Clone, Debug)]
 struct Levels {
     /// First and last task of each level.
     ends: Vec<(u32, u32)>,
+    /// Bit `l` set: level `l` is not empty.
+    full: u32,
     /// Per task: the previous and next task of its level, and whether it is in one.
     links: Vec<Link>,
 }
@@ -484,8 +494,10 @@ struct Link {
 
 impl Levels {
     fn new(levels: usize) -> Levels {
+        debug_assert!(levels <= 32);
         Levels {
             ends: vec![(NIL, NIL); levels],
+            full: 0,
             links: Vec::new(),
         }
     }
@@ -494,7 +506,21 @@ impl Levels {
         self.ends.len()
     }
 
-    fn link(&mut self, t: TaskId) -> &mut Link {
+    /// The non-empty levels, top first.
+    fn non_empty(&self) -> impl Iterator<Item = usize> {
+        let mut full = self.full;
+        std::iter::from_fn(move || {
+            if full == 0 {
+                return None;
+            }
+            let l = full.trailing_zeros() as usize;
+            full &= full - 1;
+            Some(l)
+        })
+    }
+
+    /// Makes room for `t`'s links (when it arrives), so that queueing it never has to.
+    fn track(&mut self, t: TaskId) {
         if self.links.len() <= t.index() {
             let free = Link {
                 prev: NIL,
@@ -503,13 +529,13 @@ impl Levels {
             };
             self.links.resize(t.index() + 1, free);
         }
-        &mut self.links[t.index()]
     }
 
     /// Appends `t`, which is in no level, to level `l`.
     fn push_back(&mut self, l: usize, t: TaskId) {
+        self.track(t);
         let tail = self.ends[l].1;
-        let link = self.link(t);
+        let link = &mut self.links[t.index()];
         debug_assert!(!link.queued, "{t} is queued twice");
         *link = Link {
             prev: tail,
@@ -517,7 +543,10 @@ impl Levels {
             queued: true,
         };
         match tail {
-            NIL => self.ends[l].0 = t.0,
+            NIL => {
+                self.ends[l].0 = t.0;
+                self.full |= 1 << l;
+            }
             _ => self.links[tail as usize].next = t.0,
         }
         self.ends[l].1 = t.0;
@@ -538,6 +567,9 @@ impl Levels {
         match next {
             NIL => self.ends[l].1 = prev,
             _ => self.links[next as usize].prev = prev,
+        }
+        if self.ends[l].0 == NIL {
+            self.full &= !(1 << l);
         }
         self.links[t.index()].queued = false;
     }
@@ -560,6 +592,7 @@ impl Levels {
             tail = t;
         }
         self.ends[0] = (head, tail);
+        self.full = (head != NIL) as u32;
     }
 
     /// Level `l`, head first.
@@ -596,7 +629,7 @@ mod tests {
     }
 
     /// The linked levels behave as one `VecDeque` per level would, under a stream of appends,
-    /// removals (head, middle, tail, absent) and boosts.
+    /// removals (head, middle, tail, absent) and boosts, and know which of them are empty.
     #[test]
     fn levels_keep_fifo_order_like_deques() {
         use std::collections::VecDeque;
@@ -643,6 +676,12 @@ mod tests {
                     "step {step} level {l}"
                 );
             }
+            let non_empty: Vec<usize> = (0..3).filter(|&l| !model[l].is_empty()).collect();
+            assert_eq!(
+                levels.non_empty().collect::<Vec<_>>(),
+                non_empty,
+                "step {step}"
+            );
         }
     }
 
