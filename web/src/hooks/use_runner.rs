@@ -4,8 +4,8 @@
 //! runs, the inspection and the quiz; the background ones, started with the first contest rows
 //! or sweep point, answer those ([`super::queue::lane`]), so a slider move never waits behind
 //! one of them. A generation's contest rows are dealt out between two background workers
-//! ([`super::queue::deal`]; one on a single-core machine), which run them side by side: the
-//! table fills in about twice as fast. Sweep points go to the first.
+//! ([`super::queue::deal`]) on a machine with cores enough for them ([`CORES_FOR_TWO`]), which
+//! run them side by side; sweep points go to the first.
 //!
 //! - A newer generation replaces everything still queued (older runs are never started).
 //! - A run already in flight is left to finish when it is young (its reply is then dropped by
@@ -46,6 +46,12 @@ const WORKER_URL: &str = "./worker.js";
 const EARLY_WORKER: &str = "schedlabWorker";
 /// Background workers at most: contest rows run on this many at once.
 const BACKGROUND_WORKERS: usize = 2;
+/// Cores from which the rows run on two background workers. On two cores the page's own
+/// thread (which renders each row as it arrives) and two simulations share them: on a busy
+/// two-core machine the table filled 15-25 % later with two than with one (headless Chromium,
+/// a move to the last row, the two builds taking turns), each row running several times
+/// slower beside the other.
+const CORES_FOR_TWO: f64 = 3.0;
 
 /// One of the runner's workers: the foreground one, or background worker `n` (sweep points go
 /// to the first).
@@ -384,11 +390,11 @@ impl Inner {
     }
 }
 
-/// How many background workers the contest rows are dealt out to: two, or one on a machine
-/// with a single core (where two would only share it).
+/// How many background workers the contest rows are dealt out to: two on a machine with
+/// [`CORES_FOR_TWO`] cores or more, else one.
 fn background_workers() -> usize {
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    if cores >= 2.0 {
+    if cores >= CORES_FOR_TWO {
         BACKGROUND_WORKERS
     } else {
         1
