@@ -5,7 +5,7 @@
 //!      ▲                                      │ generation += 1 for every valid edit
 //!      └──── props (App reads the state) ◄────┤
 //!                                             ▼ App effect
-//!                hooks/use_runner ──postMessage(JSON)──► worker (sim.js: sim.rs)
+//!                hooks/use_runner ──postMessage(JSON)──► worker (app.js: sim.rs)
 //!                          ▲                                   │ a run's reply: binary
 //!                          ▲                                   │ (wire.rs), others JSON
 //!                          └────── Action::from(WorkerEvent::Reply(reply)) ◄─────┘

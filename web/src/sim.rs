@@ -1,5 +1,5 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
-//! entry point (`worker_main.rs`) only wires it to `postMessage`.
+//! module's worker exports (`worker_main.rs`) only wire it to `postMessage`.
 
 use schedlab::engine::machine::knobs;
 use schedlab::workloads::contest::{self, Config};

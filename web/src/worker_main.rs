@@ -1,9 +1,10 @@
-//! The simulation worker's wasm entry point (`sim.js` after `./x dist`).
+//! The simulation worker's exports from the one wasm module of the page and its workers
+//! (`app.js` after `./x dist`, see `main.rs`).
 //!
-//! `static/worker.js` loads it inside a module web worker and passes every message to
-//! [`handle`]; simulations therefore never block the page. A panic is reported to the page
-//! through `postMessage` by the hook installed in `main`; the call then traps, the bootstrap
-//! reports that too, and the page replaces this worker with a fresh one.
+//! `static/worker.js` instantiates the module inside a module web worker and passes every
+//! message to [`handle`]; simulations therefore never block the page. A panic is reported to
+//! the page through `postMessage` by the hook [`install_panic_hook`] installs; the call then
+//! traps, the bootstrap reports that too, and the page replaces this worker with a fresh one.
 
 use wasm_bindgen::prelude::*;
 
@@ -55,7 +56,8 @@ fn now_ms() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
-fn main() {
+/// In a worker: a panic is posted to the page as a `Panicked` reply.
+pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let message = schedlab_web::panic_banner::panic_message(info);
         let reply = schedlab_web::protocol::to_json(&schedlab_web::protocol::Response::Panicked {

@@ -2,17 +2,21 @@
 // an inline script, so the Content-Security-Policy in index.html allows only scripts from the
 // site itself (script-src 'self').
 
-// The simulation worker starts first, so its wasm (sim_bg.wasm) downloads and compiles while the
-// page's does; the page's runner (web/src/hooks/use_runner.rs) adopts it with what it said
-// before the page listened (a load failure), which `early` keeps. It is started before app.js
-// is imported (a static import would run this file only once app.js had loaded).
+// The page and its simulation workers run one wasm module (app_bg.wasm, see web/src/main.rs),
+// fetched and compiled once, here (`wasmModule`), from the start: each worker is posted the
+// compiled module (`sendModule`) and instantiates it, the page instantiates it when it imports
+// app.js. The simulation worker starts first, so it loads its script (worker.js, app.js) while
+// the module compiles, and runs as soon as it has it; the page's runner
+// (web/src/hooks/use_runner.rs) adopts it with what it said before the page listened (a load
+// failure), which `early` keeps. It is started before app.js is imported (a static import would
+// run this file only once app.js had loaded).
 //
 // The app is imported once the worker has loaded the engine (worker.js says so on the
 // BroadcastChannel WORKER_STARTED) or, on a page opened without a link, once it has posted the
 // page's first run, which it simulates before it is asked (`firstRun`, handed to the app); once
 // it failed, or after STARTED_WAIT_MS at most. Loading a
 // worker takes the page's thread: Chromium runs the worker's script, and hands it the responses
-// to its fetches (sim.js, sim_bg.wasm), only when that thread is free, and the app's
+// to its fetches (worker.js, app.js), only when that thread is free, and the app's
 // instantiation, first render and layout hold it for a few hundred ms on a busy machine. Traced
 // at load average 5-7, a worker started beside the app got its wasm only once the app's first
 // render and layout were done (~300 ms after it asked), and its first run was the last thing the
@@ -22,19 +26,40 @@
 const WORKER_STARTED = "schedlab-worker-started";
 const STARTED_WAIT_MS = 800;
 let workerStarted = Promise.resolve();
-// The app's wasm, compiled while the worker prepares the first run; `null`: app.js fetches and
-// compiles it itself.
-let appModule = null;
-function compileApp() {
-  if (typeof WebAssembly.compileStreaming !== "function") return null;
-  return WebAssembly.compileStreaming(fetch(new URL("./app_bg.wasm", import.meta.url))).catch(() => null);
+
+// The one module, compiled from the preloaded app_bg.wasm as its bytes arrive; rejected when it
+// cannot be fetched or compiled (the page then shows why, below).
+const wasmModule = compileModule();
+wasmModule.catch(() => {});
+async function compileModule() {
+  const response = await fetch(new URL("./app_bg.wasm", import.meta.url));
+  if (!response.ok) throw new Error(`app_bg.wasm: HTTP ${response.status}`);
+  // Streaming needs the wasm MIME type; a server that sends another gets the whole file compiled.
+  if (
+    typeof WebAssembly.compileStreaming === "function" &&
+    response.headers.get("Content-Type")?.split(";")[0].trim() === "application/wasm"
+  ) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }
+// How a worker started here gets the module: posted as its first message once compiled (see
+// worker.js receiveModule), or why there is none. The runner's later workers are posted the
+// page's own module the same way (use_runner.rs start_worker).
+function sendModule(worker) {
+  wasmModule.then(
+    (module) => worker.postMessage(module),
+    (error) => worker.postMessage({ moduleError: String(error) }),
+  );
+}
+
 try {
   // Opened without a share link, the page's first request is the default scenario's run,
   // which this worker then simulates before it is asked (web/src/sim.rs prepare_first_run);
   // the test is AppState::from_fragment's.
   const link = location.hash.split("&").some((part) => part.replace(/^#+/, "").startsWith("s="));
   const worker = new Worker("./worker.js", { type: "module", name: link ? "schedlab" : "schedlab-first-run" });
+  sendModule(worker);
   const early = [];
   const handOver = { worker, early, firstRun: null };
   let started = () => {};
@@ -44,10 +69,8 @@ try {
       const timer = setTimeout(() => started(), STARTED_WAIT_MS);
       channel.onmessage = (event) => {
         if (event.data !== "loaded") return;
-        // A worker preparing the first run goes on until its reply comes (below); the page's
-        // thread, free meanwhile, compiles the app's wasm.
+        // A worker preparing the first run goes on until its reply comes (below).
         if (link) started();
-        else appModule ??= compileApp();
       };
       started = () => {
         clearTimeout(timer);
@@ -79,8 +102,8 @@ try {
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. app.js or the wasm file is missing or the browser lacks WebAssembly.
 workerStarted
-  .then(() => Promise.all([import("./app.js"), appModule]))
-  .then(([app, module]) => app.default({ module_or_path: module ?? undefined }))
+  .then(() => Promise.all([import("./app.js"), wasmModule]))
+  .then(([app, module]) => app.default({ module_or_path: module }))
   .then(keepOffline, (error) => {
     console.error(error);
     const banner = document.createElement("div");

@@ -1,13 +1,25 @@
-// The simulation worker: a module worker that loads the engine (sim.js, built from
-// web/src/worker_main.rs) and answers each message from the page with one reply. Requests are
-// JSON strings, and so are replies but a run's: a Uint8Array (web/src/wire.rs) whose buffer is
-// transferred to the page rather than copied. See web/src/protocol.rs.
+// The simulation worker: a module worker that runs the engine of the page's one wasm module
+// (app.js, whose worker exports are in web/src/worker_main.rs) and answers each message from the
+// page with one reply. Requests are JSON strings, and so are replies but a run's: a Uint8Array
+// (web/src/wire.rs) whose buffer is transferred to the page rather than copied. See
+// web/src/protocol.rs.
 
-// The engine's wasm is fetched at once, beside its JavaScript glue rather than after it: one
-// round trip less before the first run.
-const wasm = fetch(new URL("./sim_bg.wasm", import.meta.url));
-// A failed fetch is reported once, by the load below.
-wasm.catch(() => {});
+// How this worker gets its wasm: the page fetched and compiled the module once, and posts the
+// compiled WebAssembly.Module as this worker's first message (boot.js sendModule for the worker
+// it starts with the page, web/src/hooks/use_runner.rs start_worker for any later one), or
+// `{ moduleError }` when it could not compile it. Nothing is fetched or compiled here again.
+let moduleReceived;
+const wasmModule = new Promise((resolve, reject) => {
+  moduleReceived = { resolve, reject };
+});
+// Takes the module from a message and says whether the message was that (a request never is:
+// it is a string).
+function receiveModule(data) {
+  if (data instanceof WebAssembly.Module) moduleReceived.resolve(data);
+  else if (typeof data?.moduleError === "string") moduleReceived.reject(new Error(data.moduleError));
+  else return false;
+  return true;
+}
 
 // The page's bootstrap (boot.js) imports the app once this thread has loaded the engine (or
 // failed to): until then the page's thread, which delivers this worker's script and fetches,
@@ -43,9 +55,9 @@ function postFirstRun(sim) {
 let failed = null;
 let handle = null;
 let warmUp = null;
-const ready = import("./sim.js")
-  .then(async (sim) => {
-    await sim.default({ module_or_path: wasm });
+const ready = Promise.all([import("./app.js"), wasmModule])
+  .then(async ([sim, module]) => {
+    await sim.default({ module_or_path: module });
     handle = sim.handle;
     // The worker boot.js starts for a page opened without a link answers that page's first
     // request ahead of time; any other only warms up.
@@ -72,6 +84,7 @@ ready.then((ok) => {
 });
 
 self.onmessage = async (event) => {
+  if (receiveModule(event.data)) return;
   if (!(await ready)) {
     self.postMessage(failed);
     return;

@@ -28,7 +28,7 @@ pub use policy::{
 pub use scenario::{Problem, Problems, Scenario};
 pub use time::Nanos;
 pub use trace::{hash_hex, Detail, Segment, Trace, TraceCap};
-pub use tunable::{TunableSpec, Tunables, HELP_TEXT};
+pub use tunable::{TunableSpec, Tunables};
 
 /// The engine's version, as shown by the CLI and the page.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

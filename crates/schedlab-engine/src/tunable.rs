@@ -20,12 +20,6 @@ use serde::Serialize;
 use crate::scenario::Problem;
 use crate::time::Nanos;
 
-/// Whether this build keeps the documentation text of knobs and policies (`help`, and the
-/// policy catalog's summary, source and reconstruction note). The `strip-help` feature leaves it
-/// out of a program that never shows it, the page's simulation worker, whose wasm it would
-/// otherwise weigh down; every other build keeps it.
-pub const HELP_TEXT: bool = !cfg!(feature = "strip-help");
-
 /// One knob of a policy, after the kernel's sysctl tables (name, range, unit) plus the text a
 /// person needs to use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -68,7 +62,7 @@ impl TunableSpec {
         TunableSpec {
             key,
             label,
-            help: if HELP_TEXT { help } else { "" },
+            help,
             unit,
             default,
             min,

@@ -2,7 +2,7 @@
 
 use schedlab_engine::{
     Engine, Machine, PolicyInfo, Problem, Problems, RunError, RunOptions, RunOutput, Scenario,
-    TunableSpec, Tunables, HELP_TEXT,
+    TunableSpec, Tunables,
 };
 
 /// Every policy, in display order: the textbook ones, then the seeds' schedulers.
@@ -59,33 +59,12 @@ const fn catalog() -> [PolicyMeta; POLICIES.len()] {
         out[i] = PolicyMeta {
             id: p.id,
             name: p.name,
-            summary: if HELP_TEXT { p.summary } else { "" },
-            source: if HELP_TEXT { p.source } else { "" },
-            reconstruction: match p.reconstruction {
-                Some(note) if HELP_TEXT => Some(note),
-                Some(_) => Some(""),
-                None => None,
-            },
+            summary: p.summary,
+            source: p.source,
+            reconstruction: p.reconstruction,
             tunables: p.tunables,
             metric: p.metric,
         };
-        i += 1;
-    }
-    out
-}
-
-/// Every policy's constructor, in [`POLICIES`]' order. [`engine`] picks one by index from this
-/// table rather than from `POLICIES`, whose runtime indexing would link all of `POLICIES` (its
-/// text included) into the program.
-static BUILDERS: [Builder; POLICIES.len()] = builders();
-
-type Builder = fn(&Tunables, Machine) -> Box<dyn schedlab_engine::Policy>;
-
-const fn builders() -> [Builder; POLICIES.len()] {
-    let mut out = [POLICIES[0].build; POLICIES.len()];
-    let mut i = 0;
-    while i < POLICIES.len() {
-        out[i] = POLICIES[i].build;
         i += 1;
     }
     out
@@ -152,7 +131,7 @@ fn check(s: &Scenario) -> Result<(usize, Tunables), Problems> {
 /// Builds the engine for a scenario, ready to step.
 pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
     let (at, tunables) = check(s).map_err(SimError::Invalid)?;
-    let policy = (BUILDERS[at])(
+    let policy = (POLICIES[at].build)(
         &tunables,
         Machine {
             cpus: s.cpus as u16,

@@ -68,7 +68,7 @@ impl ParamSpec {
         ParamSpec {
             key,
             label,
-            help: if schedlab_engine::HELP_TEXT { help } else { "" },
+            help,
             unit,
             default,
             min,
@@ -88,7 +88,7 @@ impl ParamSpec {
         ParamSpec {
             key,
             label,
-            help: if schedlab_engine::HELP_TEXT { help } else { "" },
+            help,
             unit: "choice",
             default,
             min: 0,

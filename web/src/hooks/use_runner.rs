@@ -180,6 +180,21 @@ impl Runner {
     }
 }
 
+/// Starts a simulation worker (`static/worker.js`) and gives it its wasm: the page's own
+/// compiled module, which the page and its workers share (`main.rs`), posted as the worker's
+/// first message, so the worker instantiates it without fetching or compiling it again (as
+/// `static/boot.js` does for the worker it starts with the page).
+fn start_worker() -> Result<Worker, JsValue> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_URL, &options)?;
+    if let Err(e) = worker.post_message(&wasm_bindgen::module()) {
+        worker.terminate();
+        return Err(e);
+    }
+    Ok(worker)
+}
+
 impl Inner {
     /// The worker `which` names; a background worker past those there are is the last.
     fn slot(&mut self, which: Which) -> &mut Slot {
@@ -203,19 +218,15 @@ impl Inner {
         };
         let (worker, early) = match adopted {
             Some((worker, early)) => (worker, Some(early)),
-            None => {
-                let options = WorkerOptions::new();
-                options.set_type(WorkerType::Module);
-                match Worker::new_with_options(WORKER_URL, &options) {
-                    Ok(worker) => (worker, None),
-                    Err(e) => {
-                        self.emit_later(Action::from(WorkerEvent::Crashed(format!(
-                            "the simulation worker could not start: {e:?}"
-                        ))));
-                        return None;
-                    }
+            None => match start_worker() {
+                Ok(worker) => (worker, None),
+                Err(e) => {
+                    self.emit_later(Action::from(WorkerEvent::Crashed(format!(
+                        "the simulation worker could not start: {e:?}"
+                    ))));
+                    return None;
                 }
-            }
+            },
         };
         let this = self.this.clone();
         let closure = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
