@@ -53,7 +53,7 @@ use components::stats_table::StatsTable;
 use components::sweep_panel::{SweepPanel, SweepPanelProps};
 use components::task_table::TaskTable;
 use components::Shared;
-use hooks::use_deferred::after_paint;
+use hooks::use_deferred::{after_paint, use_painted};
 use hooks::use_runner::use_runner;
 use schedlab::link::Embed;
 use state::{Action, AppState, Dispatch, Edit, ViewChange, WorkerEvent};
@@ -86,6 +86,10 @@ pub fn App() -> Html {
     });
     let runner = use_runner(&state);
     let first_painted = use_first_paint(state.shown.is_some());
+    // The builder's task table and the sweep panel sit below the first screenful: they render
+    // once the page's first frame is painted, so its first render and layout (and the first
+    // chart in them) do not wait for their few hundred elements.
+    let page_painted = use_painted();
     // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
     let dispatch = {
         let dispatcher = state.dispatcher();
@@ -365,6 +369,7 @@ pub fn App() -> Html {
                         duration={state.field_text("duration", || draft.duration.to_string())}
                         seed={state.field_text("seed", || draft.seed.to_string())}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
+                    if page_painted {
                     <TaskTable fields={Rc::new(components::task_table::Fields {
                             draft: state.draft.clone(),
                             problems: state.problems.clone(),
@@ -374,6 +379,7 @@ pub fn App() -> Html {
                         selected={state.view.selected_task.clone().map(AttrValue::from)}
                         compared={charts::compared(&state.view)}
                         onedit={dispatch.edit.clone()} />
+                    }
                 </aside>
                 <section class={classes!("results", state.quiz_hides_results().then_some("quiz-asking"))} aria-label="Results">
                     <div class="results-bar">
@@ -404,7 +410,9 @@ pub fn App() -> Html {
                     <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
                         contest={state.is_contest()} />
                     { for contest }
-                    <SweepPanel ..sweep_props() />
+                    if page_painted {
+                        <SweepPanel ..sweep_props() />
+                    }
                     <StatsTable shown={shown.clone().filter(|_| first_painted)} sort={state.sort}
                         selected={view.selected_task.clone().map(AttrValue::from)}
                         compared={charts::compared(view)} onview={dispatch.view.clone()} />

@@ -5,6 +5,8 @@
 // - slider to redraw: an input event on the prio_bonus_ratio slider until the Gantt canvas
 //   shows the new run (run-status has the new hash and the canvas's pixels changed), over
 //   several moves, median and worst: on the default scenario, then on the contest preset;
+// - the contest table filled after a move (`contest_table_filled_ms`): until every load's row,
+//   each a simulation of its own run in the background, is in;
 //   with where that time goes (`load_breakdown_ms`, medians over the loads, each an instant
 //   after navigation start: files fetched, the app's wasm instantiated, its first render, the
 //   worker's thread running, the first request posted, its reply, the chart drawn);
@@ -199,6 +201,38 @@ async function slide(page) {
   };
 }
 
+// The contest table after a move: from the slider's input event until every load's row is in
+// (the table says "All loads done."), with the page otherwise at rest; the rows are simulated
+// in the background workers (web/src/hooks/use_runner.rs) after the run the chart waits for.
+const TABLE_MOVES = [10, 20, 30, 40, 50];
+async function contestTable(page) {
+  const runs = [];
+  for (const value of TABLE_MOVES) {
+    await page.waitForTimeout(300);
+    runs.push(
+      await page.evaluate(async (value) => {
+        const input = document.querySelector('[data-testid="tunable-prio_bonus_ratio"]');
+        const progress = () => document.querySelector(".contest-progress")?.textContent ?? "";
+        const t0 = performance.now();
+        input.value = String(value);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        // The table first shows the new move's rows pending, then fills in.
+        let pending = false;
+        await new Promise((resolve) => {
+          const poll = () => {
+            pending ||= progress().includes("Running load");
+            if (pending && progress().includes("All loads done")) resolve();
+            else setTimeout(poll, 1);
+          };
+          poll();
+        });
+        return performance.now() - t0;
+      }, value),
+    );
+  }
+  return { median: median(runs), runs };
+}
+
 // The big run in a fresh page: its link (made by the CLI), the run, four zooms in on the
 // Gantt chart and an inspection; then the page's and the worker's wasm memory.
 async function bigRunMemory(browser, site) {
@@ -291,6 +325,7 @@ async function main() {
     await page.getByTestId("preset-select").selectOption("contest");
     await page.evaluate(waitForRedraw, defaultHash);
     const contest = await slide(page);
+    const table = await contestTable(page);
 
     const memory = await bigRunMemory(browser, site);
 
@@ -306,6 +341,7 @@ async function main() {
       simulation_in_worker_ms: slider.sims,
       contest_slider_to_redraw_ms: contest.moves,
       contest_simulation_in_worker_ms: contest.sims,
+      contest_table_filled_ms: table,
       bundle: files,
       wasm_total: {
         files: wasm.map((f) => `${f.file}${f.fetches > 1 ? ` x${f.fetches}` : ""}`),
@@ -331,6 +367,7 @@ async function main() {
         console.log(`  the first move ${r(moves.runs[0])} ms; each: ${moves.runs.map(r).join(", ")}`);
         console.log(`  of which simulation in the worker: median ${r(sims.median)} ms, worst ${r(sims.max)} ms`);
       }
+      console.log(`contest table filled after a move, over ${TABLE_MOVES.length} moves each from rest: median ${r(table.median)} ms; each: ${table.runs.map(r).join(", ")}`);
       for (const f of files) console.log(`${f.file.padEnd(20)} ${String(f.bytes).padStart(9)} bytes ${String(f.gzipped).padStart(9)} gzipped`);
       console.log(
         `wasm memory on a big run (${memory.duration}, run in ${r(memory.run_ms)} ms, a zoom, an inspection): page ${r(memory.page_mb)} MB, worker ${r(memory.worker_mb)} MB`,

@@ -23,7 +23,7 @@ use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
 };
-use crate::hooks::use_deferred::use_deferred;
+use crate::hooks::use_deferred::{use_deferred, use_painted};
 use crate::state::ViewChange;
 
 /// Lane height in CSS pixels at normal type: fixed, so a new run never changes the row pitch.
@@ -839,24 +839,31 @@ impl PartialEq for TextProps {
 /// slider's redrawn chart is on screen.
 #[component]
 fn TextAlternative(props: &TextProps) -> Html {
+    // Its rows (up to [`TEXT_ROWS`] of them, a few hundred elements, half of the page's first
+    // render) come once the chart's first frame has been painted: the page's first chart does
+    // not wait for their DOM and layout. The table, its name and caption are there at once.
+    let painted = use_painted();
     let now = use_deferred(Some(props.clone())).unwrap_or_else(|| props.clone());
-    html! { <TextTable ..now /> }
+    html! { <TextTable text={now} rows={painted} /> }
+}
+
+#[derive(Properties, Clone, PartialEq)]
+struct TextTableProps {
+    text: TextProps,
+    rows: bool,
 }
 
 #[component]
-fn TextTable(props: &TextProps) -> Html {
+fn TextTable(props: &TextTableProps) -> Html {
+    let t = &props.text;
     text_alternative(
-        &props.data,
-        props.mode,
-        props.window,
-        props.lanes,
-        &props.id,
-        &props.name,
+        &t.data, t.mode, t.window, t.lanes, &t.id, &t.name, props.rows,
     )
 }
 
 /// The text alternative of the chart: a visually hidden table of the segments in the window,
-/// lane by lane, at most [`TEXT_ROWS`] rows, with a last row counting the rest.
+/// lane by lane, at most [`TEXT_ROWS`] rows, with a last row counting the rest; without
+/// `with_rows`, the table and its caption only.
 fn text_alternative(
     data: &RunData,
     mode: LaneMode,
@@ -864,10 +871,11 @@ fn text_alternative(
     lanes: usize,
     id: &str,
     name: &str,
+    with_rows: bool,
 ) -> Html {
     let mut rows = Vec::new();
     let mut more = 0usize;
-    for lane in 0..lanes {
+    for lane in (0..lanes).filter(|_| with_rows) {
         let Some(spans) = data.lanes(mode).get(lane) else {
             continue;
         };

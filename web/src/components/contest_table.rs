@@ -140,21 +140,7 @@ fn ContestRows(props: &ContestTableProps) -> Html {
         .find(|r| r.load == "noload")
         .map(|r| Row::from_runs(&kernel, &[ContestRun::from(r)]).time_ms);
     let done = rows.len();
-    let seed = contest_column(policy, cpus);
-    let seed_cells = |load: &str| -> Html {
-        let Some(col) = &seed else { return html! {} };
-        let f = col.figure(load);
-        let model = model_interval(INTERVALS, policy, cpus, load)
-            .map(|((m, h), _)| format!("{} ± {}", fixed(m, 1), fixed(h, 1)))
-            .unwrap_or_else(|| "-".into());
-        html! {
-            <>
-                <td class="num seed" data-col="model-time">{ model }</td>
-                <td class="num seed" data-col="seed-time">{ f.map(seed_time).unwrap_or_else(|| "-".into()) }</td>
-                <td class="num seed" data-col="seed-ratio">{ f.and_then(|f| f.ratio).map(|r| fixed(r, 2)).unwrap_or_else(|| "-".into()) }</td>
-            </>
-        }
-    };
+    let kernel = AttrValue::from(kernel);
     html! {
         <section class="panel contest-panel" aria-labelledby="contest-heading">
             <h2 id="contest-heading">{ "contest" }
@@ -176,41 +162,9 @@ fn ContestRows(props: &ContestTableProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for LOADS.iter().map(|load| {
-                            let cells = rows.iter().find(|r| r.load == *load);
-                            let selected = *load == props.selected;
-                            match cells {
-                                None => html! {
-                                    <tr data-load={*load} class={classes!("pending", selected.then_some("selected"))}>
-                                        <th scope="row">{ *load }</th>
-                                        <td class="num" data-col="time">{ "…" }</td>
-                                        <td class="num" data-col="cpu">{ "…" }</td>
-                                        <td class="num" data-col="loads">{ "…" }</td>
-                                        <td class="num" data-col="lcpu">{ "…" }</td>
-                                        <td class="num" data-col="ratio">{ "…" }</td>
-                                    </tr>
-                                },
-                                Some(cells) => {
-                                    let mut row = Row::from_runs(&kernel, &[ContestRun::from(cells)]);
-                                    if let Some(ms) = noload_ms {
-                                        row.set_ratio(ms);
-                                    }
-                                    let ratio = row.ratio_x100.map(|r| fixed(r as i64, 2)).unwrap_or_else(|| "…".into());
-                                    html! {
-                                        <tr data-load={*load} class={classes!(selected.then_some("selected"))}
-                                            title={format!("trace hash {}", cells.trace_hash)}>
-                                            <th scope="row">{ *load }
-                                                if !cells.finished { <span class="muted">{ " (unfinished)" }</span> }
-                                            </th>
-                                            <td class="num" data-col="time">{ fixed(div_round(row.time_ms as u128, 100) as i64, 1) }</td>
-                                            <td class="num" data-col="cpu">{ div_round(row.cpu_pct_x10 as u128, 10) }</td>
-                                            <td class="num" data-col="loads">{ div_round(row.loads_x100 as u128, 100) }</td>
-                                            <td class="num" data-col="lcpu">{ div_round(row.lcpu_pct_x10 as u128, 10) }</td>
-                                            <td class="num" data-col="ratio">{ ratio }</td>
-                                            </tr>
-                                    }
-                                }
-                            }
+                        { for LOADS.iter().map(|load| html! {
+                            <LoadRow key={*load} {load} cells={rows.iter().find(|r| r.load == *load).cloned()}
+                                {noload_ms} selected={*load == props.selected} kernel={kernel.clone()} />
                         }) }
                     </tbody>
                 </table>
@@ -218,6 +172,98 @@ fn ContestRows(props: &ContestTableProps) -> Html {
             if let Some((a, a_rows)) = props.pinned.as_ref().filter(|(_, r)| !r.is_empty()) {
                 { compare_table(&label(a), a_rows, &kernel, rows) }
             }
+            <SeedTable policy={policy.clone()} {cpus} />
+            <p class="model-note">
+                { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
+                { "The loads run on the machine model: a page cache, dirty throttling, swap with kswapd, flusher and swap threads scheduled like any task, and the kernel era's elevator. The io_load ratios of 16× or 60× that some 2.5 kernels showed are reproduced only in part (docs/seed-comparison.md says which rows)." }
+            </p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LoadRowProps {
+    load: &'static str,
+    /// Its run's columns, once done.
+    cells: Option<ContestCells>,
+    /// The noload row's Time (ms), once done: this row's Ratio is over it.
+    noload_ms: Option<u64>,
+    selected: bool,
+    kernel: AttrValue,
+}
+
+/// One load's row of the contest table: a component of its own, so a row arriving re-renders
+/// that row alone (and, for noload, the Ratio of the others); the rest keep their elements.
+#[component]
+fn LoadRow(props: &LoadRowProps) -> Html {
+    let load = props.load;
+    let selected = props.selected;
+    match &props.cells {
+        None => html! {
+            <tr data-load={load} class={classes!("pending", selected.then_some("selected"))}>
+                <th scope="row">{ load }</th>
+                <td class="num" data-col="time">{ "…" }</td>
+                <td class="num" data-col="cpu">{ "…" }</td>
+                <td class="num" data-col="loads">{ "…" }</td>
+                <td class="num" data-col="lcpu">{ "…" }</td>
+                <td class="num" data-col="ratio">{ "…" }</td>
+            </tr>
+        },
+        Some(cells) => {
+            let mut row = Row::from_runs(&props.kernel, &[ContestRun::from(cells)]);
+            if let Some(ms) = props.noload_ms {
+                row.set_ratio(ms);
+            }
+            let ratio = row
+                .ratio_x100
+                .map(|r| fixed(r as i64, 2))
+                .unwrap_or_else(|| "…".into());
+            html! {
+                <tr data-load={load} class={classes!(selected.then_some("selected"))}
+                    title={format!("trace hash {}", cells.trace_hash)}>
+                    <th scope="row">{ load }
+                        if !cells.finished { <span class="muted">{ " (unfinished)" }</span> }
+                    </th>
+                    <td class="num" data-col="time">{ fixed(div_round(row.time_ms as u128, 100) as i64, 1) }</td>
+                    <td class="num" data-col="cpu">{ div_round(row.cpu_pct_x10 as u128, 10) }</td>
+                    <td class="num" data-col="loads">{ div_round(row.loads_x100 as u128, 100) }</td>
+                    <td class="num" data-col="lcpu">{ div_round(row.lcpu_pct_x10 as u128, 10) }</td>
+                    <td class="num" data-col="ratio">{ ratio }</td>
+                </tr>
+            }
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SeedTableProps {
+    policy: PolicySpec,
+    cpus: u32,
+}
+
+/// The seed's published figures and schedlab's 10-seed intervals beside the live table, when
+/// the configuration is one a seed ran: a component of its own, as it changes only with the
+/// configuration, not with each row that arrives.
+#[component]
+fn SeedTable(props: &SeedTableProps) -> Html {
+    let (policy, cpus) = (&props.policy, props.cpus);
+    let seed = contest_column(policy, cpus);
+    let seed_cells = |load: &str| -> Html {
+        let Some(col) = &seed else { return html! {} };
+        let f = col.figure(load);
+        let model = model_interval(INTERVALS, policy, cpus, load)
+            .map(|((m, h), _)| format!("{} ± {}", fixed(m, 1), fixed(h, 1)))
+            .unwrap_or_else(|| "-".into());
+        html! {
+            <>
+                <td class="num seed" data-col="model-time">{ model }</td>
+                <td class="num seed" data-col="seed-time">{ f.map(seed_time).unwrap_or_else(|| "-".into()) }</td>
+                <td class="num seed" data-col="seed-ratio">{ f.and_then(|f| f.ratio).map(|r| fixed(r, 2)).unwrap_or_else(|| "-".into()) }</td>
+            </>
+        }
+    };
+    html! {
+        <>
             if let Some(col) = &seed {
                 <h3 class="seed-heading">{ "Beside the seed" }</h3>
                 <div class="table-scroll">
@@ -244,11 +290,7 @@ fn ContestRows(props: &ContestTableProps) -> Html {
                     { format!("Seed columns: {}. The seed's runs are real machines; compare directions, not seconds. Model Time is schedlab's mean over seeds 1-10 with its 95 % interval, from docs/seed-comparison.md; the live table above is one run at this seed.", col.source) }
                 </p>
             }
-            <p class="model-note">
-                { "One run per load (Con averaged 3 to 8). The rows run the preset as generated, with this policy, CPU count and seed; edits to the task table apply to the run above only. " }
-                { "The loads run on the machine model: a page cache, dirty throttling, swap with kswapd, flusher and swap threads scheduled like any task, and the kernel era's elevator. The io_load ratios of 16× or 60× that some 2.5 kernels showed are reproduced only in part (docs/seed-comparison.md says which rows)." }
-            </p>
-        </section>
+        </>
     }
 }
 

@@ -1,3 +1,5 @@
+use std::rc::Rc;
+
 use schedlab::result::TaskResult;
 use schedlab::workloads::classroom::Averages;
 use yew::prelude::*;
@@ -115,6 +117,28 @@ fn StatsRows(props: &StatsTableProps) -> Html {
         };
     };
     let (column, descending) = props.sort;
+    // Each task's result in an `Rc` for its row's props (`StatsRow` compares them by value),
+    // made once per run: the run they were made from is kept beside them and compared by
+    // identity.
+    let made = use_mut_ref(|| None::<(Rc<crate::protocol::RunOutcome>, Rc<[Rc<TaskResult>]>)>);
+    let rows = {
+        let mut made = made.borrow_mut();
+        match &*made {
+            Some((outcome, rows)) if Rc::ptr_eq(outcome, &shown.outcome) => rows.clone(),
+            _ => {
+                let rows: Rc<[Rc<TaskResult>]> = shown
+                    .outcome
+                    .result
+                    .tasks
+                    .iter()
+                    .cloned()
+                    .map(Rc::new)
+                    .collect();
+                *made = Some((shown.outcome.clone(), rows.clone()));
+                rows
+            }
+        }
+    };
     let colours = TaskColours::new(
         &shown.data,
         props.selected.as_deref(),
@@ -123,7 +147,7 @@ fn StatsRows(props: &StatsTableProps) -> Html {
     let is_compared = |name: &str| props.compared.iter().any(|c| c.as_str() == name);
     // Room for another compared task (taking one out is always possible).
     let compare_full = props.compared.len() + 1 >= PICKED_MAX;
-    let mut tasks: Vec<&TaskResult> = shown.outcome.result.tasks.iter().collect();
+    let mut tasks: Vec<&Rc<TaskResult>> = rows.iter().collect();
     tasks.sort_by(|a, b| {
         let order = if column == StatsColumn::Name {
             a.name.cmp(&b.name)
@@ -177,62 +201,21 @@ fn StatsRows(props: &StatsTableProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
+                        // Not keyed: a new run's rows take over the old rows' elements in
+                        // place, so a move of a slider rewrites only the cells whose text
+                        // changed, and a row whose task and marks did not change is not
+                        // rendered again (`StatsRow`'s props). Keyed by task, most rows would
+                        // be rebuilt: forked tasks differ from run to run, and the rows re-sort.
                         { for tasks.into_iter().map(|t| {
                             let ink = colours.of(t.id);
                             let focused = props.selected.as_deref() == Some(t.name.as_str());
                             let compared = is_compared(&t.name);
                             let picked = if focused { "focus" } else if compared { "compared" } else if ink.faded { "faded" } else { "" };
-                            let on_focus = {
-                                let name = t.name.clone();
-                                props.onview.reform(move |_| ViewChange::SelectTask(Some(name.clone())))
-                            };
-                            let on_compare = {
-                                let name = t.name.clone();
-                                props.onview.reform(move |_| ViewChange::CompareTask(name.clone()))
-                            };
-                            // Not keyed: a new run's rows take over the old rows' elements
-                            // in place, so a move of a slider rewrites only the cells whose
-                            // text changed. Keyed by task, most rows would be rebuilt: forked
-                            // tasks differ from run to run, and the rows re-sort.
                             html! {
-                            <tr data-task={t.name.clone()} data-picked={picked}
-                                class={classes!((!picked.is_empty()).then_some(picked))}>
-                                <th scope="row">
-                                    <span class="task-swatch" aria-hidden="true"
-                                        style={format!("background:{}", ink.css())} />
-                                    <button type="button" class="task-focus" aria-pressed={focused.to_string()}
-                                        title="Focus this task in the charts and tables (again: clear)" onclick={on_focus}>
-                                        { &t.name }
-                                    </button>
-                                    if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
-                                    if !focused {
-                                        <button type="button" class="task-compare" aria-pressed={compared.to_string()}
-                                            aria-label={format!("Compare {}", t.name)}
-                                            disabled={!compared && compare_full}
-                                            title={format!("Give this task a colour of its own beside the task in focus (up to {} tasks)", PICKED_MAX - 1)}
-                                            onclick={on_compare}>
-                                            { if compared { "✓" } else { "+" } }
-                                        </button>
-                                    }
-                                </th>
-                                <td class="num" data-col="turnaround">{ maybe(t.turnaround_ns, "never exited") }</td>
-                                <td class="num" data-col="response">{ maybe(t.response_ns, "never ran") }</td>
-                                <td class="num" data-col="wait">{ ns(t.wait_ns) }</td>
-                                <td class="num" data-col="cpu">
-                                    // 0 ns beside seconds of wait reads as a measurement; it is an absence.
-                                    if t.response_ns.is_none() && t.cpu_ns == 0 {
-                                        <span class="muted">{ "never ran" }</span>
-                                    } else {
-                                        { ns(t.cpu_ns) }
-                                    }
-                                </td>
-                                <td class="num" data-col="share">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
-                                <td class="num" data-col="p50">{ ns(t.wakeup_latency_ns.p50) }</td>
-                                <td class="num" data-col="p99">{ ns(t.wakeup_latency_ns.p99) }</td>
-                                <td class="num" data-col="max">{ ns(t.wakeup_latency_ns.max) }</td>
-                                <td class="num" data-col="switches">{ t.switches }</td>
-                            </tr>
-                        } }) }
+                                <StatsRow task={Rc::clone(t)} swatch={AttrValue::from(ink.css())} {picked}
+                                    {focused} {compared} {compare_full} onview={props.onview.clone()} />
+                            }
+                        }) }
                         if let Some(o) = omitted {
                             <tr class="omitted" data-testid="stats-omitted">
                                 <th scope="row" class="muted">
@@ -266,5 +249,78 @@ fn StatsRows(props: &StatsTableProps) -> Html {
                 </table>
             </div>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StatsRowProps {
+    task: Rc<TaskResult>,
+    /// Its colour in the charts (CSS).
+    swatch: AttrValue,
+    /// "focus", "compared", "faded" or "".
+    picked: &'static str,
+    focused: bool,
+    compared: bool,
+    /// No room for another compared task.
+    compare_full: bool,
+    onview: Callback<ViewChange>,
+}
+
+/// One task's row of [`StatsTable`]: a component of its own, so a row whose task and marks
+/// did not change (a view change, a run that left the task as it was) is not rendered again.
+#[component]
+fn StatsRow(props: &StatsRowProps) -> Html {
+    let t = &props.task;
+    let (focused, compared, picked) = (props.focused, props.compared, props.picked);
+    let on_focus = {
+        let name = t.name.clone();
+        props
+            .onview
+            .reform(move |_| ViewChange::SelectTask(Some(name.clone())))
+    };
+    let on_compare = {
+        let name = t.name.clone();
+        props
+            .onview
+            .reform(move |_| ViewChange::CompareTask(name.clone()))
+    };
+    html! {
+        <tr data-task={t.name.clone()} data-picked={picked}
+            class={classes!((!picked.is_empty()).then_some(picked))}>
+            <th scope="row">
+                <span class="task-swatch" aria-hidden="true"
+                    style={format!("background:{}", props.swatch)} />
+                <button type="button" class="task-focus" aria-pressed={focused.to_string()}
+                    title="Focus this task in the charts and tables (again: clear)" onclick={on_focus}>
+                    { &t.name }
+                </button>
+                if t.nice != 0 { <span class="muted">{ format!(" nice {}", t.nice) }</span> }
+                if !focused {
+                    <button type="button" class="task-compare" aria-pressed={compared.to_string()}
+                        aria-label={format!("Compare {}", t.name)}
+                        disabled={!compared && props.compare_full}
+                        title={format!("Give this task a colour of its own beside the task in focus (up to {} tasks)", PICKED_MAX - 1)}
+                        onclick={on_compare}>
+                        { if compared { "✓" } else { "+" } }
+                    </button>
+                }
+            </th>
+            <td class="num" data-col="turnaround">{ maybe(t.turnaround_ns, "never exited") }</td>
+            <td class="num" data-col="response">{ maybe(t.response_ns, "never ran") }</td>
+            <td class="num" data-col="wait">{ ns(t.wait_ns) }</td>
+            <td class="num" data-col="cpu">
+                // 0 ns beside seconds of wait reads as a measurement; it is an absence.
+                if t.response_ns.is_none() && t.cpu_ns == 0 {
+                    <span class="muted">{ "never ran" }</span>
+                } else {
+                    { ns(t.cpu_ns) }
+                }
+            </td>
+            <td class="num" data-col="share">{ format!("{:.1} %", t.share_ppm as f64 / 10_000.0) }</td>
+            <td class="num" data-col="p50">{ ns(t.wakeup_latency_ns.p50) }</td>
+            <td class="num" data-col="p99">{ ns(t.wakeup_latency_ns.p99) }</td>
+            <td class="num" data-col="max">{ ns(t.wakeup_latency_ns.max) }</td>
+            <td class="num" data-col="switches">{ t.switches }</td>
+        </tr>
     }
 }

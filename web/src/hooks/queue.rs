@@ -12,12 +12,13 @@
 //! one request in flight at a time; a run at the head of `runs` goes before the inspection
 //! ```
 //!
-//! The runner keeps two workers, each with a queue of its own ([`lane`]): the foreground one
-//! runs what the charts wait for (runs, a link's pinned run, the inspection, a quiz), the
-//! background one the contest rows and sweep points. A slider move then never waits behind a
+//! The runner keeps a foreground worker and up to two background ones, each with a queue of
+//! its own ([`lane`]): the foreground one runs what the charts wait for (runs, a link's pinned
+//! run, the inspection, a quiz), the background ones the contest rows (dealt out between them,
+//! [`deal`]) and sweep points (the first of them). A slider move then never waits behind a
 //! contest row or a sweep point already running (each is a whole simulation of its own), and
-//! the background worker starts the next of them only once no run is pending in the
-//! foreground ([`Queue::run_pending`]), so the two do not share the CPU while a chart waits.
+//! a background worker starts the next of them only once no run is pending in the
+//! foreground ([`Queue::run_pending`]), so they do not share the CPU while a chart waits.
 
 use std::collections::VecDeque;
 
@@ -41,6 +42,20 @@ pub fn lane(request: &Request) -> Lane {
         Request::ContestRow { .. } | Request::SweepPoint { .. } => Lane::Background,
         Request::Run { .. } | Request::Inspect { .. } | Request::Quiz { .. } => Lane::Foreground,
     }
+}
+
+/// Deals a generation's background requests (its contest rows) out to `workers` background
+/// workers, in turns: request `i` to worker `i % workers`. Each row is a whole simulation of
+/// its own, independent of the others, so two workers fill the table in about half the time;
+/// a request's worker depends only on its place, so the same list always goes the same way
+/// (and a request equal to one in flight meets it on the same worker). At least one list.
+pub fn deal(requests: Vec<Request>, workers: usize) -> Vec<Vec<Request>> {
+    let mut out = vec![Vec::new(); workers.max(1)];
+    let n = out.len();
+    for (i, request) in requests.into_iter().enumerate() {
+        out[i % n].push(request);
+    }
+    out
 }
 
 /// What the worker must do after a change to the queue.

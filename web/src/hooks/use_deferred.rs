@@ -48,6 +48,20 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
     now
 }
 
+/// Whether the frame that shows this component's first render has been painted: false in that
+/// render, true from the render after it. What is not in the first viewport (the Gantt chart's
+/// text alternative) renders then, so a page's first render and layout, and the first chart
+/// they hold up, do not wait for it.
+#[hook]
+pub fn use_painted() -> bool {
+    let painted = use_state_eq(|| false);
+    {
+        let painted = painted.clone();
+        use_effect_with((), move |_| after_paint(move || painted.set(true)));
+    }
+    *painted
+}
+
 /// Runs `f` once the next frame has been painted: a zero timeout set from that frame's
 /// animation callback, which runs before its paint. A hidden page paints no frame, so a
 /// timeout of [`AFTER_PAINT_LIMIT_MS`] runs it anyway. Without a window it runs at once.

@@ -1,9 +1,11 @@
 //! The simulation workers, seen from the page: a queue of requests per worker, one in flight
 //! at a time on each. The queue's discipline is [`super::queue::Queue`], plain data with native
 //! tests; this hook owns the workers and drives their queues. The foreground worker answers
-//! runs, the inspection and the quiz; the background one, started with the first contest row
-//! or sweep point, answers those ([`super::queue::lane`]), so a slider move never waits behind
-//! one of them.
+//! runs, the inspection and the quiz; the background ones, started with the first contest rows
+//! or sweep point, answer those ([`super::queue::lane`]), so a slider move never waits behind
+//! one of them. A generation's contest rows are dealt out between two background workers
+//! ([`super::queue::deal`]) on a machine with cores enough for them ([`CORES_FOR_TWO`]), which
+//! run them side by side; sweep points go to the first.
 //!
 //! - A newer generation replaces everything still queued (older runs are never started).
 //! - A run already in flight is left to finish when it is young (its reply is then dropped by
@@ -22,8 +24,8 @@
 //!   contest rows. A new generation keeps them (each point carries its own scenario); a new
 //!   sweep or a cancel replaces them. A point in flight when the worker is restarted is queued
 //!   again.
-//! - The background worker starts nothing while a run is queued or in flight on the
-//!   foreground one ([`super::queue::Queue::run_pending`]): the run's reply starts it.
+//! - The background workers start nothing while a run is queued or in flight on the
+//!   foreground one ([`super::queue::Queue::run_pending`]): the run's reply starts them.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,7 +36,7 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
 pub use super::queue::CANCEL_AFTER_MS;
-use super::queue::{lane, Lane, Queue, Worker as Next};
+use super::queue::{deal, lane, Lane, Queue, Worker as Next};
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
 use crate::state::{Action, AppState, WorkerEvent};
 use crate::wire::Reply;
@@ -42,6 +44,22 @@ use crate::wire::Reply;
 const WORKER_URL: &str = "./worker.js";
 /// Where `static/boot.js` leaves the worker it started early.
 const EARLY_WORKER: &str = "schedlabWorker";
+/// Background workers at most: contest rows run on this many at once.
+const BACKGROUND_WORKERS: usize = 2;
+/// Cores from which the rows run on two background workers. On two cores the page's own
+/// thread (which renders each row as it arrives) and two simulations share them: on a busy
+/// two-core machine the table filled 15-25 % later with two than with one (headless Chromium,
+/// a move to the last row, the two builds taking turns), each row running several times
+/// slower beside the other.
+const CORES_FOR_TWO: f64 = 3.0;
+
+/// One of the runner's workers: the foreground one, or background worker `n` (sweep points go
+/// to the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    Foreground,
+    Background(usize),
+}
 
 /// A handle on the workers; cheap to clone.
 #[derive(Clone)]
@@ -76,10 +94,10 @@ impl Slot {
 }
 
 struct Inner {
-    /// The foreground worker (runs, inspection, quiz) and the background one (contest rows,
+    /// The foreground worker (runs, inspection, quiz) and the background ones (contest rows,
     /// sweep points), each with its own queue: see [`super::queue::lane`].
     foreground: Slot,
-    background: Slot,
+    background: Vec<Slot>,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
 }
@@ -96,7 +114,7 @@ impl Runner {
         let inner = Rc::new_cyclic(|this| {
             RefCell::new(Inner {
                 foreground: Slot::default(),
-                background: Slot::default(),
+                background: (0..background_workers()).map(|_| Slot::default()).collect(),
                 dispatch,
                 this: this.clone(),
             })
@@ -104,18 +122,22 @@ impl Runner {
         Runner { inner }
     }
 
-    /// Replaces whatever is queued with `requests` (each to its worker, [`lane`]) and starts
-    /// the first of each when possible.
+    /// Replaces whatever is queued with `requests` (each to its worker, [`lane`]; the
+    /// background ones dealt out, [`deal`]) and starts the first of each when possible.
     pub fn submit(&self, requests: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
         let (background, foreground): (Vec<Request>, Vec<Request>) = requests
             .into_iter()
             .partition(|r| lane(r) == Lane::Background);
         let now = now_ms();
-        for (which, requests) in [
-            (Lane::Foreground, foreground),
-            (Lane::Background, background),
-        ] {
+        let dealt = deal(background, inner.background.len());
+        let lanes = std::iter::once((Which::Foreground, foreground)).chain(
+            dealt
+                .into_iter()
+                .enumerate()
+                .map(|(n, requests)| (Which::Background(n), requests)),
+        );
+        for (which, requests) in lanes {
             let slot = inner.slot(which);
             if slot.queue.submit(requests, now) == Next::Restart {
                 slot.restart();
@@ -128,15 +150,15 @@ impl Runner {
     /// A point already in flight finishes; the reducer drops replies of older sweeps.
     pub fn sweep(&self, points: Vec<Request>) {
         let mut inner = self.inner.borrow_mut();
-        inner.background.queue.sweep(points);
-        inner.pump(Lane::Background);
+        inner.slot(Which::Background(0)).queue.sweep(points);
+        inner.pump(Which::Background(0));
     }
 
     /// Asks for an inspection (`Request::Inspect`), replacing any not yet sent.
     pub fn inspect(&self, request: Request) {
         let mut inner = self.inner.borrow_mut();
         inner.foreground.queue.inspect(request);
-        inner.pump(Lane::Foreground);
+        inner.pump(Which::Foreground);
     }
 
     /// Ends the foreground worker now (terminates it; a fresh one starts with the next
@@ -148,8 +170,11 @@ impl Runner {
         if inner.foreground.queue.cancel() == Next::Restart {
             inner.foreground.restart();
         }
-        if inner.background.queue.submit(Vec::new(), now_ms()) == Next::Restart {
-            inner.background.restart();
+        let now = now_ms();
+        for slot in &mut inner.background {
+            if slot.queue.submit(Vec::new(), now) == Next::Restart {
+                slot.restart();
+            }
         }
         inner.pump_all();
     }
@@ -171,21 +196,25 @@ fn start_worker() -> Result<Worker, JsValue> {
 }
 
 impl Inner {
-    fn slot(&mut self, which: Lane) -> &mut Slot {
+    /// The worker `which` names; a background worker past those there are is the last.
+    fn slot(&mut self, which: Which) -> &mut Slot {
         match which {
-            Lane::Foreground => &mut self.foreground,
-            Lane::Background => &mut self.background,
+            Which::Foreground => &mut self.foreground,
+            Which::Background(n) => {
+                let last = self.background.len().saturating_sub(1);
+                &mut self.background[n.min(last)]
+            }
         }
     }
 
-    fn ensure_worker(&mut self, which: Lane) -> Option<Worker> {
+    fn ensure_worker(&mut self, which: Which) -> Option<Worker> {
         if let Some(worker) = &self.slot(which).worker {
             return Some(worker.clone());
         }
         // Only the foreground worker is the one `static/boot.js` started with the page.
         let adopted = match which {
-            Lane::Foreground => adopt_early_worker(),
-            Lane::Background => None,
+            Which::Foreground => adopt_early_worker(),
+            Which::Background(_) => None,
         };
         let (worker, early) = match adopted {
             Some((worker, early)) => (worker, Some(early)),
@@ -228,7 +257,7 @@ impl Inner {
 
     /// Handles what the adopted worker said before the page listened, in order, outside the
     /// current borrow.
-    fn replay(&self, which: Lane, early: js_sys::Array) {
+    fn replay(&self, which: Which, early: js_sys::Array) {
         if early.length() == 0 {
             return;
         }
@@ -252,14 +281,16 @@ impl Inner {
     }
 
     fn pump_all(&mut self) {
-        self.pump(Lane::Foreground);
-        self.pump(Lane::Background);
+        self.pump(Which::Foreground);
+        for n in 0..self.background.len() {
+            self.pump(Which::Background(n));
+        }
     }
 
-    fn pump(&mut self, which: Lane) {
+    fn pump(&mut self, which: Which) {
         // Contest rows and sweep points wait for the run the charts wait for (see
-        // `Queue::run_pending`); its reply pumps both workers again.
-        if which == Lane::Background && self.foreground.queue.run_pending() {
+        // `Queue::run_pending`); its reply pumps every worker again.
+        if which != Which::Foreground && self.foreground.queue.run_pending() {
             return;
         }
         let Some((number, request)) = self.slot(which).queue.next(now_ms()) else {
@@ -289,7 +320,7 @@ impl Inner {
     }
 
     /// Ends request number `number` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
-    fn watch(&self, which: Lane, number: u64) {
+    fn watch(&self, which: Which, number: u64) {
         let this = self.this.clone();
         yew::platform::spawn_local(async move {
             let limit = std::time::Duration::from_millis(REQUEST_TIME_LIMIT_MS as u64);
@@ -313,10 +344,10 @@ impl Inner {
         });
     }
 
-    /// Drops everything queued for both workers. A worker still busy is ended too: its queue
+    /// Drops everything queued for every worker. A worker still busy is ended too: its queue
     /// no longer knows what it is doing, and a fresh one takes the next request.
     fn clear_queues(&mut self) {
-        for slot in [&mut self.foreground, &mut self.background] {
+        for slot in std::iter::once(&mut self.foreground).chain(&mut self.background) {
             if slot.queue.busy() {
                 slot.restart();
             }
@@ -324,7 +355,7 @@ impl Inner {
         }
     }
 
-    fn on_message(this: &Rc<RefCell<Inner>>, which: Lane, event: MessageEvent) {
+    fn on_message(this: &Rc<RefCell<Inner>>, which: Which, event: MessageEvent) {
         // A run's reply is a transferred ArrayBuffer (`wire.rs`), every other a JSON string.
         // The worker's first run posted for the bootstrap (`{ firstRun, request }`, see
         // [`take_first_run`]) is no reply to a request of the runner's: one that comes after
@@ -341,7 +372,7 @@ impl Inner {
         Inner::handle(this, which, reply.read());
     }
 
-    fn handle(this: &Rc<RefCell<Inner>>, which: Lane, response: Response) {
+    fn handle(this: &Rc<RefCell<Inner>>, which: Which, response: Response) {
         let dispatch = this.borrow().dispatch.clone();
         match response {
             Response::Panicked { message } | Response::Crashed { message } => {
@@ -367,6 +398,17 @@ impl Inner {
                 });
             }
         }
+    }
+}
+
+/// How many background workers the contest rows are dealt out to: two on a machine with
+/// [`CORES_FOR_TWO`] cores or more, else one.
+fn background_workers() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    if cores >= CORES_FOR_TWO {
+        BACKGROUND_WORKERS
+    } else {
+        1
     }
 }
 

@@ -5,7 +5,7 @@
 use schedlab::link::PresetRef;
 use schedlab::sweep::{Point, Target};
 use schedlab::Scenario;
-use schedlab_web::hooks::queue::{lane, Lane, Queue, Worker, CANCEL_AFTER_MS};
+use schedlab_web::hooks::queue::{deal, lane, Lane, Queue, Worker, CANCEL_AFTER_MS};
 use schedlab_web::protocol::{Request, Source};
 
 fn scenario() -> Scenario {
@@ -317,4 +317,30 @@ fn a_request_that_could_not_be_sent_frees_the_worker() {
     q.unsent();
     assert!(!q.busy());
     assert_eq!(drain(&mut q), [row(1, "noload")]);
+}
+
+#[test]
+fn background_requests_are_dealt_out_in_turns_the_same_way_every_time() {
+    let rows: Vec<Request> = [
+        "noload",
+        "cacherun",
+        "process_load",
+        "ctar_load",
+        "xtar_load",
+    ]
+    .iter()
+    .map(|l| row(3, l))
+    .collect();
+    let dealt = deal(rows.clone(), 2);
+    assert_eq!(dealt.len(), 2);
+    assert_eq!(
+        dealt[0],
+        vec![rows[0].clone(), rows[2].clone(), rows[4].clone()]
+    );
+    assert_eq!(dealt[1], vec![rows[1].clone(), rows[3].clone()]);
+    assert_eq!(deal(rows.clone(), 2), dealt);
+    // One worker (or none asked for): everything to it, in order.
+    assert_eq!(deal(rows.clone(), 1), vec![rows.clone()]);
+    assert_eq!(deal(rows.clone(), 0), vec![rows]);
+    assert_eq!(deal(Vec::new(), 2), vec![Vec::new(), Vec::new()]);
 }
