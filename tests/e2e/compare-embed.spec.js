@@ -250,5 +250,14 @@ test.describe("phone", () => {
     // A tap elsewhere dismisses it too.
     await page.getByTestId("run-status").tap();
     await expect(tooltip).toHaveCount(0);
+
+    // The contest table fits the phone's width: its last column, the ratio, needs no sideways
+    // scroll.
+    await page.getByTestId("preset-select").selectOption("contest");
+    const table = page.getByTestId("contest-table");
+    await expect(table.locator("tr[data-load]")).toHaveCount(11);
+    const ratio = await table.locator('tr[data-load="noload"] [data-col="ratio"]').boundingBox();
+    const frame = await table.locator("xpath=..").boundingBox();
+    expect(ratio.x + ratio.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
   });
 });
