@@ -9,10 +9,6 @@ use schedlab_engine::{CpuId, Detail, Nanos, RunOptions, RunOutput, Scenario, Tas
 const CFS: &str = r#"{"id":"cfs"}"#;
 const EEVDF: &str = r#"{"id":"eevdf"}"#;
 
-fn with_duration(json: String, d: &str) -> String {
-    json.replace(r#""duration":"100s""#, &format!(r#""duration":"{d}""#))
-}
-
 fn cpu_ms(out: &RunOutput, task: usize) -> u64 {
     out.metrics.tasks[task].cpu_ns / 1_000_000
 }

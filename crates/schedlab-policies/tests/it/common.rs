@@ -1,6 +1,6 @@
 //! Shared helpers for policy tests: run a scenario written as JSON and look at the result.
 
-use schedlab_engine::{Detail, Nanos, RunOptions, RunOutput, Scenario};
+use schedlab_engine::{Detail, Nanos, RunOptions, RunOutput, Scenario, TaskId};
 
 /// Runs a scenario given as JSON under its policy, with a full trace.
 pub fn run(json: &str) -> RunOutput {
@@ -39,4 +39,34 @@ pub fn times_ms(out: &RunOutput) -> Vec<(u64, u64)> {
             )
         })
         .collect()
+}
+
+/// A scenario of [`scenario`]'s with another duration than its 100 s.
+pub fn with_duration(json: String, d: &str) -> String {
+    json.replace(r#""duration":"100s""#, &format!(r#""duration":"{d}""#))
+}
+
+/// CPU time of `task` inside `[from, to)` ms, from the trace's segments.
+pub fn cpu_ms_between(out: &RunOutput, task: u32, from: u64, to: u64) -> u64 {
+    let (a, b) = (Nanos::from_ms(from), Nanos::from_ms(to));
+    out.trace
+        .segments()
+        .filter(|(_, s)| s.task == TaskId(task))
+        .map(|(_, s)| s.end.min(b).saturating_sub(s.start.max(a)).0)
+        .sum::<u64>()
+        / 1_000_000
+}
+
+/// Rendered notes of task `task` (0 = A), in time order, as "time_ms: text".
+pub fn notes_of(out: &RunOutput, task: u32) -> Vec<String> {
+    out.trace
+        .notes()
+        .filter(|a| a.task.0 == task)
+        .map(|a| format!("{}: {}", a.time.0 / 1_000_000, a.note.render()))
+        .collect()
+}
+
+/// Whether task `task` has the note `text` in [`notes_of`]'s form.
+pub fn has_note(out: &RunOutput, task: u32, text: &str) -> bool {
+    notes_of(out, task).iter().any(|n| n == text)
 }

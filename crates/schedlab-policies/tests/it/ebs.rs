@@ -3,24 +3,9 @@
 
 use crate::common::*;
 
-use schedlab_engine::{Nanos, RunOutput, TaskId};
+use schedlab_engine::{Nanos, TaskId};
 
 const POLICY: &str = r#"{"id":"ebs"}"#;
-
-fn with_duration(json: String, d: &str) -> String {
-    json.replace(r#""duration":"100s""#, &format!(r#""duration":"{d}""#))
-}
-
-/// CPU time of `task` inside `[from, to)` ms, from the trace's segments.
-fn cpu_ms_between(out: &RunOutput, task: u32, from: u64, to: u64) -> u64 {
-    let (a, b) = (Nanos::from_ms(from), Nanos::from_ms(to));
-    out.trace
-        .segments()
-        .filter(|(_, s)| s.task == TaskId(task))
-        .map(|(_, s)| s.end.min(b).saturating_sub(s.start.max(a)).0)
-        .sum::<u64>()
-        / 1_000_000
-}
 
 /// §4.1/§4.4: CPU-bound tasks with shares 20:10:5 get CPU in proportion, 4:2:1. The feedback
 /// drives usage per share to be equal: whoever is above the others gets a worse priority, waits,

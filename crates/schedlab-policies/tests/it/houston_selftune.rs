@@ -7,21 +7,6 @@ use schedlab_engine::{Nanos, RunOutput, TaskId};
 
 const POLICY: &str = r#"{"id":"houston-selftune"}"#;
 
-fn with_duration(json: String, d: &str) -> String {
-    json.replace(r#""duration":"100s""#, &format!(r#""duration":"{d}""#))
-}
-
-/// CPU time of `task` inside `[from, to)` ms, from the trace's segments.
-fn cpu_ms_between(out: &RunOutput, task: u32, from: u64, to: u64) -> u64 {
-    let (a, b) = (Nanos::from_ms(from), Nanos::from_ms(to));
-    out.trace
-        .segments()
-        .filter(|(_, s)| s.task == TaskId(task))
-        .map(|(_, s)| s.end.min(b).saturating_sub(s.start.max(a)).0)
-        .sum::<u64>()
-        / 1_000_000
-}
-
 fn notes_of(out: &RunOutput, task: u32) -> Vec<(u64, String)> {
     out.trace
         .notes()

@@ -6,22 +6,7 @@
 
 use crate::common::*;
 
-use schedlab_engine::RunOutput;
-
 const POLICY: &str = r#"{"id":"libenzi-d1","tunables":{"hz":1000}}"#;
-
-/// Rendered notes of task `task` (0 = A), in time order, as "time_ms: text".
-fn notes_of(out: &RunOutput, task: u32) -> Vec<String> {
-    out.trace
-        .notes()
-        .filter(|a| a.task.0 == task)
-        .map(|a| format!("{}: {}", a.time.0 / 1_000_000, a.note.render()))
-        .collect()
-}
-
-fn has_note(out: &RunOutput, task: u32, text: &str) -> bool {
-    notes_of(out, task).iter().any(|n| n == text)
-}
 
 /// §5.2 slice end: a hog drops one level per slice and always goes to the expired array, even
 /// at nice -20 (2.5 would reinsert it into active as "interactive"), so a nice 0 hog runs

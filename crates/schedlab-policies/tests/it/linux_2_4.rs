@@ -4,22 +4,7 @@
 
 use crate::common::*;
 
-use schedlab_engine::RunOutput;
-
 const POLICY: &str = r#"{"id":"linux-2.4"}"#;
-
-/// Rendered notes of task `task` (0 = A), in time order, as "time_ms: text".
-fn notes_of(out: &RunOutput, task: u32) -> Vec<String> {
-    out.trace
-        .notes()
-        .filter(|a| a.task.0 == task)
-        .map(|a| format!("{}: {}", a.time.0 / 1_000_000, a.note.render()))
-        .collect()
-}
-
-fn has_note(out: &RunOutput, task: u32, text: &str) -> bool {
-    notes_of(out, task).iter().any(|n| n == text)
-}
 
 /// §1.7 and §1.5: equal-nice hogs share the CPU in NICE_TO_TICKS quanta of 60 ms.
 #[test]
