@@ -472,11 +472,16 @@ test("sweep: prio_bonus_ratio over three values gives what `schedlab sweep` prin
 
 test("sweep: a long sweep shows its progress and can be cancelled", async ({ app: { page } }) => {
   test.setTimeout(60_000);
-  // Contest: each point is a whole compile (tens of ms in wasm), and the points queue behind the
-  // contest table's rows, so the sweep is still going when Cancel is pressed.
+  // Contest: each point is a whole compile, here of 2000 jobs rather than 500 (~0.1 s in wasm),
+  // and the points queue behind the contest table's rows, so the sweep is still going when Cancel
+  // is pressed, however busy the machine (at 500 jobs a loaded machine once finished all 51 first).
   const first = await doneHash(page);
   await page.getByTestId("preset-select").selectOption("contest");
-  await doneHash(page, { not: first });
+  const contest = await doneHash(page, { not: first });
+  await page.locator(".preset-more > summary").click();
+  await page.locator("#param-jobs").fill("2000");
+  await page.locator("#param-jobs").press("Enter");
+  await doneHash(page, { not: contest });
   await page.getByTestId("sweep-step").fill("2");
   await page.getByTestId("sweep-to").fill("100");
   await page.getByTestId("sweep-step").press("Enter");
