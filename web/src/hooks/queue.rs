@@ -18,7 +18,9 @@
 //! [`deal`]) and sweep points (the first of them). A slider move then never waits behind a
 //! contest row or a sweep point already running (each is a whole simulation of its own), and
 //! a background worker starts the next of them only once no run is pending in the
-//! foreground ([`Queue::run_pending`]), so they do not share the CPU while a chart waits.
+//! foreground ([`Queue::run_pending`]) and none was answered in the last
+//! [`BACKGROUND_REST_MS`] ([`Queue::rest_left`]), so they do not share the CPU while a chart
+//! waits, nor while a slider is dragged.
 
 use std::collections::VecDeque;
 
@@ -26,6 +28,14 @@ use crate::protocol::Request;
 
 /// A run in flight longer than this (ms) is cancelled when a newer one is waiting.
 pub const CANCEL_AFTER_MS: f64 = 250.0;
+
+/// How long (ms) background workers wait after the foreground answered a run before they
+/// start a contest row or sweep point. A slider dragged across asks for the next run a frame
+/// or two after each reply; a contest row started between two of them runs for 100-200 ms
+/// beside the next runs (on two cores, with the page's thread, it took the CPU the charts
+/// waited for: a contest slider move's worst time was 1.1 s), and the drag replaces its
+/// generation anyway.
+pub const BACKGROUND_REST_MS: f64 = 100.0;
 
 /// Which of the runner's two workers a request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +96,8 @@ pub struct Queue {
     in_flight: Option<InFlight>,
     /// The request the worker answered last: asked for again, it is not sent again.
     last_answered: Option<Request>,
+    /// When a run was last answered (ms, the caller's clock): see [`Queue::rest_left`].
+    run_answered_ms: Option<f64>,
     sent: u64,
 }
 
@@ -153,9 +165,12 @@ impl Queue {
         };
     }
 
-    /// The worker answered the request in flight.
-    pub fn answered(&mut self) {
+    /// The worker answered the request in flight, at `now_ms`.
+    pub fn answered(&mut self, now_ms: f64) {
         self.last_answered = self.in_flight.take().map(|f| f.request);
+        if matches!(self.last_answered, Some(Request::Run { .. })) {
+            self.run_answered_ms = Some(now_ms);
+        }
     }
 
     /// The request in flight could not be sent after all; it is dropped.
@@ -201,6 +216,15 @@ impl Queue {
     pub fn run_pending(&self) -> bool {
         let is_run = |r: &Request| matches!(r, Request::Run { .. });
         self.in_flight.as_ref().is_some_and(|f| is_run(&f.request)) || self.runs.iter().any(is_run)
+    }
+
+    /// How long (ms) from `now_ms` until [`BACKGROUND_REST_MS`] have passed since this queue's
+    /// worker last answered a run; 0 when they have (or it answered none). The background
+    /// workers start nothing before.
+    pub fn rest_left(&self, now_ms: f64) -> f64 {
+        self.run_answered_ms.map_or(0.0, |answered| {
+            (answered + BACKGROUND_REST_MS - now_ms).max(0.0)
+        })
     }
 
     /// A request is in flight.

@@ -3,7 +3,10 @@
 //! show of a new run, so a slider's redrawn Gantt chart is drawn and painted before their
 //! canvases are drawn and their cells diffed and laid out. They follow in the task after that
 //! frame; a value that changes again before its turn comes is skipped: only the newest is
-//! rendered.
+//! rendered. While the runner has a run queued or in flight ([`hold`]), they wait for it: a
+//! slider dragged across asks for a run per frame, and each run's panels would otherwise be
+//! rendered, laid out and painted in the frames the next runs' Gantt charts wait for, only to
+//! be replaced; they follow once the slider rests.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -36,16 +39,46 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
                 return;
             }
             let value = value.clone();
-            after_paint(move || {
-                if *turns.borrow() == turn {
-                    *rendered.borrow_mut() = value;
-                    redraw.force_update();
-                }
+            let current = move || *turns.borrow() == turn;
+            after_paint_released(current, move || {
+                *rendered.borrow_mut() = value;
+                redraw.force_update();
             });
         });
     }
     let now = rendered.borrow().clone();
     now
+}
+
+std::thread_local! {
+    /// Whether deferred values wait ([`hold`]).
+    static HELD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Holds back (true) or releases (false) the deferred values' updates: the runner holds them
+/// while a run the Gantt chart waits for is queued or in flight (`Queue::run_pending`).
+pub fn hold(held: bool) {
+    HELD.with(|h| h.set(held));
+}
+
+/// Runs `f` once a frame has been painted with deferred values released ([`hold`]), unless
+/// `current` says by then that a newer value replaced it: after each painted frame while they
+/// are held, it looks again.
+fn after_paint_released<C, F>(current: C, f: F)
+where
+    C: Fn() -> bool + 'static,
+    F: FnOnce() + 'static,
+{
+    after_paint(move || {
+        if !current() {
+            return;
+        }
+        if HELD.with(Cell::get) {
+            after_paint_released(current, f);
+        } else {
+            f();
+        }
+    });
 }
 
 /// Whether the frame that shows this component's first render has been painted: false in that

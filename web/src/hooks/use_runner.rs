@@ -25,7 +25,11 @@
 //!   sweep or a cancel replaces them. A point in flight when the worker is restarted is queued
 //!   again.
 //! - The background workers start nothing while a run is queued or in flight on the
-//!   foreground one ([`super::queue::Queue::run_pending`]): the run's reply starts them.
+//!   foreground one ([`super::queue::Queue::run_pending`]), nor until
+//!   [`super::queue::BACKGROUND_REST_MS`] after its reply, so a slider dragged across does not
+//!   share the CPU with contest rows.
+//! - Meanwhile the panels under the Gantt chart wait too (`use_deferred::hold`): each run's
+//!   Gantt chart is drawn, and the panels follow the last.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -100,6 +104,8 @@ struct Inner {
     background: Vec<Slot>,
     dispatch: Callback<Action>,
     this: std::rc::Weak<RefCell<Inner>>,
+    /// A pump is due when the background workers' rest ends (`Queue::rest_left`).
+    rest_timer: bool,
 }
 
 fn now_ms() -> f64 {
@@ -117,6 +123,7 @@ impl Runner {
                 background: (0..background_workers()).map(|_| Slot::default()).collect(),
                 dispatch,
                 this: this.clone(),
+                rest_timer: false,
             })
         });
         Runner { inner }
@@ -285,15 +292,30 @@ impl Inner {
         for n in 0..self.background.len() {
             self.pump(Which::Background(n));
         }
+        self.hold_deferred();
+    }
+
+    /// The panels under the Gantt chart wait while a run is pending (`use_deferred::hold`).
+    fn hold_deferred(&self) {
+        super::use_deferred::hold(self.foreground.queue.run_pending());
     }
 
     fn pump(&mut self, which: Which) {
-        // Contest rows and sweep points wait for the run the charts wait for (see
-        // `Queue::run_pending`); its reply pumps every worker again.
-        if which != Which::Foreground && self.foreground.queue.run_pending() {
-            return;
+        let now = now_ms();
+        if which != Which::Foreground {
+            // Contest rows and sweep points wait for the run the charts wait for (see
+            // `Queue::run_pending`), whose reply pumps every worker again, and for the rest
+            // after its reply (`Queue::rest_left`), whose end does.
+            if self.foreground.queue.run_pending() {
+                return;
+            }
+            let rest = self.foreground.queue.rest_left(now);
+            if rest > 0.0 {
+                self.pump_after(rest);
+                return;
+            }
         }
-        let Some((number, request)) = self.slot(which).queue.next(now_ms()) else {
+        let Some((number, request)) = self.slot(which).queue.next(now) else {
             return;
         };
         let json = match serde_json::to_string(&request) {
@@ -317,6 +339,22 @@ impl Inner {
         } else {
             self.slot(which).queue.unsent();
         }
+    }
+
+    /// Pumps every worker again in `ms` (once, however often it is asked meanwhile).
+    fn pump_after(&mut self, ms: f64) {
+        if std::mem::replace(&mut self.rest_timer, true) {
+            return;
+        }
+        let this = self.this.clone();
+        yew::platform::spawn_local(async move {
+            yew::platform::time::sleep(std::time::Duration::from_millis(ms.ceil() as u64)).await;
+            if let Some(inner) = this.upgrade() {
+                let mut inner = inner.borrow_mut();
+                inner.rest_timer = false;
+                inner.pump_all();
+            }
+        });
     }
 
     /// Ends request number `number` if it is still in flight after [`REQUEST_TIME_LIMIT_MS`].
@@ -353,6 +391,7 @@ impl Inner {
             }
             slot.queue.clear();
         }
+        self.hold_deferred();
     }
 
     fn on_message(this: &Rc<RefCell<Inner>>, which: Which, event: MessageEvent) {
@@ -386,7 +425,11 @@ impl Inner {
                 dispatch.emit(Action::from(WorkerEvent::Crashed(message)));
             }
             response => {
-                this.borrow_mut().slot(which).queue.answered();
+                {
+                    let mut inner = this.borrow_mut();
+                    inner.slot(which).queue.answered(now_ms());
+                    inner.hold_deferred();
+                }
                 dispatch.emit(Action::from(WorkerEvent::Reply(response)));
                 // The next requests go out once the reply is rendered (the render is queued
                 // first): a run's charts are drawn before a contest row is even posted.

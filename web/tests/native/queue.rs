@@ -5,7 +5,9 @@
 use schedlab::link::PresetRef;
 use schedlab::sweep::{Point, Target};
 use schedlab::Scenario;
-use schedlab_web::hooks::queue::{deal, lane, Lane, Queue, Worker, CANCEL_AFTER_MS};
+use schedlab_web::hooks::queue::{
+    deal, lane, Lane, Queue, Worker, BACKGROUND_REST_MS, CANCEL_AFTER_MS,
+};
 use schedlab_web::protocol::{Request, Source};
 
 fn scenario() -> Scenario {
@@ -70,7 +72,7 @@ fn drain(q: &mut Queue) -> Vec<Request> {
     let mut out = Vec::new();
     while let Some((_, r)) = q.next(0.0) {
         out.push(r);
-        q.answered();
+        q.answered(0.0);
     }
     out
 }
@@ -106,7 +108,7 @@ fn one_request_at_a_time() {
     assert_eq!(r, run(1));
     assert!(q.busy());
     assert_eq!(q.next(1.0), None);
-    q.answered();
+    q.answered(0.0);
     let (second, r) = q.next(2.0).unwrap();
     assert_eq!(r, row(1, "noload"));
     assert_eq!(second, first + 1);
@@ -125,12 +127,12 @@ fn a_run_is_pending_while_queued_or_in_flight_and_not_once_answered() {
     assert!(q.run_pending(), "queued");
     assert_eq!(q.next(0.0).unwrap().1, run(2));
     assert!(q.run_pending(), "in flight");
-    q.answered();
+    q.answered(0.0);
     assert!(!q.run_pending(), "answered");
     q.inspect(inspect(3));
     assert_eq!(q.next(1.0).unwrap().1, inspect(3));
     assert!(!q.run_pending(), "an inspection in flight");
-    q.answered();
+    q.answered(0.0);
     // A contest row queued on a queue of its own is not a run either.
     let _ = q.submit(vec![row(4, "noload")], 2.0);
     assert!(!q.run_pending());
@@ -141,12 +143,40 @@ fn a_run_is_pending_while_queued_or_in_flight_and_not_once_answered() {
 }
 
 #[test]
+fn background_work_rests_for_a_while_after_each_run_answered() {
+    let mut q = Queue::default();
+    assert_eq!(q.rest_left(0.0), 0.0, "no run answered yet");
+    // Neither an inspection nor a row of a background queue starts the rest.
+    q.inspect(inspect(1));
+    assert_eq!(q.next(0.0).unwrap().1, inspect(1));
+    q.answered(5.0);
+    let _ = q.submit(vec![row(2, "noload")], 10.0);
+    assert_eq!(q.next(10.0).unwrap().1, row(2, "noload"));
+    q.answered(20.0);
+    assert_eq!(q.rest_left(20.0), 0.0);
+    // Asked for, a run is pending (`run_pending`); answered, it starts the rest.
+    let _ = q.submit(vec![run(3)], 100.0);
+    assert_eq!(q.next(100.0).unwrap().1, run(3));
+    assert_eq!(q.rest_left(120.0), 0.0);
+    q.answered(130.0);
+    assert_eq!(q.rest_left(130.0), BACKGROUND_REST_MS);
+    assert_eq!(q.rest_left(150.0), BACKGROUND_REST_MS - 20.0);
+    // The next move's run answered starts it again.
+    let _ = q.submit(vec![run(4)], 160.0);
+    assert_eq!(q.next(160.0).unwrap().1, run(4));
+    q.answered(200.0);
+    assert_eq!(q.rest_left(210.0), BACKGROUND_REST_MS - 10.0);
+    assert_eq!(q.rest_left(200.0 + BACKGROUND_REST_MS), 0.0);
+    assert_eq!(q.rest_left(1e6), 0.0, "never less than nothing");
+}
+
+#[test]
 fn a_new_generation_replaces_queued_runs_rows_and_the_inspection_but_not_the_sweep() {
     let mut q = Queue::default();
     q.sweep(vec![point(1, 2)]);
     let _ = q.submit(vec![run(1), row(1, "noload"), row(1, "io_load")], 0.0);
     assert_eq!(q.next(0.0).unwrap().1, run(1));
-    q.answered();
+    q.answered(0.0);
     q.inspect(inspect(7));
     // A slider moves: generation 2 before anything else went out.
     assert_eq!(q.submit(vec![run(2)], 10.0), Worker::Keep);
@@ -187,7 +217,7 @@ fn a_sweep_point_in_flight_is_kept_through_a_new_generation() {
     // However long it has run: no run waits behind it on the background worker.
     assert_eq!(q.submit(vec![row(9, "noload")], 1_000.0), Worker::Keep);
     assert!(q.busy());
-    q.answered();
+    q.answered(0.0);
     assert_eq!(drain(&mut q), [row(9, "noload"), point(1, 4)]);
 }
 
@@ -264,7 +294,7 @@ fn a_request_equal_to_the_one_in_flight_is_not_queued_twice() {
     let _ = q.submit(vec![pinned.clone(), run(2)], 0.0);
     assert_eq!(q.next(0.0).unwrap().1, pinned);
     assert_eq!(q.submit(vec![run(3), pinned.clone()], 10.0), Worker::Keep);
-    q.answered();
+    q.answered(0.0);
     assert_eq!(drain(&mut q), [run(3)]);
     // Given up with a restarted worker, it is asked for again.
     let _ = q.submit(vec![pinned.clone()], 100.0);
@@ -285,7 +315,7 @@ fn a_run_in_flight_asked_for_alone_again_is_kept_however_long_it_has_run() {
     assert_eq!(q.next(0.0).unwrap().1, run(1));
     assert_eq!(q.submit(vec![run(1)], 1_000.0), Worker::Keep);
     assert_eq!(q.next(1_000.0), None);
-    q.answered();
+    q.answered(0.0);
     assert_eq!(drain(&mut q), []);
     // Asked for beside something new, it is given up as before.
     let _ = q.submit(vec![run(2)], 2_000.0);
@@ -300,7 +330,7 @@ fn a_run_answered_and_asked_for_again_is_not_sent_twice() {
     let mut q = Queue::default();
     let _ = q.submit(vec![run(1)], 0.0);
     assert_eq!(q.next(0.0).unwrap().1, run(1));
-    q.answered();
+    q.answered(0.0);
     let _ = q.submit(vec![run(1)], 300.0);
     assert_eq!(q.next(300.0), None);
     let _ = q.submit(vec![run(2), row(2, "noload")], 400.0);
