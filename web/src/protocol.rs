@@ -1,13 +1,14 @@
 //! The messages between the page and the simulation worker.
 //!
-//! Requests are JSON strings, and so are replies but a run's, whose bulk (the charts' data) is
-//! binary (`wire.rs`): serialization happens only at this boundary, and a string or a
-//! transferred `ArrayBuffer` crosses `postMessage` without structured-clone surprises. A
-//! message is `{"<kind>": {...}}`, serde's external tagging: it reads the body straight into
-//! its variant, where a `"kind"` field among the body's would make it buffer the whole message
-//! before it could pick the variant, and that buffering is also more code in both modules.
-//! Every request carries an id (the page's run generation, or for an inspection or a sweep
-//! point its own counter); a reply whose id is no longer the newest is discarded by the page.
+//! Requests are JSON strings (the scenario in them is read by the same reader as a link's or
+//! the editor's); replies are binary (`wire.rs`), posted as a transferred `ArrayBuffer`:
+//! serialization happens only at this boundary, and neither crosses `postMessage` through a
+//! structured clone of an object. A request is `{"<kind>": {...}}`, serde's external tagging:
+//! it reads the body straight into its variant, where a `"kind"` field among the body's would
+//! make it buffer the whole message before it could pick the variant, and that buffering is
+//! also more code in the module. Every request carries an id (the page's run generation, or for
+//! an inspection or a sweep point its own counter); a reply whose id is no longer the newest is
+//! discarded by the page.
 
 use std::collections::BTreeMap;
 
@@ -92,9 +93,8 @@ impl Request {
     }
 }
 
-/// What the worker answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What the worker answers, in the binary layout of `wire.rs`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Response {
     Ran {
         id: u64,
@@ -131,41 +131,36 @@ pub enum Response {
     Failed {
         id: u64,
         message: String,
-        #[serde(default)]
         problems: Vec<Problem>,
     },
     /// Sent by the worker's panic hook just before the wasm instance aborts.
     Panicked {
         message: String,
     },
-    /// Sent by the JavaScript bootstrap when a call into the wasm threw (after a panic) or the
-    /// wasm could not be loaded.
+    /// Sent by the JavaScript bootstrap, as the only text reply (`wire::Reply::Text`), when a
+    /// call into the wasm threw (after a panic) or the wasm could not be loaded.
     Crashed {
         message: String,
     },
 }
 
 /// One finished run, as the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunOutcome {
-    /// The facade's JSON result (trace hash, per-task metrics), without its segments: the
-    /// charts read them from `data`, in a far more compact form.
+    /// The facade's result (trace hash, per-task metrics), without its segments: the charts
+    /// read them from `data`, in a far more compact form.
     pub result: RunResult,
-    /// What the charts draw. Not in the JSON: it travels in binary after it (`wire.rs`), so
-    /// neither module carries a JSON reader or writer for it.
-    #[serde(skip)]
+    /// What the charts draw.
     pub data: schedlab::view::RunData,
     /// The preset's report, for a preset run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReportView>,
     /// A contest run's row of the contest table (its load's), so the page need not ask for
     /// that row's run again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contest_row: Option<ContestCells>,
 }
 
 /// A preset's report in the form the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReportView {
     pub preset: String,
     /// The benchmark's own text output.
@@ -173,12 +168,11 @@ pub struct ReportView {
     /// Caveats, e.g. that the disk model is illustrative.
     pub notes: Vec<String>,
     /// The preset's headline numbers (`Preset::headlines`) for this run, in its order.
-    #[serde(default)]
     pub headlines: Vec<HeadlineValue>,
 }
 
 /// One headline number of a run: the preset's label, the metric's value and unit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HeadlineValue {
     pub label: String,
     pub value: f64,
@@ -186,7 +180,7 @@ pub struct HeadlineValue {
 }
 
 /// One contest run's columns (a mirror of `contest::ContestRun`, which is not deserializable).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ContestCells {
     pub load: String,
     pub time_ns: u64,
@@ -267,15 +261,4 @@ pub fn explain_crash(raw: &str) -> String {
              share link."
         )
     }
-}
-
-/// A reply as JSON. Plain data with string keys: serialization cannot fail; should it ever,
-/// the page still gets a reply it understands.
-pub fn to_json(response: &Response) -> String {
-    serde_json::to_string(response).unwrap_or_else(|e| {
-        format!(
-            r#"{{"crashed":{{"message":"the worker could not encode its reply: {}"}}}}"#,
-            e.to_string().replace(['"', '\\'], "'")
-        )
-    })
 }

@@ -8,26 +8,25 @@ use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, Problems, RunResul
 use crate::protocol::{
     ContestCells, HeadlineValue, ReportView, Request, Response, RunOutcome, Source,
 };
-use crate::wire::{self, Reply};
+use crate::wire;
 
-/// Handles one JSON request and returns the reply: a run's in binary (`wire.rs`), every other
-/// in JSON. `clock` gives milliseconds (the worker's `performance.now()`), used only to report
+/// Handles one JSON request and returns the reply in binary (`wire.rs`). `clock` gives milliseconds (the worker's `performance.now()`), used only to report
 /// how long the run took.
-pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Reply {
+pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Vec<u8> {
     if let Some(reply) = take_prepared(request) {
         return reply;
     }
     let request: Request = match serde_json::from_str(request) {
         Ok(r) => r,
         Err(e) => {
-            return wire::encode(Response::Failed {
+            return wire::encode(&Response::Failed {
                 id: 0,
                 message: format!("the page sent a request the worker cannot read: {e}"),
                 problems: Vec::new(),
             })
         }
     };
-    wire::encode(respond(request, clock))
+    wire::encode(&respond(request, clock))
 }
 
 /// Runs a short version of the page's first request (the default scenario, one iteration of
@@ -54,7 +53,7 @@ pub fn first_run_request() -> Option<String> {
 
 std::thread_local! {
     /// A request answered before it came ([`prepare_first_run`]) and its reply.
-    static PREPARED: std::cell::RefCell<Option<(String, Reply)>> =
+    static PREPARED: std::cell::RefCell<Option<(String, Vec<u8>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -77,12 +76,12 @@ pub fn prepare_first_run(clock: &dyn Fn() -> f64) {
 /// also posts them to the page's bootstrap at once, which hands them to the app before its
 /// first render (`hooks::use_runner::take_first_run`), so the first chart is drawn in the
 /// page's first frame and the request need not be sent at all.
-pub fn prepared_first_run() -> Option<(String, Reply)> {
+pub fn prepared_first_run() -> Option<(String, Vec<u8>)> {
     PREPARED.with(|p| p.borrow().clone())
 }
 
 /// The prepared reply, if `request` is the one prepared; any request drops what was prepared.
-fn take_prepared(request: &str) -> Option<Reply> {
+fn take_prepared(request: &str) -> Option<Vec<u8>> {
     let (prepared, reply) = PREPARED.with(|p| p.borrow_mut().take())?;
     (prepared == request).then_some(reply)
 }

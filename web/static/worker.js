@@ -1,8 +1,8 @@
 // The simulation worker: a module worker that runs the engine of the page's one wasm module
 // (app.js, whose worker exports are in web/src/worker_main.rs) and answers each message from the
-// page with one reply. Requests are JSON strings, and so are replies but a run's: a Uint8Array
-// (web/src/wire.rs) whose buffer is transferred to the page rather than copied. See
-// web/src/protocol.rs.
+// page with one reply. Requests are JSON strings; replies are a Uint8Array (web/src/wire.rs)
+// whose buffer is transferred to the page rather than copied, or a JSON string made here when
+// the wasm could not load or a call into it threw. See web/src/protocol.rs.
 
 // How this worker gets its wasm: the page fetched and compiled the module once, and posts the
 // compiled WebAssembly.Module as this worker's first message (boot.js sendModule for the worker

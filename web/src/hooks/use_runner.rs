@@ -356,7 +356,8 @@ impl Inner {
     }
 
     fn on_message(this: &Rc<RefCell<Inner>>, which: Which, event: MessageEvent) {
-        // A run's reply is a transferred ArrayBuffer (`wire.rs`), every other a JSON string.
+        // A reply is a transferred ArrayBuffer (`wire.rs`), or a JSON string from the worker's
+        // bootstrap when the wasm could not load or a call into it threw.
         // The worker's first run posted for the bootstrap (`{ firstRun, request }`, see
         // [`take_first_run`]) is no reply to a request of the runner's: one that comes after
         // the app started is left alone (the worker answers the app's own request for it).

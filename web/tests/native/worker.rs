@@ -11,6 +11,7 @@ use schedlab_web::sim;
 use schedlab_web::state::{
     Action, AppState, Edit, RunStatus, SweepCommand, SweepForm, ViewChange, WorkerEvent,
 };
+use schedlab_web::wire::Reply;
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -28,6 +29,11 @@ fn hogs() -> Scenario {
 
 fn clock() -> f64 {
     0.0
+}
+
+/// The worker's reply to a request, as the page reads it.
+fn ask(request: &str) -> Response {
+    Reply::Binary(sim::handle(request, &clock)).read()
 }
 
 fn inspect(id: u64, at_ns: u64) -> Request {
@@ -51,9 +57,9 @@ fn running(response: &Response) -> String {
 }
 
 #[test]
-fn the_worker_answers_an_inspection_in_json() {
+fn the_worker_answers_an_inspection() {
     let json = serde_json::to_string(&inspect(7, 9_000_000)).unwrap();
-    let reply: Response = sim::handle(&json, &clock).read();
+    let reply: Response = ask(&json);
     let Response::Inspected {
         id,
         outcome: Ok(queues),
@@ -222,7 +228,7 @@ fn a_sweep_point_is_run_by_the_worker() {
         shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("4", "4", "1"))));
     let request = state.sweep_requests().remove(0);
     let json = serde_json::to_string(&request).unwrap();
-    let reply: Response = sim::handle(&json, &clock).read();
+    let reply: Response = ask(&json);
     // Three hogs under round robin start after 0, q and 2q: a mean response of q.
     assert_eq!(
         reply,
@@ -501,7 +507,9 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
     }));
     let run = state.requests().remove(0);
     let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    let state = state.reduce(Action::from(WorkerEvent::Reply(reply.read())));
+    let state = state.reduce(Action::from(WorkerEvent::Reply(
+        Reply::Binary(reply.clone()).read(),
+    )));
     let shown = state.shown.as_ref().unwrap();
     assert_eq!(shown.outcome.result.tasks.len(), TASK_LIMIT);
     assert_eq!(shown.data.tasks.len(), TASK_LIMIT);
@@ -609,12 +617,12 @@ fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
     assert_eq!(rr.draft.groups[1].cpu_weight, 900);
 }
 
-/// The quiz crosses the worker boundary as JSON, answers and scenario included, and is the
+/// The quiz crosses the worker boundary, answers and scenario included, and is the
 /// library's quiz of that seed.
 #[test]
 fn the_worker_makes_the_quiz_of_a_seed() {
     let request = serde_json::to_string(&Request::Quiz { id: 7, seed: 3 }).unwrap();
-    let reply: Response = sim::handle(&request, &clock).read();
+    let reply: Response = ask(&request);
     let Response::Quiz { id, seed, quiz } = reply else {
         panic!("not a quiz reply: {reply:?}")
     };
@@ -630,7 +638,6 @@ fn the_worker_makes_the_quiz_of_a_seed() {
 fn a_contest_run_comes_back_in_binary_with_its_own_row() {
     use schedlab::workloads::contest::LOADS;
     use schedlab_web::protocol::Source;
-    use schedlab_web::wire::Reply;
     let state = Rc::new(AppState::from_link(LinkState::new(hogs())))
         .reduce(Action::from(Edit::SelectPreset("contest".into())));
     let requests = state.requests();
@@ -653,9 +660,7 @@ fn a_contest_run_comes_back_in_binary_with_its_own_row() {
         .iter()
         .any(|r| matches!(r, Request::ContestRow { load, .. } if load == "noload")));
 
-    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    assert!(matches!(reply, Reply::Binary(_)));
-    let ran = reply.read();
+    let ran = ask(&serde_json::to_string(&run).unwrap());
     let written = Request::Run {
         id,
         scenario: Source::Scenario(Box::new((*state.draft).clone())),
@@ -713,15 +718,12 @@ fn an_edited_contest_draft_is_sent_whole_with_every_row() {
 /// A binary reply cut short, or with a bad tag, is a crash with the reason, never a panic.
 #[test]
 fn a_damaged_binary_reply_is_read_as_a_crash() {
-    use schedlab_web::wire::Reply;
     let run = Request::Run {
         id: 1,
         scenario: schedlab_web::protocol::Source::Scenario(Box::new(hogs())),
         preset: None,
     };
-    let Reply::Binary(bytes) = sim::handle(&serde_json::to_string(&run).unwrap(), &clock) else {
-        panic!("a run's reply is binary");
-    };
+    let bytes = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
     assert!(matches!(
         Reply::Binary(bytes.clone()).read(),
         Response::Ran { .. }
@@ -771,10 +773,7 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
     );
     assert_eq!(warm_preset.params.get("iterations"), Some(&1));
     assert_ne!(warm.tasks, first.tasks, "the probe runs once, not 30 times");
-    assert!(matches!(
-        sim::handle(&text, &clock).read(),
-        Response::Ran { .. }
-    ));
+    assert!(matches!(ask(&text), Response::Ran { .. }));
 }
 
 /// The first run the worker prepares is, byte for byte, the request the page's runner sends
@@ -793,17 +792,17 @@ fn the_prepared_first_run_is_the_pages_first_request() {
         ticks.set(ticks.get() + 5.0);
         ticks.get()
     };
-    let wall = |reply: &schedlab_web::wire::Reply| match reply.read() {
+    let wall = |reply: Response| match reply {
         Response::Ran {
             wall_ms, outcome, ..
         } => (wall_ms, outcome),
         other => panic!("not a run: {other:?}"),
     };
     sim::prepare_first_run(&moving);
-    let (prepared_ms, prepared) = wall(&sim::handle(&sent, &clock));
+    let (prepared_ms, prepared) = wall(ask(&sent));
     assert_eq!(prepared_ms, 5.0, "the prepared reply");
     // What the app does with it before its first render: shown, and not asked for again.
-    let reply = sim::handle(&sent, &clock).read();
+    let reply = ask(&sent);
     let shown =
         Rc::new(AppState::default_scenario()).reduce(Action::from(WorkerEvent::Reply(reply)));
     assert!(matches!(shown.status, RunStatus::Done { .. }));
@@ -811,16 +810,125 @@ fn the_prepared_first_run_is_the_pages_first_request() {
         shown.requests().is_empty(),
         "the run on screen is not asked for"
     );
-    let (again_ms, again) = wall(&sim::handle(&sent, &clock));
+    let (again_ms, again) = wall(ask(&sent));
     assert_eq!(again_ms, 0.0, "handed out once, then run again");
     assert_eq!(prepared, again, "the same run");
 
     // Any other request drops it.
     sim::prepare_first_run(&moving);
     let other = serde_json::to_string(&inspect(1, 0)).unwrap();
+    assert!(matches!(ask(&other), Response::Inspected { .. }));
+    assert_eq!(wall(ask(&sent)).0, 0.0);
+}
+
+/// Every kind of reply reads back from its binary layout (`wire.rs`) as the reply the worker
+/// made, every field of the run queues' disks, a quiz's scenario and the failures included;
+/// text, which only the worker's bootstrap sends, reads as its crash.
+#[test]
+fn every_reply_reads_back_from_its_binary_layout() {
+    use schedlab::inspect::{DiskQueueView, RequestView, RunQueues, TaskRef};
+    use schedlab::Problem;
+    use schedlab_web::protocol::ContestCells;
+    use schedlab_web::wire;
+    let owner = TaskRef {
+        id: 3,
+        name: "dd".into(),
+    };
+    let request = RequestView {
+        id: 9,
+        dir: "write".into(),
+        bytes: 4096,
+        owner: owner.clone(),
+        what: "page 7".into(),
+        submitted_ns: 5,
+        start_ns: 6,
+    };
+    let mut queues = match sim::respond(inspect(1, 9_000_000), &clock) {
+        Response::Inspected {
+            outcome: Ok(queues),
+            ..
+        } => queues,
+        other => panic!("not an inspection: {other:?}"),
+    };
+    queues.disks.push(DiskQueueView {
+        name: "sda".into(),
+        elevator: "cfq".into(),
+        serving: Some(request.clone()),
+        idle_until_ns: Some(12),
+        queued: 2,
+        queue: vec![request],
+    });
+    let replies = [
+        sim::respond(inspect(2, 9_000_000), &clock),
+        Response::Inspected {
+            id: 3,
+            outcome: Ok(RunQueues::default()),
+        },
+        Response::Inspected {
+            id: 4,
+            outcome: Err("no".into()),
+        },
+        Response::Inspected {
+            id: 5,
+            outcome: Ok(queues),
+        },
+        sim::respond(Request::Quiz { id: 6, seed: 3 }, &clock),
+        Response::Quiz {
+            id: 7,
+            seed: 1,
+            quiz: Err("none".into()),
+        },
+        Response::SweepPoint {
+            id: 8,
+            value: -4,
+            metric: Ok(2.5),
+        },
+        Response::SweepPoint {
+            id: 9,
+            value: 4,
+            metric: Err("failed".into()),
+        },
+        Response::ContestRow {
+            id: 10,
+            row: ContestCells {
+                load: "io_load".into(),
+                time_ns: 1,
+                finished: true,
+                compile_cpu_ns: 2,
+                load_cpu_ns: 3,
+                load_life_ns: 4,
+                loads_x100: 5,
+                cpu_pct_x10: 6,
+                lcpu_pct_x10: 7,
+                trace_hash: "00ff".into(),
+            },
+        },
+        Response::Failed {
+            id: 11,
+            message: "invalid".into(),
+            problems: vec![Problem {
+                path: "tasks[0].nice".into(),
+                message: "-21 is below -20".into(),
+            }],
+        },
+        Response::Panicked {
+            message: "boom".into(),
+        },
+        Response::Crashed {
+            message: "gone".into(),
+        },
+    ];
+    for reply in replies {
+        assert_eq!(Reply::Binary(wire::encode(&reply)).read(), reply);
+    }
+    assert_eq!(
+        Reply::Text(r#"{"crashed":{"message":"could not load"}}"#.into()).read(),
+        Response::Crashed {
+            message: "could not load".into()
+        }
+    );
     assert!(matches!(
-        sim::handle(&other, &clock).read(),
-        Response::Inspected { .. }
+        Reply::Text("{}".into()).read(),
+        Response::Crashed { message } if message.contains("cannot read")
     ));
-    assert_eq!(wall(&sim::handle(&sent, &clock)).0, 0.0);
 }
