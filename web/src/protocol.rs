@@ -1,14 +1,10 @@
 //! The messages between the page and the simulation worker.
 //!
-//! Requests are JSON strings (the scenario in them is read by the same reader as a link's or
-//! the editor's); replies are binary (`wire.rs`), posted as a transferred `ArrayBuffer`:
-//! serialization happens only at this boundary, and neither crosses `postMessage` through a
-//! structured clone of an object. A request is `{"<kind>": {...}}`, serde's external tagging:
-//! it reads the body straight into its variant, where a `"kind"` field among the body's would
-//! make it buffer the whole message before it could pick the variant, and that buffering is
-//! also more code in the module. Every request carries an id (the page's run generation, or for
-//! an inspection or a sweep point its own counter); a reply whose id is no longer the newest is
-//! discarded by the page.
+//! Both ways they are binary (`wire.rs`): a request is posted as a `Uint8Array`, a reply as an
+//! `ArrayBuffer` the worker transfers. Serialization happens only at this boundary, and neither
+//! side carries a text format's code for them. Every request carries an id (the page's run
+//! generation, or for an inspection or a sweep point its own counter); a reply whose id is no
+//! longer the newest is discarded by the page.
 
 use std::collections::BTreeMap;
 
@@ -16,18 +12,15 @@ use schedlab::engine::scenario::PolicySpec;
 use schedlab::inspect::RunQueues;
 use schedlab::result::RunResult;
 use schedlab::{Problem, Scenario};
-use serde::{Deserialize, Serialize};
 
 /// What the page asks the worker to do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// Simulate `scenario` with full detail. With `preset`, the run ends where that benchmark
     /// ends (contest stops when make exits) and the benchmark's own report comes back too.
     Run {
         id: u64,
         scenario: Source,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
     },
     /// One row of the contest table: the contest preset with `params`, under `load`.
@@ -39,7 +32,6 @@ pub enum Request {
         seed: u64,
         policy: PolicySpec,
         /// Machine knobs set over the kernel era's (`engine::machine::knobs`).
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         machine: BTreeMap<String, i64>,
     },
     /// The run queues at `at_ns` of the run `scenario` (and `preset`) make: what the inspector
@@ -48,7 +40,6 @@ pub enum Request {
     Inspect {
         id: u64,
         scenario: Box<Scenario>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
         at_ns: u64,
     },
@@ -66,8 +57,7 @@ pub enum Request {
 /// The scenario a run simulates: written out, or, when it is exactly what its preset makes
 /// (the page's draft of an unedited preset, a slider moved), the few values the worker makes
 /// it again from, so a large preset's scenario does not travel with every slider move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     Scenario(Box<Scenario>),
     /// The run's preset (`Request::Run::preset`) for these CPUs, seed and policy, with the
@@ -76,7 +66,6 @@ pub enum Source {
         cpus: u32,
         seed: u64,
         policy: PolicySpec,
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         machine: BTreeMap<String, i64>,
     },
 }

@@ -1,12 +1,25 @@
-//! The worker's replies in binary: the worker posts each as an `ArrayBuffer` it transfers (no
-//! copy, no structured clone of a string), and the page reads it without a text parser. A run's
-//! reply is mostly the charts' data ([`RunData`], every lane's segments); the others are small,
-//! and binary too so that neither side carries a JSON writer or reader for any of them (serde's
-//! derived code for the replies, their results, run queues and quizzes was ~60 KB of the page's
-//! wasm). Requests stay JSON (`protocol.rs`): their scenario is read by the same JSON reader as
-//! a link's or the editor's.
+//! The messages between the page and its simulation workers in binary: a request goes to the
+//! worker as a `Uint8Array`, a reply comes back as an `ArrayBuffer` the worker transfers (no
+//! copy, no structured clone of a string), and neither side parses text for them. A run's reply
+//! is mostly the charts' data ([`RunData`], every lane's segments); the other messages are
+//! small, and binary too so that neither side carries serde's code for any of them (its derived
+//! readers and writers for the requests, replies, results, run queues and quizzes were ~100 KB
+//! of the page's wasm). A scenario in a message is its JSON, read and written by the code a
+//! link and the editor use.
 //!
 //! ```text
+//! request  := "SLQ1"  u8 kind  body
+//!   0 run         := u64 id  source  opt<preset>
+//!   1 contest_row := u64 id  str load  map params  u32 cpus  u64 seed  policy  map machine
+//!   2 inspect     := u64 id  str scenario  opt<preset>  u64 at_ns
+//!   3 sweep_point := u64 id  target  policy  str key  i64 value  u64 seed  str metric
+//!   4 quiz        := u64 id  u64 seed
+//! source   := u8 0 str scenario | u8 1 u32 cpus  u64 seed  policy  map machine
+//! target   := u8 0 preset  u32 cpus | u8 1 str scenario
+//! preset   := str id  map params          policy := str id  map tunables
+//! map      := seq<str key  i64 value>     (in key order)
+//! scenario := the scenario's JSON (`Scenario::to_json_pretty`)
+//!
 //! reply    := "SLB3"  u8 kind  body
 //!   0 ran         := u64 id  f64 wall_ms  result  run_data  seq<task> tasks
 //!                    opt<report>  opt<contest>
@@ -32,11 +45,11 @@
 //! queues   := u64 at_ns  seq<cpu>  seq<disk>
 //! cpu      := u16 cpu  opt<ref> running  opt<ref> before  opt<ref> next
 //!             seq<str name  seq<ref task  str key  str detail>> queues  seq<str> facts
-//! disk     := str name  str elevator  opt<request> serving  opt<u64> idle_until_ns  u64 queued
-//!             seq<request> queue
-//! request  := u64 id  str dir  u64 bytes  ref owner  str what  u64 submitted_ns  u64 start_ns
+//! disk     := str name  str elevator  opt<io> serving  opt<u64> idle_until_ns  u64 queued
+//!             seq<io> queue
+//! io       := u64 id  str dir  u64 bytes  ref owner  str what  u64 submitted_ns  u64 start_ns
 //! ref      := u32 id  str name
-//! quiz     := u64 seed  str scenario (JSON)  seq<str prompt  answer  seq<str> reveal>
+//! quiz     := u64 seed  str scenario  seq<str prompt  answer  seq<str> reveal>
 //! answer   := u8 0 str job | u8 1 u64 time_ns
 //! run_data := str policy  str hash  u32 cpus  u64 end_ns  u64 shown_until_ns
 //!             seq<view> tasks  seq<spans> cpu_lanes  seq<spans> task_lanes  notes
@@ -71,12 +84,43 @@ use schedlab::machine::{DiskSeries, KernelThread, MachineSeries};
 use schedlab::quiz::{Answer, Question, Quiz};
 use schedlab::result::{Latency, RunResult, SegmentResult, Summary, TaskResult, TunableValue};
 use schedlab::view::{Notes, Observed, Omitted, RunData, Spans, TaskView};
+use std::collections::BTreeMap;
+
+use schedlab::engine::scenario::PolicySpec;
+use schedlab::link::PresetRef;
+use schedlab::sweep::{Point, Target};
 use schedlab::{Problem, Scenario};
 
-use crate::protocol::{ContestCells, HeadlineValue, ReportView, Response, RunOutcome};
+use crate::protocol::{
+    ContestCells, HeadlineValue, ReportView, Request, Response, RunOutcome, Source,
+};
+
+/// The first four bytes of a request (and its layout's version).
+pub const REQUEST_MAGIC: &[u8; 4] = b"SLQ1";
 
 /// The first four bytes of a reply (and its layout's version).
 pub const MAGIC: &[u8; 4] = b"SLB3";
+
+/// The bytes of `request`, in the layout above.
+pub fn encode_request(request: &Request) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(256));
+    w.0.extend_from_slice(REQUEST_MAGIC);
+    w.request(request);
+    w.0
+}
+
+/// Reads a request.
+pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(4)? != REQUEST_MAGIC {
+        return Err("not a request".into());
+    }
+    let request = r.request()?;
+    if r.at != bytes.len() {
+        return Err(format!("{} bytes left over", bytes.len() - r.at));
+    }
+    Ok(request)
+}
 
 /// A message from the worker: a reply in the binary layout above, or text, which only the
 /// worker's JavaScript bootstrap sends (`{"crashed": {"message": ...}}`, when the wasm could not
@@ -269,6 +313,122 @@ impl Writer {
         }
     }
 
+    fn map(&mut self, m: &BTreeMap<String, i64>) {
+        self.len(m.len());
+        for (k, v) in m {
+            self.str(k);
+            self.i64(*v);
+        }
+    }
+    fn scenario(&mut self, s: &Scenario) {
+        self.str(&s.to_json_pretty());
+    }
+    fn policy(&mut self, p: &PolicySpec) {
+        let PolicySpec { id, tunables } = p;
+        self.str(id);
+        self.map(tunables);
+    }
+    fn preset(&mut self, p: &PresetRef) {
+        let PresetRef { id, params } = p;
+        self.str(id);
+        self.map(params);
+    }
+
+    fn request(&mut self, request: &Request) {
+        match request {
+            Request::Run {
+                id,
+                scenario,
+                preset,
+            } => {
+                self.u8(0);
+                self.u64(*id);
+                match scenario {
+                    Source::Scenario(s) => {
+                        self.u8(0);
+                        self.scenario(s);
+                    }
+                    Source::Generated {
+                        cpus,
+                        seed,
+                        policy,
+                        machine,
+                    } => {
+                        self.u8(1);
+                        self.u32(*cpus);
+                        self.u64(*seed);
+                        self.policy(policy);
+                        self.map(machine);
+                    }
+                }
+                self.opt(preset.as_ref(), Writer::preset);
+            }
+            Request::ContestRow {
+                id,
+                load,
+                params,
+                cpus,
+                seed,
+                policy,
+                machine,
+            } => {
+                self.u8(1);
+                self.u64(*id);
+                self.str(load);
+                self.map(params);
+                self.u32(*cpus);
+                self.u64(*seed);
+                self.policy(policy);
+                self.map(machine);
+            }
+            Request::Inspect {
+                id,
+                scenario,
+                preset,
+                at_ns,
+            } => {
+                self.u8(2);
+                self.u64(*id);
+                self.scenario(scenario);
+                self.opt(preset.as_ref(), Writer::preset);
+                self.u64(*at_ns);
+            }
+            Request::SweepPoint { id, point } => {
+                let Point {
+                    target,
+                    policy,
+                    key,
+                    value,
+                    seed,
+                    metric,
+                } = point;
+                self.u8(3);
+                self.u64(*id);
+                match target {
+                    Target::Preset { preset, cpus } => {
+                        self.u8(0);
+                        self.preset(preset);
+                        self.u32(*cpus);
+                    }
+                    Target::Scenario { scenario } => {
+                        self.u8(1);
+                        self.scenario(scenario);
+                    }
+                }
+                self.policy(policy);
+                self.str(key);
+                self.i64(*value);
+                self.u64(*seed);
+                self.str(metric);
+            }
+            Request::Quiz { id, seed } => {
+                self.u8(4);
+                self.u64(*id);
+                self.u64(*seed);
+            }
+        }
+    }
+
     fn response(&mut self, response: &Response) {
         match response {
             Response::Ran {
@@ -448,7 +608,7 @@ impl Writer {
         self.str(name);
     }
 
-    fn request(&mut self, q: &RequestView) {
+    fn io(&mut self, q: &RequestView) {
         let RequestView {
             id,
             dir,
@@ -506,10 +666,10 @@ impl Writer {
             } = d;
             w.str(name);
             w.str(elevator);
-            w.opt(serving.as_ref(), Writer::request);
+            w.opt(serving.as_ref(), Writer::io);
             w.opt(idle_until_ns.as_ref(), |w, t| w.u64(*t));
             w.u64(*queued);
-            w.seq(queue, Writer::request);
+            w.seq(queue, Writer::io);
         });
     }
 
@@ -520,8 +680,7 @@ impl Writer {
             questions,
         } = q;
         self.u64(*seed);
-        // The scenario in JSON, which the page reads with the editor's reader.
-        self.str(&scenario.to_json_pretty());
+        self.scenario(scenario);
         self.seq(questions, |w, q| {
             let Question {
                 prompt,
@@ -860,6 +1019,88 @@ impl<'a> Reader<'a> {
         }
     }
 
+    fn map(&mut self) -> Result<BTreeMap<String, i64>, String> {
+        let n = self.count(12)?;
+        (0..n).map(|_| Ok((self.str()?, self.i64()?))).collect()
+    }
+    fn scenario(&mut self) -> Result<Scenario, String> {
+        serde_json::from_str(&self.str()?).map_err(|e| format!("scenario: {e}"))
+    }
+    fn policy(&mut self) -> Result<PolicySpec, String> {
+        Ok(PolicySpec {
+            id: self.str()?,
+            tunables: self.map()?,
+        })
+    }
+    fn preset(&mut self) -> Result<PresetRef, String> {
+        Ok(PresetRef {
+            id: self.str()?,
+            params: self.map()?,
+        })
+    }
+    fn tag(&mut self, what: &str, last: u8) -> Result<u8, String> {
+        match self.u8()? {
+            b if b <= last => Ok(b),
+            b => Err(format!("{what} tag {b} at byte {}", self.at - 1)),
+        }
+    }
+
+    fn request(&mut self) -> Result<Request, String> {
+        Ok(match self.tag("request", 4)? {
+            0 => Request::Run {
+                id: self.u64()?,
+                scenario: match self.tag("source", 1)? {
+                    0 => Source::Scenario(Box::new(self.scenario()?)),
+                    _ => Source::Generated {
+                        cpus: self.u32()?,
+                        seed: self.u64()?,
+                        policy: self.policy()?,
+                        machine: self.map()?,
+                    },
+                },
+                preset: self.opt(Reader::preset)?,
+            },
+            1 => Request::ContestRow {
+                id: self.u64()?,
+                load: self.str()?,
+                params: self.map()?,
+                cpus: self.u32()?,
+                seed: self.u64()?,
+                policy: self.policy()?,
+                machine: self.map()?,
+            },
+            2 => Request::Inspect {
+                id: self.u64()?,
+                scenario: Box::new(self.scenario()?),
+                preset: self.opt(Reader::preset)?,
+                at_ns: self.u64()?,
+            },
+            3 => Request::SweepPoint {
+                id: self.u64()?,
+                point: Point {
+                    target: match self.tag("target", 1)? {
+                        0 => Target::Preset {
+                            preset: self.preset()?,
+                            cpus: self.u32()?,
+                        },
+                        _ => Target::Scenario {
+                            scenario: Box::new(self.scenario()?),
+                        },
+                    },
+                    policy: self.policy()?,
+                    key: self.str()?,
+                    value: self.i64()?,
+                    seed: self.u64()?,
+                    metric: self.str()?,
+                },
+            },
+            _ => Request::Quiz {
+                id: self.u64()?,
+                seed: self.u64()?,
+            },
+        })
+    }
+
     fn response(&mut self) -> Result<Response, String> {
         Ok(match self.u8()? {
             0 => {
@@ -990,7 +1231,7 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn request(&mut self) -> Result<RequestView, String> {
+    fn io(&mut self) -> Result<RequestView, String> {
         Ok(RequestView {
             id: self.u64()?,
             dir: self.str()?,
@@ -1030,10 +1271,10 @@ impl<'a> Reader<'a> {
                 Ok(DiskQueueView {
                     name: r.str()?,
                     elevator: r.str()?,
-                    serving: r.opt(Reader::request)?,
+                    serving: r.opt(Reader::io)?,
                     idle_until_ns: r.opt(Reader::u64)?,
                     queued: r.u64()?,
-                    queue: r.seq(48, Reader::request)?,
+                    queue: r.seq(48, Reader::io)?,
                 })
             })?,
         })
@@ -1042,8 +1283,7 @@ impl<'a> Reader<'a> {
     fn quiz(&mut self) -> Result<Quiz, String> {
         Ok(Quiz {
             seed: self.u64()?,
-            scenario: serde_json::from_str::<Scenario>(&self.str()?)
-                .map_err(|e| format!("quiz scenario: {e}"))?,
+            scenario: self.scenario()?,
             questions: self.seq(13, |r| {
                 Ok(Question {
                     prompt: r.str()?,

@@ -8,11 +8,11 @@
 
 use wasm_bindgen::prelude::*;
 
-/// Runs one request (JSON) and returns the reply, a `Uint8Array` over a buffer of its own
-/// (`schedlab_web::wire`), which the bootstrap transfers to the page. See
+/// Runs one request (a `Uint8Array`, `schedlab_web::wire`) and returns the reply, a
+/// `Uint8Array` over a buffer of its own, which the bootstrap transfers to the page. See
 /// `schedlab_web::protocol`.
 #[wasm_bindgen]
-pub fn handle(request: &str) -> js_sys::Uint8Array {
+pub fn handle(request: &[u8]) -> js_sys::Uint8Array {
     js_sys::Uint8Array::from(&schedlab_web::sim::handle(request, &now_ms)[..])
 }
 
@@ -30,13 +30,13 @@ pub fn prepare_first_run() {
     schedlab_web::sim::prepare_first_run(&now_ms);
 }
 
-/// The prepared first run as `[request, reply]` (JSON text, a `Uint8Array` over a buffer of
-/// its own), or `undefined` when none is kept (`schedlab_web::sim::prepared_first_run`).
+/// The prepared first run as `[request, reply]` (each a `Uint8Array` over a buffer of its
+/// own), or `undefined` when none is kept (`schedlab_web::sim::prepared_first_run`).
 #[wasm_bindgen]
 pub fn first_run() -> JsValue {
     match schedlab_web::sim::prepared_first_run() {
         Some((request, bytes)) => js_sys::Array::of2(
-            &JsValue::from_str(&request),
+            &js_sys::Uint8Array::from(&request[..]),
             &js_sys::Uint8Array::from(&bytes[..]),
         )
         .into(),

@@ -11,7 +11,7 @@ use schedlab_web::sim;
 use schedlab_web::state::{
     Action, AppState, Edit, RunStatus, SweepCommand, SweepForm, ViewChange, WorkerEvent,
 };
-use schedlab_web::wire::Reply;
+use schedlab_web::wire::{self, Reply};
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -32,7 +32,7 @@ fn clock() -> f64 {
 }
 
 /// The worker's reply to a request, as the page reads it.
-fn ask(request: &str) -> Response {
+fn ask(request: &[u8]) -> Response {
     Reply::Binary(sim::handle(request, &clock)).read()
 }
 
@@ -58,8 +58,7 @@ fn running(response: &Response) -> String {
 
 #[test]
 fn the_worker_answers_an_inspection() {
-    let json = serde_json::to_string(&inspect(7, 9_000_000)).unwrap();
-    let reply: Response = ask(&json);
+    let reply: Response = ask(&wire::encode_request(&inspect(7, 9_000_000)));
     let Response::Inspected {
         id,
         outcome: Ok(queues),
@@ -227,8 +226,7 @@ fn a_sweep_point_is_run_by_the_worker() {
     let state =
         shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("4", "4", "1"))));
     let request = state.sweep_requests().remove(0);
-    let json = serde_json::to_string(&request).unwrap();
-    let reply: Response = ask(&json);
+    let reply: Response = ask(&wire::encode_request(&request));
     // Three hogs under round robin start after 0, q and 2q: a mean response of q.
     assert_eq!(
         reply,
@@ -506,7 +504,7 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
         view: ViewState::default(),
     }));
     let run = state.requests().remove(0);
-    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
+    let reply = sim::handle(&wire::encode_request(&run), &clock);
     let state = state.reduce(Action::from(WorkerEvent::Reply(
         Reply::Binary(reply.clone()).read(),
     )));
@@ -621,7 +619,7 @@ fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
 /// library's quiz of that seed.
 #[test]
 fn the_worker_makes_the_quiz_of_a_seed() {
-    let request = serde_json::to_string(&Request::Quiz { id: 7, seed: 3 }).unwrap();
+    let request = wire::encode_request(&Request::Quiz { id: 7, seed: 3 });
     let reply: Response = ask(&request);
     let Response::Quiz { id, seed, quiz } = reply else {
         panic!("not a quiz reply: {reply:?}")
@@ -660,7 +658,7 @@ fn a_contest_run_comes_back_in_binary_with_its_own_row() {
         .iter()
         .any(|r| matches!(r, Request::ContestRow { load, .. } if load == "noload")));
 
-    let ran = ask(&serde_json::to_string(&run).unwrap());
+    let ran = ask(&wire::encode_request(&run));
     let written = Request::Run {
         id,
         scenario: Source::Scenario(Box::new((*state.draft).clone())),
@@ -723,7 +721,7 @@ fn a_damaged_binary_reply_is_read_as_a_crash() {
         scenario: schedlab_web::protocol::Source::Scenario(Box::new(hogs())),
         preset: None,
     };
-    let bytes = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
+    let bytes = sim::handle(&wire::encode_request(&run), &clock);
     assert!(matches!(
         Reply::Binary(bytes.clone()).read(),
         Response::Ran { .. }
@@ -748,14 +746,15 @@ fn a_damaged_binary_reply_is_read_as_a_crash() {
 #[test]
 fn the_warm_up_is_the_pages_first_run_made_short() {
     use schedlab_web::protocol::Source;
-    let text = sim::warm_up_request().expect("the default preset generates");
+    let bytes = sim::warm_up_request().expect("the default preset generates");
+    let read = wire::decode_request(&bytes);
     let Ok(Request::Run {
         scenario: Source::Scenario(warm),
         preset: Some(warm_preset),
         ..
-    }) = serde_json::from_str::<Request>(&text)
+    }) = read
     else {
-        panic!("not a run of a scenario from its preset: {text}");
+        panic!("not a run of a scenario from its preset: {read:?}");
     };
     let page = AppState::default_scenario();
     let Some(Request::Run {
@@ -773,7 +772,7 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
     );
     assert_eq!(warm_preset.params.get("iterations"), Some(&1));
     assert_ne!(warm.tasks, first.tasks, "the probe runs once, not 30 times");
-    assert!(matches!(ask(&text), Response::Ran { .. }));
+    assert!(matches!(ask(&bytes), Response::Ran { .. }));
 }
 
 /// The first run the worker prepares is, byte for byte, the request the page's runner sends
@@ -782,8 +781,8 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
 fn the_prepared_first_run_is_the_pages_first_request() {
     let page = AppState::default_scenario();
     let first = page.requests().into_iter().next().expect("a first run");
-    let sent = serde_json::to_string(&first).unwrap();
-    assert_eq!(sim::first_run_request().as_deref(), Some(sent.as_str()));
+    let sent = wire::encode_request(&first);
+    assert_eq!(sim::first_run_request(), Some(sent.clone()));
 
     // A clock that moves 5 ms a reading: the prepared run says it took 5 ms, a run made on
     // the request with the still clock says 0.
@@ -816,7 +815,7 @@ fn the_prepared_first_run_is_the_pages_first_request() {
 
     // Any other request drops it.
     sim::prepare_first_run(&moving);
-    let other = serde_json::to_string(&inspect(1, 0)).unwrap();
+    let other = wire::encode_request(&inspect(1, 0));
     assert!(matches!(ask(&other), Response::Inspected { .. }));
     assert_eq!(wall(ask(&sent)).0, 0.0);
 }
@@ -829,7 +828,6 @@ fn every_reply_reads_back_from_its_binary_layout() {
     use schedlab::inspect::{DiskQueueView, RequestView, RunQueues, TaskRef};
     use schedlab::Problem;
     use schedlab_web::protocol::ContestCells;
-    use schedlab_web::wire;
     let owner = TaskRef {
         id: 3,
         name: "dd".into(),
@@ -930,5 +928,81 @@ fn every_reply_reads_back_from_its_binary_layout() {
     assert!(matches!(
         Reply::Text("{}".into()).read(),
         Response::Crashed { message } if message.contains("cannot read")
+    ));
+}
+
+/// Every kind of request reads back from its binary layout as the request the page made; a
+/// request cut short or of another layout is answered with why it cannot be read.
+#[test]
+fn every_request_reads_back_from_its_binary_layout() {
+    use schedlab::engine::scenario::PolicySpec;
+    use schedlab::link::PresetRef;
+    use schedlab::sweep::{Point, Target};
+    use schedlab_web::protocol::Source;
+    let preset = PresetRef {
+        id: "contest".into(),
+        params: [("jobs".to_owned(), 40)].into(),
+    };
+    let policy = PolicySpec {
+        id: "rr".into(),
+        tunables: [("quantum".to_owned(), 4)].into(),
+    };
+    let point = |target| Point {
+        target,
+        policy: policy.clone(),
+        key: "quantum".into(),
+        value: -3,
+        seed: 5,
+        metric: "response_mean_ms".into(),
+    };
+    let requests = [
+        Request::Run {
+            id: 1,
+            scenario: Source::Scenario(Box::new(hogs())),
+            preset: Some(preset.clone()),
+        },
+        Request::Run {
+            id: 2,
+            scenario: Source::Generated {
+                cpus: 2,
+                seed: 3,
+                policy: policy.clone(),
+                machine: [("swappiness".to_owned(), 60)].into(),
+            },
+            preset: None,
+        },
+        Request::ContestRow {
+            id: 3,
+            load: "io_load".into(),
+            params: preset.params.clone(),
+            cpus: 1,
+            seed: 7,
+            policy: policy.clone(),
+            machine: Default::default(),
+        },
+        inspect(4, 9_000_000),
+        Request::SweepPoint {
+            id: 5,
+            point: point(Target::Preset {
+                preset: preset.clone(),
+                cpus: 2,
+            }),
+        },
+        Request::SweepPoint {
+            id: 6,
+            point: point(Target::Scenario {
+                scenario: Box::new(hogs()),
+            }),
+        },
+        Request::Quiz { id: 7, seed: 3 },
+    ];
+    for request in requests {
+        let bytes = wire::encode_request(&request);
+        assert_eq!(wire::decode_request(&bytes), Ok(request));
+        assert!(wire::decode_request(&bytes[..bytes.len() - 1]).is_err());
+    }
+    assert!(matches!(
+        ask(br#"{"quiz":{"id":1,"seed":2}}"#),
+        Response::Failed { message, .. } if message.contains("cannot read")
     ));
 }
