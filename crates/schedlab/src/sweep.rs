@@ -32,9 +32,9 @@ use crate::link::PresetRef;
 /// browser, and the command line runs `--runs` of each.
 pub const MAX_POINTS: usize = 51;
 
-/// What a sweep runs at each point. Externally tagged (`{"preset": {...}}`), as the page's
-/// worker protocol is: an internally tagged enum is read through serde's buffering
-/// deserializer, a second copy of the whole scenario reader in the page's wasm (20 KB).
+/// What a sweep runs at each point. Externally tagged (`{"preset": {...}}`): an internally
+/// tagged enum is read through serde's buffering deserializer, a second copy of the whole
+/// scenario reader in a program that reads one (20 KB of wasm).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
