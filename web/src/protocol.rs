@@ -1,13 +1,10 @@
 //! The messages between the page and the simulation worker.
 //!
-//! Requests are JSON strings, and so are replies but a run's, whose bulk (the charts' data) is
-//! binary (`wire.rs`): serialization happens only at this boundary, and a string or a
-//! transferred `ArrayBuffer` crosses `postMessage` without structured-clone surprises. A
-//! message is `{"<kind>": {...}}`, serde's external tagging: it reads the body straight into
-//! its variant, where a `"kind"` field among the body's would make it buffer the whole message
-//! before it could pick the variant, and that buffering is also more code in both modules.
-//! Every request carries an id (the page's run generation, or for an inspection or a sweep
-//! point its own counter); a reply whose id is no longer the newest is discarded by the page.
+//! Both ways they are binary (`wire.rs`): a request is posted as a `Uint8Array`, a reply as an
+//! `ArrayBuffer` the worker transfers. Serialization happens only at this boundary, and neither
+//! side carries a text format's code for them. Every request carries an id (the page's run
+//! generation, or for an inspection or a sweep point its own counter); a reply whose id is no
+//! longer the newest is discarded by the page.
 
 use std::collections::BTreeMap;
 
@@ -15,18 +12,15 @@ use schedlab::engine::scenario::PolicySpec;
 use schedlab::inspect::RunQueues;
 use schedlab::result::RunResult;
 use schedlab::{Problem, Scenario};
-use serde::{Deserialize, Serialize};
 
 /// What the page asks the worker to do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// Simulate `scenario` with full detail. With `preset`, the run ends where that benchmark
     /// ends (contest stops when make exits) and the benchmark's own report comes back too.
     Run {
         id: u64,
         scenario: Source,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
     },
     /// One row of the contest table: the contest preset with `params`, under `load`.
@@ -38,7 +32,6 @@ pub enum Request {
         seed: u64,
         policy: PolicySpec,
         /// Machine knobs set over the kernel era's (`engine::machine::knobs`).
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         machine: BTreeMap<String, i64>,
     },
     /// The run queues at `at_ns` of the run `scenario` (and `preset`) make: what the inspector
@@ -47,7 +40,6 @@ pub enum Request {
     Inspect {
         id: u64,
         scenario: Box<Scenario>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         preset: Option<schedlab::link::PresetRef>,
         at_ns: u64,
     },
@@ -65,8 +57,7 @@ pub enum Request {
 /// The scenario a run simulates: written out, or, when it is exactly what its preset makes
 /// (the page's draft of an unedited preset, a slider moved), the few values the worker makes
 /// it again from, so a large preset's scenario does not travel with every slider move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     Scenario(Box<Scenario>),
     /// The run's preset (`Request::Run::preset`) for these CPUs, seed and policy, with the
@@ -75,7 +66,6 @@ pub enum Source {
         cpus: u32,
         seed: u64,
         policy: PolicySpec,
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         machine: BTreeMap<String, i64>,
     },
 }
@@ -92,9 +82,8 @@ impl Request {
     }
 }
 
-/// What the worker answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What the worker answers, in the binary layout of `wire.rs`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Response {
     Ran {
         id: u64,
@@ -131,41 +120,36 @@ pub enum Response {
     Failed {
         id: u64,
         message: String,
-        #[serde(default)]
         problems: Vec<Problem>,
     },
     /// Sent by the worker's panic hook just before the wasm instance aborts.
     Panicked {
         message: String,
     },
-    /// Sent by the JavaScript bootstrap when a call into the wasm threw (after a panic) or the
-    /// wasm could not be loaded.
+    /// Sent by the JavaScript bootstrap, as the only text reply (`wire::Reply::Text`), when a
+    /// call into the wasm threw (after a panic) or the wasm could not be loaded.
     Crashed {
         message: String,
     },
 }
 
 /// One finished run, as the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunOutcome {
-    /// The facade's JSON result (trace hash, per-task metrics), without its segments: the
-    /// charts read them from `data`, in a far more compact form.
+    /// The facade's result (trace hash, per-task metrics), without its segments: the charts
+    /// read them from `data`, in a far more compact form.
     pub result: RunResult,
-    /// What the charts draw. Not in the JSON: it travels in binary after it (`wire.rs`), so
-    /// neither module carries a JSON reader or writer for it.
-    #[serde(skip)]
+    /// What the charts draw.
     pub data: schedlab::view::RunData,
     /// The preset's report, for a preset run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReportView>,
     /// A contest run's row of the contest table (its load's), so the page need not ask for
     /// that row's run again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contest_row: Option<ContestCells>,
 }
 
 /// A preset's report in the form the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReportView {
     pub preset: String,
     /// The benchmark's own text output.
@@ -173,12 +157,11 @@ pub struct ReportView {
     /// Caveats, e.g. that the disk model is illustrative.
     pub notes: Vec<String>,
     /// The preset's headline numbers (`Preset::headlines`) for this run, in its order.
-    #[serde(default)]
     pub headlines: Vec<HeadlineValue>,
 }
 
 /// One headline number of a run: the preset's label, the metric's value and unit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HeadlineValue {
     pub label: String,
     pub value: f64,
@@ -186,7 +169,7 @@ pub struct HeadlineValue {
 }
 
 /// One contest run's columns (a mirror of `contest::ContestRun`, which is not deserializable).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ContestCells {
     pub load: String,
     pub time_ns: u64,
@@ -267,15 +250,4 @@ pub fn explain_crash(raw: &str) -> String {
              share link."
         )
     }
-}
-
-/// A reply as JSON. Plain data with string keys: serialization cannot fail; should it ever,
-/// the page still gets a reply it understands.
-pub fn to_json(response: &Response) -> String {
-    serde_json::to_string(response).unwrap_or_else(|e| {
-        format!(
-            r#"{{"crashed":{{"message":"the worker could not encode its reply: {}"}}}}"#,
-            e.to_string().replace(['"', '\\'], "'")
-        )
-    })
 }

@@ -8,26 +8,25 @@ use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, Problems, RunResul
 use crate::protocol::{
     ContestCells, HeadlineValue, ReportView, Request, Response, RunOutcome, Source,
 };
-use crate::wire::{self, Reply};
+use crate::wire;
 
-/// Handles one JSON request and returns the reply: a run's in binary (`wire.rs`), every other
-/// in JSON. `clock` gives milliseconds (the worker's `performance.now()`), used only to report
+/// Handles one request and returns the reply, both in binary (`wire.rs`). `clock` gives milliseconds (the worker's `performance.now()`), used only to report
 /// how long the run took.
-pub fn handle(request: &str, clock: &dyn Fn() -> f64) -> Reply {
+pub fn handle(request: &[u8], clock: &dyn Fn() -> f64) -> Vec<u8> {
     if let Some(reply) = take_prepared(request) {
         return reply;
     }
-    let request: Request = match serde_json::from_str(request) {
+    let request = match wire::decode_request(request) {
         Ok(r) => r,
         Err(e) => {
-            return wire::encode(Response::Failed {
+            return wire::encode(&Response::Failed {
                 id: 0,
                 message: format!("the page sent a request the worker cannot read: {e}"),
                 problems: Vec::new(),
             })
         }
     };
-    wire::encode(respond(request, clock))
+    wire::encode(&respond(request, clock))
 }
 
 /// Runs a short version of the page's first request (the default scenario, one iteration of
@@ -42,19 +41,19 @@ pub fn warm_up(clock: &dyn Fn() -> f64) {
 }
 
 /// The request [`warm_up`] runs, as the page would send it.
-pub fn warm_up_request() -> Option<String> {
+pub fn warm_up_request() -> Option<Vec<u8>> {
     default_run_request(1)
 }
 
 /// The page's first request when it opens without a link (the default scenario), exactly as its
 /// runner writes it: what [`prepare_first_run`] answers ahead of time.
-pub fn first_run_request() -> Option<String> {
+pub fn first_run_request() -> Option<Vec<u8>> {
     default_run_request(crate::state::DEFAULT_ITERATIONS)
 }
 
 std::thread_local! {
     /// A request answered before it came ([`prepare_first_run`]) and its reply.
-    static PREPARED: std::cell::RefCell<Option<(String, Reply)>> =
+    static PREPARED: std::cell::RefCell<Option<(Vec<u8>, Vec<u8>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -77,26 +76,26 @@ pub fn prepare_first_run(clock: &dyn Fn() -> f64) {
 /// also posts them to the page's bootstrap at once, which hands them to the app before its
 /// first render (`hooks::use_runner::take_first_run`), so the first chart is drawn in the
 /// page's first frame and the request need not be sent at all.
-pub fn prepared_first_run() -> Option<(String, Reply)> {
+pub fn prepared_first_run() -> Option<(Vec<u8>, Vec<u8>)> {
     PREPARED.with(|p| p.borrow().clone())
 }
 
 /// The prepared reply, if `request` is the one prepared; any request drops what was prepared.
-fn take_prepared(request: &str) -> Option<Reply> {
+fn take_prepared(request: &[u8]) -> Option<Vec<u8>> {
     let (prepared, reply) = PREPARED.with(|p| p.borrow_mut().take())?;
     (prepared == request).then_some(reply)
 }
 
 /// The page's first run of the default scenario with `iterations` of its probe, as its runner
 /// writes the request (the page's first generation).
-fn default_run_request(iterations: i64) -> Option<String> {
+fn default_run_request(iterations: i64) -> Option<Vec<u8>> {
     let (preset, made) = crate::state::default_preset(iterations);
     let request = Request::Run {
         id: crate::state::FIRST_GENERATION,
         scenario: Source::Scenario(Box::new(made.ok()?)),
         preset: Some(preset),
     };
-    serde_json::to_string(&request).ok()
+    Some(wire::encode_request(&request))
 }
 
 /// The job a run request names: its scenario, or its preset's made again (as a contest row's

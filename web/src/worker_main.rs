@@ -8,15 +8,12 @@
 
 use wasm_bindgen::prelude::*;
 
-/// Runs one request (JSON) and returns the reply: a string (JSON), or for a run a
-/// `Uint8Array` over a buffer of its own (`schedlab_web::wire`), which the bootstrap transfers
-/// to the page. See `schedlab_web::protocol`.
+/// Runs one request (a `Uint8Array`, `schedlab_web::wire`) and returns the reply, a
+/// `Uint8Array` over a buffer of its own, which the bootstrap transfers to the page. See
+/// `schedlab_web::protocol`.
 #[wasm_bindgen]
-pub fn handle(request: &str) -> JsValue {
-    match schedlab_web::sim::handle(request, &now_ms) {
-        schedlab_web::wire::Reply::Text(text) => JsValue::from_str(&text),
-        schedlab_web::wire::Reply::Binary(bytes) => js_sys::Uint8Array::from(&bytes[..]).into(),
-    }
+pub fn handle(request: &[u8]) -> js_sys::Uint8Array {
+    js_sys::Uint8Array::from(&schedlab_web::sim::handle(request, &now_ms)[..])
 }
 
 /// Compiles the first run's code paths before the page's first request comes
@@ -33,17 +30,17 @@ pub fn prepare_first_run() {
     schedlab_web::sim::prepare_first_run(&now_ms);
 }
 
-/// The prepared first run as `[request, reply]` (JSON text, a `Uint8Array` over a buffer of
-/// its own), or `undefined` when none is kept (`schedlab_web::sim::prepared_first_run`).
+/// The prepared first run as `[request, reply]` (each a `Uint8Array` over a buffer of its
+/// own), or `undefined` when none is kept (`schedlab_web::sim::prepared_first_run`).
 #[wasm_bindgen]
 pub fn first_run() -> JsValue {
     match schedlab_web::sim::prepared_first_run() {
-        Some((request, schedlab_web::wire::Reply::Binary(bytes))) => js_sys::Array::of2(
-            &JsValue::from_str(&request),
+        Some((request, bytes)) => js_sys::Array::of2(
+            &js_sys::Uint8Array::from(&request[..]),
             &js_sys::Uint8Array::from(&bytes[..]),
         )
         .into(),
-        _ => JsValue::UNDEFINED,
+        None => JsValue::UNDEFINED,
     }
 }
 
@@ -56,16 +53,18 @@ fn now_ms() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
-/// In a worker: a panic is posted to the page as a `Panicked` reply.
+/// In a worker: a panic is posted to the page as a `Panicked` reply (its buffer, as every
+/// reply's).
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let message = schedlab_web::panic_banner::panic_message(info);
-        let reply = schedlab_web::protocol::to_json(&schedlab_web::protocol::Response::Panicked {
-            message,
-        });
+        let reply =
+            schedlab_web::wire::encode(&schedlab_web::protocol::Response::Panicked { message });
         if let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
             // Nothing more can be done if even this fails: the bootstrap still reports the trap.
-            scope.post_message(&JsValue::from_str(&reply)).ok();
+            scope
+                .post_message(&js_sys::Uint8Array::from(&reply[..]).buffer())
+                .ok();
         }
     }));
 }

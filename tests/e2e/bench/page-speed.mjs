@@ -60,8 +60,9 @@ function markLoad() {
       this.addEventListener("message", () => mark("first reply received"));
       const post = this.postMessage.bind(this);
       this.postMessage = (...message) => {
-        // A request is a string; the compiled wasm module boot.js posts first is none.
-        if (typeof message[0] === "string") mark("first request posted");
+        // A request is a Uint8Array (web/src/wire.rs); the compiled wasm module boot.js posts
+        // first is none.
+        if (message[0] instanceof Uint8Array) mark("first request posted");
         return post(...message);
       };
     }

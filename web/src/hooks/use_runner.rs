@@ -318,23 +318,15 @@ impl Inner {
         let Some((number, request)) = self.slot(which).queue.next(now) else {
             return;
         };
-        let json = match serde_json::to_string(&request) {
-            Ok(json) => json,
-            Err(e) => {
-                self.slot(which).queue.unsent();
-                self.emit_later(Action::from(WorkerEvent::Reply(Response::Failed {
-                    id: request.id(),
-                    message: format!("the scenario could not be sent to the simulator: {e}"),
-                    problems: Vec::new(),
-                })));
-                return;
-            }
-        };
+        let bytes = crate::wire::encode_request(&request);
         let Some(worker) = self.ensure_worker(which) else {
             self.slot(which).queue.unsent();
             return;
         };
-        if worker.post_message(&JsValue::from_str(&json)).is_ok() {
+        if worker
+            .post_message(&js_sys::Uint8Array::from(&bytes[..]))
+            .is_ok()
+        {
             self.watch(which, number);
         } else {
             self.slot(which).queue.unsent();
@@ -395,7 +387,8 @@ impl Inner {
     }
 
     fn on_message(this: &Rc<RefCell<Inner>>, which: Which, event: MessageEvent) {
-        // A run's reply is a transferred ArrayBuffer (`wire.rs`), every other a JSON string.
+        // A reply is a transferred ArrayBuffer (`wire.rs`), or a JSON string from the worker's
+        // bootstrap when the wasm could not load or a call into it threw.
         // The worker's first run posted for the bootstrap (`{ firstRun, request }`, see
         // [`take_first_run`]) is no reply to a request of the runner's: one that comes after
         // the app started is left alone (the worker answers the app's own request for it).
@@ -503,9 +496,11 @@ pub fn take_first_run(state: &AppState) -> Option<Response> {
     js_sys::Reflect::set(&early, &key, &JsValue::NULL).ok();
     let request = js_sys::Reflect::get(&first, &JsValue::from_str("request"))
         .ok()?
-        .as_string()?;
+        .dyn_into::<js_sys::Uint8Array>()
+        .ok()?
+        .to_vec();
     let asked = state.requests().into_iter().next()?;
-    if serde_json::to_string(&asked).ok()? != request {
+    if crate::wire::encode_request(&asked) != request {
         return None;
     }
     let buffer = js_sys::Reflect::get(&first, &key)

@@ -11,6 +11,7 @@ use schedlab_web::sim;
 use schedlab_web::state::{
     Action, AppState, Edit, RunStatus, SweepCommand, SweepForm, ViewChange, WorkerEvent,
 };
+use schedlab_web::wire::{self, Reply};
 use yew::Reducible;
 
 /// Three CPU hogs under round robin with a 4 ms quantum on one CPU: hog1 runs 0–4 ms, hog2
@@ -28,6 +29,11 @@ fn hogs() -> Scenario {
 
 fn clock() -> f64 {
     0.0
+}
+
+/// The worker's reply to a request, as the page reads it.
+fn ask(request: &[u8]) -> Response {
+    Reply::Binary(sim::handle(request, &clock)).read()
 }
 
 fn inspect(id: u64, at_ns: u64) -> Request {
@@ -51,9 +57,8 @@ fn running(response: &Response) -> String {
 }
 
 #[test]
-fn the_worker_answers_an_inspection_in_json() {
-    let json = serde_json::to_string(&inspect(7, 9_000_000)).unwrap();
-    let reply: Response = sim::handle(&json, &clock).read();
+fn the_worker_answers_an_inspection() {
+    let reply: Response = ask(&wire::encode_request(&inspect(7, 9_000_000)));
     let Response::Inspected {
         id,
         outcome: Ok(queues),
@@ -221,8 +226,7 @@ fn a_sweep_point_is_run_by_the_worker() {
     let state =
         shown_with_cursor(None).reduce(Action::from(SweepCommand::Run(sweep_form("4", "4", "1"))));
     let request = state.sweep_requests().remove(0);
-    let json = serde_json::to_string(&request).unwrap();
-    let reply: Response = sim::handle(&json, &clock).read();
+    let reply: Response = ask(&wire::encode_request(&request));
     // Three hogs under round robin start after 0, q and 2q: a mean response of q.
     assert_eq!(
         reply,
@@ -500,8 +504,10 @@ fn the_reply_for_a_run_of_many_forked_tasks_is_bounded() {
         view: ViewState::default(),
     }));
     let run = state.requests().remove(0);
-    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    let state = state.reduce(Action::from(WorkerEvent::Reply(reply.read())));
+    let reply = sim::handle(&wire::encode_request(&run), &clock);
+    let state = state.reduce(Action::from(WorkerEvent::Reply(
+        Reply::Binary(reply.clone()).read(),
+    )));
     let shown = state.shown.as_ref().unwrap();
     assert_eq!(shown.outcome.result.tasks.len(), TASK_LIMIT);
     assert_eq!(shown.data.tasks.len(), TASK_LIMIT);
@@ -609,12 +615,12 @@ fn the_shares_field_drives_a_groups_cpu_weight_under_cfs_and_eevdf() {
     assert_eq!(rr.draft.groups[1].cpu_weight, 900);
 }
 
-/// The quiz crosses the worker boundary as JSON, answers and scenario included, and is the
+/// The quiz crosses the worker boundary, answers and scenario included, and is the
 /// library's quiz of that seed.
 #[test]
 fn the_worker_makes_the_quiz_of_a_seed() {
-    let request = serde_json::to_string(&Request::Quiz { id: 7, seed: 3 }).unwrap();
-    let reply: Response = sim::handle(&request, &clock).read();
+    let request = wire::encode_request(&Request::Quiz { id: 7, seed: 3 });
+    let reply: Response = ask(&request);
     let Response::Quiz { id, seed, quiz } = reply else {
         panic!("not a quiz reply: {reply:?}")
     };
@@ -630,7 +636,6 @@ fn the_worker_makes_the_quiz_of_a_seed() {
 fn a_contest_run_comes_back_in_binary_with_its_own_row() {
     use schedlab::workloads::contest::LOADS;
     use schedlab_web::protocol::Source;
-    use schedlab_web::wire::Reply;
     let state = Rc::new(AppState::from_link(LinkState::new(hogs())))
         .reduce(Action::from(Edit::SelectPreset("contest".into())));
     let requests = state.requests();
@@ -653,9 +658,7 @@ fn a_contest_run_comes_back_in_binary_with_its_own_row() {
         .iter()
         .any(|r| matches!(r, Request::ContestRow { load, .. } if load == "noload")));
 
-    let reply = sim::handle(&serde_json::to_string(&run).unwrap(), &clock);
-    assert!(matches!(reply, Reply::Binary(_)));
-    let ran = reply.read();
+    let ran = ask(&wire::encode_request(&run));
     let written = Request::Run {
         id,
         scenario: Source::Scenario(Box::new((*state.draft).clone())),
@@ -713,15 +716,12 @@ fn an_edited_contest_draft_is_sent_whole_with_every_row() {
 /// A binary reply cut short, or with a bad tag, is a crash with the reason, never a panic.
 #[test]
 fn a_damaged_binary_reply_is_read_as_a_crash() {
-    use schedlab_web::wire::Reply;
     let run = Request::Run {
         id: 1,
         scenario: schedlab_web::protocol::Source::Scenario(Box::new(hogs())),
         preset: None,
     };
-    let Reply::Binary(bytes) = sim::handle(&serde_json::to_string(&run).unwrap(), &clock) else {
-        panic!("a run's reply is binary");
-    };
+    let bytes = sim::handle(&wire::encode_request(&run), &clock);
     assert!(matches!(
         Reply::Binary(bytes.clone()).read(),
         Response::Ran { .. }
@@ -746,14 +746,15 @@ fn a_damaged_binary_reply_is_read_as_a_crash() {
 #[test]
 fn the_warm_up_is_the_pages_first_run_made_short() {
     use schedlab_web::protocol::Source;
-    let text = sim::warm_up_request().expect("the default preset generates");
+    let bytes = sim::warm_up_request().expect("the default preset generates");
+    let read = wire::decode_request(&bytes);
     let Ok(Request::Run {
         scenario: Source::Scenario(warm),
         preset: Some(warm_preset),
         ..
-    }) = serde_json::from_str::<Request>(&text)
+    }) = read
     else {
-        panic!("not a run of a scenario from its preset: {text}");
+        panic!("not a run of a scenario from its preset: {read:?}");
     };
     let page = AppState::default_scenario();
     let Some(Request::Run {
@@ -771,10 +772,7 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
     );
     assert_eq!(warm_preset.params.get("iterations"), Some(&1));
     assert_ne!(warm.tasks, first.tasks, "the probe runs once, not 30 times");
-    assert!(matches!(
-        sim::handle(&text, &clock).read(),
-        Response::Ran { .. }
-    ));
+    assert!(matches!(ask(&bytes), Response::Ran { .. }));
 }
 
 /// The first run the worker prepares is, byte for byte, the request the page's runner sends
@@ -783,8 +781,8 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
 fn the_prepared_first_run_is_the_pages_first_request() {
     let page = AppState::default_scenario();
     let first = page.requests().into_iter().next().expect("a first run");
-    let sent = serde_json::to_string(&first).unwrap();
-    assert_eq!(sim::first_run_request().as_deref(), Some(sent.as_str()));
+    let sent = wire::encode_request(&first);
+    assert_eq!(sim::first_run_request(), Some(sent.clone()));
 
     // A clock that moves 5 ms a reading: the prepared run says it took 5 ms, a run made on
     // the request with the still clock says 0.
@@ -793,17 +791,17 @@ fn the_prepared_first_run_is_the_pages_first_request() {
         ticks.set(ticks.get() + 5.0);
         ticks.get()
     };
-    let wall = |reply: &schedlab_web::wire::Reply| match reply.read() {
+    let wall = |reply: Response| match reply {
         Response::Ran {
             wall_ms, outcome, ..
         } => (wall_ms, outcome),
         other => panic!("not a run: {other:?}"),
     };
     sim::prepare_first_run(&moving);
-    let (prepared_ms, prepared) = wall(&sim::handle(&sent, &clock));
+    let (prepared_ms, prepared) = wall(ask(&sent));
     assert_eq!(prepared_ms, 5.0, "the prepared reply");
     // What the app does with it before its first render: shown, and not asked for again.
-    let reply = sim::handle(&sent, &clock).read();
+    let reply = ask(&sent);
     let shown =
         Rc::new(AppState::default_scenario()).reduce(Action::from(WorkerEvent::Reply(reply)));
     assert!(matches!(shown.status, RunStatus::Done { .. }));
@@ -811,16 +809,200 @@ fn the_prepared_first_run_is_the_pages_first_request() {
         shown.requests().is_empty(),
         "the run on screen is not asked for"
     );
-    let (again_ms, again) = wall(&sim::handle(&sent, &clock));
+    let (again_ms, again) = wall(ask(&sent));
     assert_eq!(again_ms, 0.0, "handed out once, then run again");
     assert_eq!(prepared, again, "the same run");
 
     // Any other request drops it.
     sim::prepare_first_run(&moving);
-    let other = serde_json::to_string(&inspect(1, 0)).unwrap();
+    let other = wire::encode_request(&inspect(1, 0));
+    assert!(matches!(ask(&other), Response::Inspected { .. }));
+    assert_eq!(wall(ask(&sent)).0, 0.0);
+}
+
+/// Every kind of reply reads back from its binary layout (`wire.rs`) as the reply the worker
+/// made, every field of the run queues' disks, a quiz's scenario and the failures included;
+/// text, which only the worker's bootstrap sends, reads as its crash.
+#[test]
+fn every_reply_reads_back_from_its_binary_layout() {
+    use schedlab::inspect::{DiskQueueView, RequestView, RunQueues, TaskRef};
+    use schedlab::Problem;
+    use schedlab_web::protocol::ContestCells;
+    let owner = TaskRef {
+        id: 3,
+        name: "dd".into(),
+    };
+    let request = RequestView {
+        id: 9,
+        dir: "write".into(),
+        bytes: 4096,
+        owner: owner.clone(),
+        what: "page 7".into(),
+        submitted_ns: 5,
+        start_ns: 6,
+    };
+    let mut queues = match sim::respond(inspect(1, 9_000_000), &clock) {
+        Response::Inspected {
+            outcome: Ok(queues),
+            ..
+        } => queues,
+        other => panic!("not an inspection: {other:?}"),
+    };
+    queues.disks.push(DiskQueueView {
+        name: "sda".into(),
+        elevator: "cfq".into(),
+        serving: Some(request.clone()),
+        idle_until_ns: Some(12),
+        queued: 2,
+        queue: vec![request],
+    });
+    let replies = [
+        sim::respond(inspect(2, 9_000_000), &clock),
+        Response::Inspected {
+            id: 3,
+            outcome: Ok(RunQueues::default()),
+        },
+        Response::Inspected {
+            id: 4,
+            outcome: Err("no".into()),
+        },
+        Response::Inspected {
+            id: 5,
+            outcome: Ok(queues),
+        },
+        sim::respond(Request::Quiz { id: 6, seed: 3 }, &clock),
+        Response::Quiz {
+            id: 7,
+            seed: 1,
+            quiz: Err("none".into()),
+        },
+        Response::SweepPoint {
+            id: 8,
+            value: -4,
+            metric: Ok(2.5),
+        },
+        Response::SweepPoint {
+            id: 9,
+            value: 4,
+            metric: Err("failed".into()),
+        },
+        Response::ContestRow {
+            id: 10,
+            row: ContestCells {
+                load: "io_load".into(),
+                time_ns: 1,
+                finished: true,
+                compile_cpu_ns: 2,
+                load_cpu_ns: 3,
+                load_life_ns: 4,
+                loads_x100: 5,
+                cpu_pct_x10: 6,
+                lcpu_pct_x10: 7,
+                trace_hash: "00ff".into(),
+            },
+        },
+        Response::Failed {
+            id: 11,
+            message: "invalid".into(),
+            problems: vec![Problem {
+                path: "tasks[0].nice".into(),
+                message: "-21 is below -20".into(),
+            }],
+        },
+        Response::Panicked {
+            message: "boom".into(),
+        },
+        Response::Crashed {
+            message: "gone".into(),
+        },
+    ];
+    for reply in replies {
+        assert_eq!(Reply::Binary(wire::encode(&reply)).read(), reply);
+    }
+    assert_eq!(
+        Reply::Text(r#"{"crashed":{"message":"could not load"}}"#.into()).read(),
+        Response::Crashed {
+            message: "could not load".into()
+        }
+    );
     assert!(matches!(
-        sim::handle(&other, &clock).read(),
-        Response::Inspected { .. }
+        Reply::Text("{}".into()).read(),
+        Response::Crashed { message } if message.contains("cannot read")
     ));
-    assert_eq!(wall(&sim::handle(&sent, &clock)).0, 0.0);
+}
+
+/// Every kind of request reads back from its binary layout as the request the page made; a
+/// request cut short or of another layout is answered with why it cannot be read.
+#[test]
+fn every_request_reads_back_from_its_binary_layout() {
+    use schedlab::engine::scenario::PolicySpec;
+    use schedlab::link::PresetRef;
+    use schedlab::sweep::{Point, Target};
+    use schedlab_web::protocol::Source;
+    let preset = PresetRef {
+        id: "contest".into(),
+        params: [("jobs".to_owned(), 40)].into(),
+    };
+    let policy = PolicySpec {
+        id: "rr".into(),
+        tunables: [("quantum".to_owned(), 4)].into(),
+    };
+    let point = |target| Point {
+        target,
+        policy: policy.clone(),
+        key: "quantum".into(),
+        value: -3,
+        seed: 5,
+        metric: "response_mean_ms".into(),
+    };
+    let requests = [
+        Request::Run {
+            id: 1,
+            scenario: Source::Scenario(Box::new(hogs())),
+            preset: Some(preset.clone()),
+        },
+        Request::Run {
+            id: 2,
+            scenario: Source::Generated {
+                cpus: 2,
+                seed: 3,
+                policy: policy.clone(),
+                machine: [("swappiness".to_owned(), 60)].into(),
+            },
+            preset: None,
+        },
+        Request::ContestRow {
+            id: 3,
+            load: "io_load".into(),
+            params: preset.params.clone(),
+            cpus: 1,
+            seed: 7,
+            policy: policy.clone(),
+            machine: Default::default(),
+        },
+        inspect(4, 9_000_000),
+        Request::SweepPoint {
+            id: 5,
+            point: point(Target::Preset {
+                preset: preset.clone(),
+                cpus: 2,
+            }),
+        },
+        Request::SweepPoint {
+            id: 6,
+            point: point(Target::Scenario {
+                scenario: Box::new(hogs()),
+            }),
+        },
+        Request::Quiz { id: 7, seed: 3 },
+    ];
+    for request in requests {
+        let bytes = wire::encode_request(&request);
+        assert_eq!(wire::decode_request(&bytes), Ok(request));
+        assert!(wire::decode_request(&bytes[..bytes.len() - 1]).is_err());
+    }
+    assert!(matches!(
+        ask(br#"{"quiz":{"id":1,"seed":2}}"#),
+        Response::Failed { message, .. } if message.contains("cannot read")
+    ));
 }
