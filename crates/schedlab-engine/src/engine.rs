@@ -663,7 +663,7 @@ impl Engine {
 
     /// Schedules `ev` at `time`: in its CPU's slot for a burst end or a policy timer, else in
     /// the queue. Inlined, so that each call site's event kind picks its branch at compile time.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
         let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
