@@ -3,10 +3,13 @@
 // as it does native code. Usage: node repeat.mjs <dir with schedlab_bench.js> <case> <N>
 // The wasm instructions per event of a case are the difference between two counts, which
 // cancels Node's start-up and the module's first compilation:
-//   valgrind --tool=callgrind --smc-check=all-non-file node repeat.mjs DIR CASE 3   (I3)
-//   valgrind --tool=callgrind --smc-check=all-non-file node repeat.mjs DIR CASE 5   (I5)
-//   (I5 - I3) / (2 * events), against the native count of the same case (schedlab-bench CASE
+//   valgrind --tool=callgrind --smc-check=all-non-file node $FLAGS repeat.mjs DIR CASE 1   (I1)
+//   valgrind --tool=callgrind --smc-check=all-non-file node $FLAGS repeat.mjs DIR CASE 5   (I5)
+//   (I5 - I1) / (4 * events), against the native count of the same case (schedlab-bench CASE
 //   under callgrind with SCHEDLAB_BENCH_REPEAT=1, divided by its events).
+// FLAGS="--single-threaded --no-liftoff": V8 then compiles the module once, with its optimising
+// compiler, on the main thread, and the figure repeats to 0.3 %; without them the background
+// compiler's and collector's threads are counted too, and it varies by 3 % from run to run.
 import { createRequire } from "node:module";
 import path from "node:path";
 

@@ -663,7 +663,7 @@ impl Engine {
 
     /// Schedules `ev` at `time`: in its CPU's slot for a burst end or a policy timer, else in
     /// the queue. Inlined, so that each call site's event kind picks its branch at compile time.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
         let q = Queued::new(time, self.seq, ev, self.timer_is_tick);
@@ -1227,7 +1227,10 @@ impl Engine {
         }
     }
 
-    /// Executes the operation at `t`'s program counter while it runs on `cpu`.
+    /// Executes the operation at `t`'s program counter while it runs on `cpu`. Its one call is
+    /// in [`Engine::drive`]'s loop, into which it is inlined: wasm builds left it a call that
+    /// returned its `Result` through memory.
+    #[inline(always)]
     fn exec_op(&mut self, cpu: CpuId, t: TaskId) -> Result<(), RunError> {
         let ti = t.index();
         let op = self.code.ops[self.exec[ti].pc as usize];

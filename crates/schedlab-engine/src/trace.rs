@@ -160,6 +160,35 @@ impl Log {
         self.last_time = t.0;
         self.put(d);
     }
+    /// The time since the last record's, which becomes `t`: a record's first value.
+    #[inline]
+    fn delta(&mut self, t: Nanos) -> u64 {
+        let d = t.0 - self.last_time;
+        self.last_time = t.0;
+        d
+    }
+    /// Appends the varints of one record (a segment, a state change, a migration: at most
+    /// four values) at once: they are encoded in a local buffer, which is copied whole and the
+    /// vector cut back to what they took. Pushed a byte at a time, each byte reloaded the
+    /// vector's length and capacity, since a byte store may alias them.
+    #[inline(always)]
+    fn put_record<const K: usize>(&mut self, values: [u64; K]) {
+        const { assert!(K <= 4) };
+        let mut buf = [0u8; 40];
+        let mut n = 0;
+        for mut v in values {
+            while v >= 0x80 {
+                buf[n] = (v as u8) | 0x80;
+                n += 1;
+                v >>= 7;
+            }
+            buf[n] = v as u8;
+            n += 1;
+        }
+        let len = self.bytes.len();
+        self.bytes.extend_from_slice(&buf);
+        self.bytes.truncate(len + n);
+    }
 }
 
 struct Reader<'a> {
@@ -229,10 +258,9 @@ impl Trace {
         let before = lane.log.bytes.len();
         // start as a gap from the previous segment's end, then the length.
         let gap = s.start.0 - lane.log.last_time;
-        lane.log.put(gap);
-        lane.log.put(s.end.0 - s.start.0);
         lane.log.last_time = s.end.0;
-        lane.log.put(s.task.0 as u64);
+        lane.log
+            .put_record([gap, s.end.0 - s.start.0, s.task.0 as u64]);
         lane.count += 1;
         let Some(c) = self.cap.as_mut() else { return };
         if !c.before_cut(s.start) {
@@ -321,11 +349,13 @@ impl Trace {
 
     pub(crate) fn push_state(&mut self, c: StateChange) {
         let before = self.states.bytes.len();
-        self.states.put_time(c.time);
-        self.states.put(((c.task.0 as u64) << 3) | c.state as u64);
+        let gap = self.states.delta(c.time);
+        let task_state = ((c.task.0 as u64) << 3) | c.state as u64;
         if c.state == TaskState::Runnable {
-            self.states
-                .put(c.waker.map(|w| w.0 as u64 + 1).unwrap_or(0));
+            let waker = c.waker.map(|w| w.0 as u64 + 1).unwrap_or(0);
+            self.states.put_record([gap, task_state, waker]);
+        } else {
+            self.states.put_record([gap, task_state]);
         }
         self.state_count += 1;
         if let Some(cap) = self.cap.as_mut().filter(|cap| !cap.before_cut(c.time)) {
@@ -335,10 +365,9 @@ impl Trace {
 
     pub(crate) fn push_migration(&mut self, m: Migration) {
         let before = self.migrations.bytes.len();
-        self.migrations.put_time(m.time);
-        self.migrations.put(m.task.0 as u64);
-        self.migrations.put(m.from.0 as u64);
-        self.migrations.put(m.to.0 as u64);
+        let gap = self.migrations.delta(m.time);
+        self.migrations
+            .put_record([gap, m.task.0 as u64, m.from.0 as u64, m.to.0 as u64]);
         self.migration_count += 1;
         if let Some(cap) = self.cap.as_mut().filter(|cap| !cap.before_cut(m.time)) {
             drop_since(&mut self.migrations, before, &mut cap.dropped_bytes);
