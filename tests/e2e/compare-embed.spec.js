@@ -1,7 +1,6 @@
-// Compare on one time axis, the contest table compared, the embed views, chart images and the
-// scenario file, the Gantt chart's text alternative and keyboard focus, and the phone layout
-// with a tapped tooltip that goes away.
-import { readFileSync } from "node:fs";
+// Compare on one time axis, the contest table compared, the embed views, the Gantt chart's text
+// alternative and keyboard focus, and the phone layout with a tapped tooltip that goes away.
+// (The chart images and the scenario file are downloaded in hardening.spec.js's CSP test.)
 import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
 import { test, expect, artifacts, doneHash, slide } from "./fixtures.js";
@@ -141,43 +140,6 @@ test.describe("embed", () => {
       await expect(page.locator("section.chart-gantt")).toHaveAttribute("data-lanes", "task");
     });
   }
-});
-
-test("each chart downloads as a PNG, the Gantt chart as SVG, the scenario as a file", async ({ app: { page } }) => {
-  await doneHash(page);
-  await page.getByTestId("export-images").locator("summary").click();
-  for (const id of ["gantt", "latency-histogram", "share-chart"]) {
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(`export-png-${id}`).click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${id}\\.png$`));
-    const bytes = readFileSync(await download.path());
-    // The PNG signature, an IHDR chunk and the canvas's size in it.
-    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(bytes.subarray(12, 16).toString("latin1")).toEqual("IHDR");
-    const [w, h] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
-    const canvas = await page.getByTestId(id).evaluate((c) => [c.width, c.height]);
-    expect([w, h]).toEqual(canvas);
-  }
-  const [svgDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-svg-gantt").click()]);
-  expect(svgDownload.suggestedFilename()).toMatch(/\.gantt\.svg$/);
-  const svg = readFileSync(await svgDownload.path(), "utf8");
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-    return {
-      error: doc.getElementsByTagName("parsererror").length,
-      root: doc.documentElement.nodeName,
-      rects: doc.getElementsByTagName("rect").length,
-      labels: [...doc.getElementsByTagName("text")].map((t) => t.textContent),
-    };
-  }, svg);
-  expect(parsed.error).toBe(0);
-  expect(parsed.root).toBe("svg");
-  expect(parsed.rects).toBeGreaterThan(10);
-  expect(parsed.labels).toContain("cpu0");
-  const [scenarioDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-scenario").click()]);
-  const file = JSON.parse(readFileSync(await scenarioDownload.path(), "utf8"));
-  expect(file.version).toBe(1);
-  expect(file.policy.id).toBe(await page.getByTestId("policy-select").inputValue());
-  expect(file.tasks.length).toBeGreaterThan(0);
 });
 
 test("the Gantt chart takes focus, has a name and lists the segments it shows", async ({ app: { page, site } }) => {

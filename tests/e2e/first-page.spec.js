@@ -9,13 +9,22 @@ const engineVersion = JSON.parse(
 
 // One page load for the first page's checks, each a step of its own in the report (a load
 // costs about a CPU second of the suite's time).
-test("the first page: title and engine version, no error banner, no console errors or failed requests, screenshot", async ({ app }) => {
+test("the first page: title and engine version, the default scenario run and drawn, no error banner, no console errors or failed requests, screenshot", async ({ app }) => {
   const { page } = app;
   await test.step("the page shows the title and the engine version", async () => {
     await expect(page).toHaveTitle("schedlab");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("schedlab");
     await expect(page.getByTestId("engine-version")).toHaveText(engineVersion);
     await expect(page.getByTestId("engine-description")).toContainText("schedlab simulates");
+  });
+
+  await test.step("the default scenario runs on load: its charts, statistics and sliders", async () => {
+    await doneHash(page);
+    await expect(page.getByTestId("gantt")).toBeVisible();
+    await expect(page.getByTestId("latency-histogram")).toBeVisible();
+    await expect(page.getByTestId("stats-table").locator("tbody tr")).not.toHaveCount(0);
+    await expect(page.getByTestId("policy-select")).toHaveValue("linux-2.5-o1");
+    await expect(page.getByTestId("tunable-prio_bonus_ratio")).toBeVisible();
   });
 
   await test.step("the error banner is hidden when nothing went wrong", async () => {

@@ -16,8 +16,10 @@ import { test as base, expect } from "@playwright/test";
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 export const dist = join(root, "dist");
 
+/** The host's target triple: `./x test` and global-setup.js build the CLI for it by name. */
+export const hostTarget = execFileSync("rustc", ["-vV"], { encoding: "utf8" }).match(/^host: (\S+)$/m)[1];
 /** The schedlab CLI, built by global-setup.js before the tests run. */
-const cliBinary = join(resolve(root, process.env.CARGO_TARGET_DIR ?? "target"), "debug", "schedlab");
+const cliBinary = join(resolve(root, process.env.CARGO_TARGET_DIR ?? "target"), hostTarget, "debug", "schedlab");
 
 /** Runs the schedlab CLI and returns its standard output. */
 export function cli(...args) {

@@ -1,6 +1,7 @@
 // What a link can make the page do, and what the page does about it: a strict
-// Content-Security-Policy, a long run that shows its elapsed time and can be cancelled, and
-// worker failures (a budget exceeded, a simulator that cannot load) told in sentences, the work kept.
+// Content-Security-Policy that every export runs within, a long run that shows its elapsed time
+// and can be cancelled, and worker failures (a budget exceeded, a simulator that cannot load)
+// told in sentences, the work kept.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, artifacts, cli, HASH } from "./fixtures.js";
@@ -37,7 +38,8 @@ const FORK_BOMB = {
   tasks: [{ name: "bomb", program: [{ repeat: "forever", body: [{ fork: { program: "child", name: "child" } }] }] }],
 };
 
-test("a strict Content-Security-Policy: nothing violates it, an injected inline script does not run", async ({ app }) => {
+// One page load for every export and the checks of the policy they run under.
+test("a strict Content-Security-Policy: nothing violates it (every export, every chart, the inspector), an injected inline script does not run", async ({ app }) => {
   const { page } = app;
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
   for (const directive of [
@@ -55,10 +57,69 @@ test("a strict Content-Security-Policy: nothing violates it, an injected inline 
     document.addEventListener("securitypolicyviolation", (e) => window.violations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   });
   // Run, draw every chart, export everything: all within the policy.
-  await expect(page.getByTestId("run-status")).toHaveText(HASH, { timeout: 20_000 });
-  for (const testid of ["export-csv", "export-perfetto"]) {
-    await Promise.all([page.waitForEvent("download"), page.getByTestId(testid).click()]);
-  }
+  const status = page.getByTestId("run-status");
+  await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  const hash = (await status.textContent()).trim().match(HASH)[1];
+  const download = async (testid) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testid).click()]);
+    return file;
+  };
+
+  await test.step("the run exports as CSV and as a Perfetto trace", async () => {
+    const tasks = Number((await status.textContent()).match(/(\d+) tasks/)[1]);
+    const read = async (testid) => {
+      const file = await download(testid);
+      expect(file.suggestedFilename()).toContain(hash);
+      return readFileSync(await file.path(), "utf8");
+    };
+    const csv = (await read("export-csv")).trim().split("\n");
+    expect(csv.length).toEqual(tasks + 1);
+    expect(csv[0]).toMatch(/^id,name,/);
+
+    const trace = JSON.parse(await read("export-perfetto"));
+    const slices = trace.traceEvents.filter((e) => e.ph === "X" && e.pid === 1);
+    expect(slices.length).toBeGreaterThan(0);
+    const probe = await page.getByTestId("stats-table").locator("tbody tr").first().getAttribute("data-task");
+    expect(slices.some((e) => e.name === probe)).toBe(true);
+    const threads = trace.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name" && e.pid === 2);
+    expect(threads.length).toEqual(tasks);
+  });
+
+  await test.step("each chart downloads as a PNG, the Gantt chart as SVG, the scenario as a file", async () => {
+    await page.getByTestId("export-images").locator("summary").click();
+    for (const id of ["gantt", "latency-histogram", "share-chart"]) {
+      const png = await download(`export-png-${id}`);
+      expect(png.suggestedFilename()).toMatch(new RegExp(`\\.${id}\\.png$`));
+      const bytes = readFileSync(await png.path());
+      // The PNG signature, an IHDR chunk and the canvas's size in it.
+      expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      expect(bytes.subarray(12, 16).toString("latin1")).toEqual("IHDR");
+      const [w, h] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+      const canvas = await page.getByTestId(id).evaluate((c) => [c.width, c.height]);
+      expect([w, h]).toEqual(canvas);
+    }
+    const svgDownload = await download("export-svg-gantt");
+    expect(svgDownload.suggestedFilename()).toMatch(/\.gantt\.svg$/);
+    const svg = readFileSync(await svgDownload.path(), "utf8");
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      return {
+        error: doc.getElementsByTagName("parsererror").length,
+        root: doc.documentElement.nodeName,
+        rects: doc.getElementsByTagName("rect").length,
+        labels: [...doc.getElementsByTagName("text")].map((t) => t.textContent),
+      };
+    }, svg);
+    expect(parsed.error).toBe(0);
+    expect(parsed.root).toBe("svg");
+    expect(parsed.rects).toBeGreaterThan(10);
+    expect(parsed.labels).toContain("cpu0");
+    const file = JSON.parse(readFileSync(await (await download("export-scenario")).path(), "utf8"));
+    expect(file.version).toBe(1);
+    expect(file.policy.id).toBe(await page.getByTestId("policy-select").inputValue());
+    expect(file.tasks.length).toBeGreaterThan(0);
+  });
+
   await page.getByTestId("gantt").click({ position: { x: 200, y: 40 } });
   await expect(page.getByTestId("inspector")).toHaveAttribute("aria-busy", "false", { timeout: 20_000 });
   expect(await page.evaluate(() => window.violations)).toEqual([]);

@@ -3,7 +3,9 @@
 import { join } from "node:path";
 import { test, expect, artifacts, doneHash } from "./fixtures.js";
 
-test("machine chart: contest shows dirty data, and the inspector lists the disk queue in dispatch order", async ({ app: { page, consoleErrors } }) => {
+// One test, so one page load and one contest run for both loads.
+test("machine chart: contest shows dirty data, and the inspector lists the disk queue in dispatch order; readable at 1024x768 under io_load, with a busy disk queue", async ({ app: { page, consoleErrors } }) => {
+  test.setTimeout(60_000);
   await doneHash(page);
   // The default scenario has no machine: no chart.
   await expect(page.getByTestId("machine-chart")).toHaveCount(0);
@@ -38,22 +40,18 @@ test("machine chart: contest shows dirty data, and the inspector lists the disk 
   await expect(disk.locator("h3")).toHaveText(/^sda \((noop|linus|deadline|anticipatory|cfq)\)$/);
   await expect(page.getByTestId("inspector-disk-queue").locator("caption")).toContainText("queue in dispatch order");
   expect(consoleErrors).toEqual([]);
-});
 
-test("machine chart: readable at 1024x768 under io_load, with a busy disk queue", async ({ app: { page } }) => {
+  // At 1024x768 under io_load.
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.getByTestId("preset-select").selectOption("contest");
-  await doneHash(page);
+  const noload = await doneHash(page);
   await page.locator("#param-load").selectOption({ label: "io_load" });
-  await doneHash(page);
-  const section = page.getByTestId("machine-chart-section");
+  await doneHash(page, { not: noload });
   await expect(section).toBeVisible();
   // dd writes its huge file: dirty data reaches the background limit at least.
-  const peak = Number(await section.getAttribute("data-peak-dirty-bytes"));
-  expect(peak).toBeGreaterThan(10 * 1024 * 1024);
-  const chart = page.getByTestId("machine-chart");
-  const box = await chart.boundingBox();
-  await chart.click({ position: { x: Math.round(box.width * 0.5), y: 40 } });
+  const ioPeak = Number(await section.getAttribute("data-peak-dirty-bytes"));
+  expect(ioPeak).toBeGreaterThan(10 * 1024 * 1024);
+  const ioBox = await chart.boundingBox();
+  await chart.click({ position: { x: Math.round(ioBox.width * 0.5), y: 40 } });
   const queue = page.getByTestId("inspector-disk-queue");
   await expect(queue.locator("tbody tr[data-dir]").first()).toBeVisible({ timeout: 20_000 });
   await section.scrollIntoViewIfNeeded();

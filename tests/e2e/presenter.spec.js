@@ -5,15 +5,20 @@ import { test, expect, artifacts, doneHash, slide } from "./fixtures.js";
 const lateness = (page) =>
   page.locator('[data-testid="headline-card"][data-label="probe: mean lateness"] [data-testid="headline-value"]');
 
-test("presenter mode: on and off, and restored from a link", async ({ app: { page }, context }) => {
+// One page load for presenter mode's layout, its toggle and its link.
+test("presenter mode: on and off, and restored from a link; it shows only the story: headline cards, the one slider, the large Gantt chart and the scenes", async ({ app: { page }, context }) => {
   await doneHash(page);
+  for (const id of ["inspector", "latency-histogram", "share-chart", "stats-table", "quiz"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(1);
+  }
   const toggle = page.getByTestId("presenter-toggle");
   await expect(toggle).toHaveAttribute("aria-pressed", "false");
   const normal = await page.getByTestId("gantt").boundingBox();
   await expect(page.getByRole("complementary", { name: "Scenario" })).toBeVisible();
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
-  await expect(page.getByTestId("presenter")).toBeVisible();
+  const presenter = page.getByTestId("presenter");
+  await expect(presenter).toBeVisible();
   // No editing column: one slider, the one under discussion, and the headline card.
   await expect(page.getByRole("complementary", { name: "Scenario" })).toHaveCount(0);
   await expect(page.locator('input[type="range"]')).toHaveCount(1);
@@ -22,6 +27,19 @@ test("presenter mode: on and off, and restored from a link", async ({ app: { pag
   // One large Gantt: its one CPU lane at least 60 px under the axis (26 px before).
   await expect.poll(async () => (await page.getByTestId("gantt").boundingBox()).height).toBeGreaterThanOrEqual(60 + 24);
   expect(normal.height).toBeLessThan(60 + 24);
+  // The story.
+  await expect(presenter.getByTestId("headline-card")).not.toHaveCount(0);
+  await expect(presenter.getByTestId("presenter-slider")).toBeVisible();
+  await expect(presenter.getByTestId("gantt")).toBeVisible();
+  await expect(presenter.getByTestId("scene-position")).toBeVisible();
+  // Nothing else: no inspector under the Gantt chart, no other chart, table, report or quiz.
+  for (const id of ["inspector", "latency-histogram", "share-chart", "observed-chart", "stats-table",
+    "contest-table", "quiz", "sweep-run", "compare-toggle", "export-csv", "share-button"]) {
+    await expect(page.getByTestId(id), id).toHaveCount(0);
+  }
+  await expect(page.locator(".report-text")).toHaveCount(0);
+  await expect(page.getByTestId("engine-description")).toBeHidden();
+  await expect(page.locator('input[type="range"]')).toHaveCount(1);
 
   // The address bar's link opens in presenter mode.
   await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5_000 }).toMatch(/^#s=1\./);
@@ -32,6 +50,11 @@ test("presenter mode: on and off, and restored from a link", async ({ app: { pag
   await expect(other.getByTestId("presenter")).toBeVisible({ timeout: 20_000 });
   await expect(other.getByTestId("presenter-toggle")).toHaveAttribute("aria-pressed", "true");
   await other.close();
+
+  // The focus still shows: the legend selects, the chart picks the task out.
+  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
+  await gantt.locator('.chart-legend [data-task="probe"]').click();
+  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
 
   await toggle.click();
   await expect(page.getByTestId("presenter")).toHaveCount(0);
@@ -185,33 +208,6 @@ test("the task in focus and a compared task take colours no other task has, in e
   await expect.poll(() => pixels(page, "gantt", VERMILLION)).toEqual(0);
   await expect.poll(() => pixels(page, "gantt", base)).toBeGreaterThan(0);
   await expect(row("cc.9")).not.toHaveAttribute("data-picked", /./);
-});
-
-test("presenter mode shows only the story: headline cards, the one slider, the large Gantt chart and the scenes", async ({ app: { page } }) => {
-  await doneHash(page);
-  for (const id of ["inspector", "latency-histogram", "share-chart", "stats-table", "quiz"]) {
-    await expect(page.getByTestId(id), id).toHaveCount(1);
-  }
-  await page.getByTestId("presenter-toggle").click();
-  const presenter = page.getByTestId("presenter");
-  await expect(presenter).toBeVisible();
-  // The story.
-  await expect(presenter.getByTestId("headline-card")).not.toHaveCount(0);
-  await expect(presenter.getByTestId("presenter-slider")).toBeVisible();
-  await expect(presenter.getByTestId("gantt")).toBeVisible();
-  await expect(presenter.getByTestId("scene-position")).toBeVisible();
-  // Nothing else: no inspector under the Gantt chart, no other chart, table, report or quiz.
-  for (const id of ["inspector", "latency-histogram", "share-chart", "observed-chart", "stats-table",
-    "contest-table", "quiz", "sweep-run", "compare-toggle", "export-csv", "share-button"]) {
-    await expect(page.getByTestId(id), id).toHaveCount(0);
-  }
-  await expect(page.locator(".report-text")).toHaveCount(0);
-  await expect(page.getByTestId("engine-description")).toBeHidden();
-  await expect(page.locator('input[type="range"]')).toHaveCount(1);
-  // The focus still shows: the legend selects, the chart picks the task out.
-  const gantt = page.getByRole("region", { name: "Gantt chart", exact: true });
-  await gantt.locator('.chart-legend [data-task="probe"]').click();
-  await expect(gantt).toHaveAttribute("data-selected-task", "probe");
 });
 
 test("presenter mode with a task in focus, at 1024×768 and on a phone (screenshots)", async ({ app: { page } }) => {
