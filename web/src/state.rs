@@ -18,6 +18,7 @@
 //!                        └─ ok ─► sweep.id += 1 ─► (App effect) worker ─► SweepPoint(id) per value
 //! ```
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -257,7 +258,15 @@ pub struct AppState {
     pub sort: (StatsColumn, bool),
     /// The quiz of `view.quiz`: asked of the worker, then its questions' progress.
     pub quiz: crate::components::quiz::QuizSession,
+    /// The scenario the draft's preset last made, and what it was made for (see
+    /// [`Self::generated`]).
+    generated_cache: RefCell<Option<(GeneratedFor, Rc<Scenario>)>>,
 }
+
+/// What a preset's scenario depends on: the preset and its parameters, CPUs, seed and policy
+/// id. A generator reads the policy's id only (contest's kernel era), and the policy's
+/// tunables only land in the scenario's `policy`, copied whole.
+type GeneratedFor = (PresetRef, u32, u64, String);
 
 /// Everything that changes the state, by kind: whether an action edits the draft is its kind.
 pub enum Action {
@@ -494,6 +503,7 @@ impl AppState {
             scene: None,
             sort: (StatsColumn::Cpu, true),
             quiz: Default::default(),
+            generated_cache: Default::default(),
         };
         s.revalidate();
         s
@@ -507,9 +517,20 @@ impl AppState {
     }
 
     /// The scenario the draft's preset makes for its CPUs, seed and policy, if it has one.
+    /// Made again only when what it depends on changes: every edit on contest asks for it,
+    /// and a slider's move (a tunable) changes none of it, where making it took milliseconds.
     pub fn generated(&self) -> Option<Scenario> {
         let preset = self.preset.as_ref()?;
-        presets::generate(preset, self.draft.cpus, self.draft.seed, &self.draft.policy).ok()
+        let d = &self.draft;
+        let key: GeneratedFor = (preset.clone(), d.cpus, d.seed, d.policy.id.clone());
+        let mut cache = self.generated_cache.borrow_mut();
+        if !matches!(&*cache, Some((k, _)) if *k == key) {
+            let s = presets::generate(preset, d.cpus, d.seed, &d.policy).ok()?;
+            *cache = Some((key, Rc::new(s)));
+        }
+        let mut s = Scenario::clone(&cache.as_ref()?.1);
+        s.policy = d.policy.clone();
+        Some(s)
     }
 
     /// The machine knobs set by hand: those whose value in the draft differs from what its

@@ -433,9 +433,17 @@ impl RunData {
             })
             .collect();
 
-        let mut notes = Notes::default();
+        let kept = trace.note_count().min(NOTE_LIMIT);
+        let mut notes = Notes {
+            time: Vec::with_capacity(kept),
+            cpu: Vec::with_capacity(kept),
+            task: Vec::with_capacity(kept),
+            text: Vec::with_capacity(kept),
+            texts: Vec::new(),
+        };
         let mut notes_truncated = 0u64;
-        // BTreeMap, not HashMap: the text table's order must not depend on hashing.
+        // Each distinct text and its id, numbered in order of first appearance. BTreeMap, not
+        // HashMap: nothing here may depend on hashing.
         let mut text_ids: BTreeMap<String, u32> = BTreeMap::new();
         for a in trace.notes() {
             if beyond(a.time.0) {
@@ -445,16 +453,17 @@ impl RunData {
                 notes_truncated += 1;
                 continue;
             }
-            let text = a.note.render();
-            let next = notes.texts.len() as u32;
-            let id = *text_ids.entry(text).or_insert_with_key(|k| {
-                notes.texts.push(k.clone());
-                next
-            });
+            let next = text_ids.len() as u32;
+            let id = *text_ids.entry(a.note.render()).or_insert(next);
             notes.time.push(a.time.0);
             notes.cpu.push(a.cpu.0);
             notes.task.push(a.task.0);
             notes.text.push(id);
+        }
+        // The texts moved out of the map into their ids' places, not copied.
+        notes.texts = vec![String::new(); text_ids.len()];
+        for (text, id) in text_ids {
+            notes.texts[id as usize] = text;
         }
         // Notes cut off by the segment limit count as truncated too.
         notes_truncated +=

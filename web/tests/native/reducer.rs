@@ -610,6 +610,40 @@ fn type_scale_follows_large_type_and_presenter_mode() {
 }
 
 #[test]
+fn contests_generated_scenario_follows_what_it_depends_on() {
+    let fresh = |s: &AppState| {
+        let d = &s.draft;
+        schedlab_web::presets::generate(s.preset.as_ref().unwrap(), d.cpus, d.seed, &d.policy)
+            .unwrap()
+    };
+    let contest = reduce(&open(plain()), Edit::SelectPreset("contest".into()));
+    let generated = contest.generated().unwrap();
+    assert_eq!(generated, fresh(&contest));
+    // A tunable's move reuses the scenario made before, with the tunable in its policy.
+    let (key, value) = schedlab::POLICIES
+        .iter()
+        .find(|p| p.id == contest.draft.policy.id)
+        .and_then(|p| p.tunables.first())
+        .map(|t| (t.key.to_owned(), t.max))
+        .unwrap();
+    let moved = reduce(&contest, Edit::SetTunable(key.clone(), value));
+    assert_eq!(moved.generated().unwrap().policy.tunables[&key], value);
+    assert_eq!(moved.generated().unwrap(), fresh(&moved));
+    // A new seed, CPU count or policy makes it again.
+    let seeded = reduce(&moved, Edit::SetSeed("7".into()));
+    assert_eq!(seeded.generated().unwrap(), fresh(&seeded));
+    assert_ne!(seeded.generated().unwrap(), generated);
+    let cpus = reduce(&seeded, Edit::SetCpus("4".into()));
+    assert_eq!(cpus.generated().unwrap(), fresh(&cpus));
+    let other = reduce(&cpus, Edit::SelectPolicy("cfs".into()));
+    assert_eq!(other.generated().unwrap(), fresh(&other));
+    assert_ne!(
+        other.generated().unwrap().machine,
+        cpus.generated().unwrap().machine
+    );
+}
+
+#[test]
 fn pinning_a_contest_run_keeps_its_rows_and_those_still_to_come() {
     use schedlab_web::protocol::ContestCells;
     let s = reduce(&open(plain()), Edit::SelectPreset("contest".into()));
