@@ -643,6 +643,42 @@ fn contests_generated_scenario_follows_what_it_depends_on() {
     );
 }
 
+/// What `AppState::generated` reuses rests on this: every preset's scenario depends on the
+/// policy's id only, its tunables landing in the scenario's `policy` alone.
+#[test]
+fn no_preset_reads_the_policys_tunables() {
+    for preset in schedlab::workloads::PRESETS {
+        let reference = schedlab::PresetRef {
+            id: preset.id.to_owned(),
+            params: Default::default(),
+        };
+        for policy in schedlab::POLICIES.iter().filter(|p| !p.tunables.is_empty()) {
+            let spec =
+                |pick: fn(&schedlab::TunableSpec) -> i64| schedlab::engine::scenario::PolicySpec {
+                    id: policy.id.to_owned(),
+                    tunables: policy
+                        .tunables
+                        .iter()
+                        .map(|t| (t.key.to_owned(), pick(t)))
+                        .collect(),
+                };
+            let (low, high) = (spec(|t| t.min), spec(|t| t.max));
+            let generate = |p: &schedlab::engine::scenario::PolicySpec| {
+                let mut s = schedlab_web::presets::generate(&reference, 2, 1, p).unwrap();
+                assert_eq!(&s.policy, p, "{} under {}", preset.id, policy.id);
+                s.policy = Default::default();
+                s
+            };
+            assert!(
+                generate(&low) == generate(&high),
+                "{} reads {}'s tunables",
+                preset.id,
+                policy.id
+            );
+        }
+    }
+}
+
 #[test]
 fn pinning_a_contest_run_keeps_its_rows_and_those_still_to_come() {
     use schedlab_web::protocol::ContestCells;
