@@ -62,8 +62,14 @@ const types = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** A static file server for `dir`, like the one a host would be; resolves to { url, close }. */
-export async function serveStatic(dir) {
+/**
+ * A static file server for `dir`, like the one a host would be; resolves to { url, close }.
+ * Nothing is cached (`no-store`), unless `revalidate`: then the browser may keep a file and asks
+ * for it again at every use (`no-cache`, answered 304 while the file is unchanged), which lets
+ * Chromium keep the wasm module's compiled code between the e2e tests' loads, as it does for a
+ * returning visitor; the speed bench measures first loads and caches nothing.
+ */
+export async function serveStatic(dir, { revalidate = false } = {}) {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
     let file = normalize(join(dir, path));
@@ -78,10 +84,18 @@ export async function serveStatic(dir) {
       response.writeHead(404).end("not found");
       return;
     }
-    response.writeHead(200, {
-      "content-type": types[extname(file)] ?? "application/octet-stream",
-      "cache-control": "no-store",
-    });
+    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
+    if (revalidate) {
+      const modified = (await stat(file)).mtime.toUTCString();
+      if (request.headers["if-modified-since"] === modified) {
+        response.writeHead(304).end();
+        return;
+      }
+      Object.assign(headers, { "cache-control": "no-cache", "last-modified": modified });
+    } else {
+      headers["cache-control"] = "no-store";
+    }
+    response.writeHead(200, headers);
     createReadStream(file).pipe(response);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,7 +113,7 @@ export async function serveStatic(dir) {
 export const test = base.extend({
   site: [
     async ({}, use) => {
-      const site = await serveStatic(dist);
+      const site = await serveStatic(dist, { revalidate: true });
       await use(site);
       await site.close();
     },
