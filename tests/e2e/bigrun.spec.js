@@ -10,6 +10,9 @@ import { wasmMemory } from "./bench/wasm-memory.mjs";
 
 const LIMIT = 256 * (1 << 20);
 
+// The page opens at the big run's link.
+test.use({ start: null });
+
 test("a big run renders, zooms and inspects within 256 MB of wasm memory", async ({ app }) => {
   test.setTimeout(480_000);
   const { page } = app;
@@ -49,12 +52,11 @@ test("a big run renders, zooms and inspects within 256 MB of wasm memory", async
   expect(b - a).toBeLessThanOrEqual(Math.ceil(shownUntil / 16) + 1);
   expect(a).toBeGreaterThan(0);
   await expect(page.getByTestId("gantt-text").locator("caption")).toContainText("segments from");
-  expect(await rows.count()).toBeGreaterThan(16);
-  expect(new Set(await rows.locator("td:first-child").allTextContents()).has("cpu0")).toBe(true);
-  for (const row of (await rows.all()).slice(0, 20)) {
-    const task = (await row.locator("td").nth(1).textContent()).trim();
-    expect(task).toMatch(/^w/);
-  }
+  // The rows' cells read in one call: a call per row waits its turn on a busy page.
+  const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  expect(cells.length).toBeGreaterThan(16);
+  expect(new Set(cells.map(([lane]) => lane)).has("cpu0")).toBe(true);
+  for (const [, task] of cells.slice(0, 20)) expect(task.trim()).toMatch(/^w/);
 
   // The inspector at an instant the charts show: the run queues the CLI prints there.
   const time = page.getByTestId("inspector-time");

@@ -102,6 +102,8 @@ test("compare: the contest table gives A, B and the change per load", async ({ a
 });
 
 test.describe("embed", () => {
+  // Each test opens its embed link first.
+  test.use({ start: null });
   const link = { scenario: scenario("1s", 8), view: { lanes: "task" } };
   for (const [mode, present, absent] of [
     ["gantt", ["gantt"], ["sweep-run", "embed-card", "latency-histogram"]],

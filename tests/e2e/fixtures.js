@@ -1,9 +1,10 @@
 // Shared fixtures for the end-to-end tests: import { test, expect } from "./fixtures.js".
 //
 // - `site`: dist/ served over HTTP on a free loopback port, one server per worker, closed with it.
-// - `app`:  the page opened on that server and fully started, with every console error, uncaught
-//           exception and failed request collected. Tests then read `app.consoleErrors` and
-//           `app.failedRequests`, and find elements by their data-testid (DESIGN.md §6).
+// - `app`:  the page opened on that server and fully started (or not opened: `start`), with every
+//           console error, uncaught exception and failed request collected. Tests then read
+//           `app.consoleErrors` and `app.failedRequests`, and find elements by their data-testid
+//           (DESIGN.md §6).
 import { execFile, execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -11,6 +12,7 @@ import { setPriority } from "node:os";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inflateRawSync } from "node:zlib";
 import { test as base, expect } from "@playwright/test";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -120,7 +122,12 @@ export const test = base.extend({
     { scope: "worker" },
   ],
 
-  app: async ({ page, site }, use) => {
+  // The address the `app` fixture opens the page at, relative to the site: the page itself, or
+  // none (`test.use({ start: null })`) for tests that open their own link first, which would
+  // otherwise load the page and run its default scenario for nothing.
+  start: ["", { option: true }],
+
+  app: async ({ page, site, start }, use) => {
     const consoleErrors = [];
     const failedRequests = [];
     // The page outlives the test (reuseContext in playwright.config.js), so these listeners are
@@ -137,12 +144,14 @@ export const test = base.extend({
     };
     for (const [event, listener] of Object.entries(listeners)) page.on(event, listener);
 
-    await page.goto(site.url);
-    // The app has started once Yew has replaced the loading text with the page.
-    await until(page, () => document.querySelector('[data-testid="engine-version"]')?.getClientRects().length > 0, null, {
-      timeout: 10_000,
-    });
-    await expect(page.getByTestId("engine-version")).toBeVisible();
+    if (start !== null) {
+      await page.goto(site.url + start);
+      // The app has started once Yew has replaced the loading text with the page.
+      await until(page, () => document.querySelector('[data-testid="engine-version"]')?.getClientRects().length > 0, null, {
+        timeout: 10_000,
+      });
+      await expect(page.getByTestId("engine-version")).toBeVisible();
+    }
 
     await use({ page, site, consoleErrors, failedRequests });
     for (const [event, listener] of Object.entries(listeners)) page.off(event, listener);
@@ -172,6 +181,17 @@ export async function doneHash(page, { not } = {}) {
   if (not) await expect(status).not.toHaveText(new RegExp(`${not}$`), { timeout: 30_000 });
   await expect(status).toHaveText(/^Done/);
   return (await status.textContent()).trim().match(HASH)[1];
+}
+
+/**
+ * The link in the address bar decoded (`#s=1.` and deflated JSON, as the page's codec writes
+ * it), or null before the page has written one. The page rewrites it a moment after the view
+ * rests, so a test that reads it polls for the state it expects there instead of sleeping.
+ */
+export function addressBarLink(page) {
+  const hash = new URL(page.url()).hash;
+  if (!hash.startsWith("#s=1.")) return null;
+  return JSON.parse(inflateRawSync(Buffer.from(hash.slice("#s=1.".length), "base64url")).toString());
 }
 
 /**

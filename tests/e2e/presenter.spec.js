@@ -1,6 +1,6 @@
 // Presenter mode, headline cards, scenes and the task in focus, through data-testid hooks.
 import { join } from "node:path";
-import { test, expect, artifacts, doneHash, slide } from "./fixtures.js";
+import { test, expect, addressBarLink, artifacts, doneHash, slide } from "./fixtures.js";
 
 const lateness = (page) =>
   page.locator('[data-testid="headline-card"][data-label="probe: mean lateness"] [data-testid="headline-value"]');
@@ -42,8 +42,7 @@ test("presenter mode: on and off, and restored from a link; it shows only the st
   await expect(page.locator('input[type="range"]')).toHaveCount(1);
 
   // The address bar's link opens in presenter mode.
-  await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5_000 }).toMatch(/^#s=1\./);
-  await page.waitForTimeout(400);
+  await expect.poll(() => addressBarLink(page)?.view?.presenter, { timeout: 5_000 }).toBe(true);
   const url = page.url();
   const other = await context.newPage();
   await other.goto(url);
@@ -91,13 +90,15 @@ test("scenes are stepped with the keyboard in presenter mode", async ({ app: { p
   test.setTimeout(90_000);
   let hash = await doneHash(page);
   // Two scenes: the page's own link at two values of prio_bonus_ratio.
+  // Each scene once the address bar holds it (a link leaves out a tunable at its default, 25).
+  const ratio = () => addressBarLink(page)?.scenario.policy.tunables?.prio_bonus_ratio ?? 25;
   await slide(page, "prio_bonus_ratio", 0);
   hash = await doneHash(page, { not: hash });
-  await page.waitForTimeout(400);
+  await expect.poll(ratio).toBe(0);
   const scene0 = page.url();
   await slide(page, "prio_bonus_ratio", 25);
   hash = await doneHash(page, { not: hash });
-  await page.waitForTimeout(400);
+  await expect.poll(ratio).toBe(25);
   const scene25 = page.url();
   expect(scene0).not.toEqual(scene25);
 
@@ -219,9 +220,13 @@ test("presenter mode with a task in focus, at 1024×768 and on a phone (screensh
   await gantt.locator('.chart-legend [data-task="probe"]').click();
   await expect(gantt).toHaveAttribute("data-selected-task", "probe");
   await expect(page.getByTestId("headline-value").first()).toHaveAttribute("data-value", /\d/);
-  await page.waitForTimeout(500);
+  // Each card's number has moved to its value.
+  await expect
+    .poll(() => page.getByTestId("headline-value").evaluateAll((values) => values.every((v) => v.textContent === v.dataset.value)))
+    .toBe(true);
   await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-1024x768.png") });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(500);
+  // The charts follow their new width (a resize observer's re-render) by the second frame.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await page.screenshot({ path: join(artifacts, "presenter-seed000-focus-390x844.png") });
 });
