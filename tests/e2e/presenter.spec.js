@@ -89,8 +89,8 @@ test("the probe's mean lateness card changes when prio_bonus_ratio goes 0 → 25
 test("scenes are stepped with the keyboard in presenter mode", async ({ app: { page } }) => {
   test.setTimeout(90_000);
   let hash = await doneHash(page);
-  // Two scenes: the page's own link at two values of prio_bonus_ratio.
-  // Each scene once the address bar holds it (a link leaves out a tunable at its default, 25).
+  // Two scenes: the page's own link at two values of prio_bonus_ratio, each taken once the
+  // address bar holds it (a link leaves out a tunable at its default, 25).
   const ratio = () => addressBarLink(page)?.scenario.policy.tunables?.prio_bonus_ratio ?? 25;
   await slide(page, "prio_bonus_ratio", 0);
   hash = await doneHash(page, { not: hash });
