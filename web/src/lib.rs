@@ -86,9 +86,11 @@ pub fn App() -> Html {
     });
     let runner = use_runner(&state);
     let first_painted = use_first_paint(state.shown.is_some());
-    // The builder's task table and the sweep panel sit below the first screenful: they render
-    // once the page's first frame is painted, so its first render and layout (and the first
-    // chart in them) do not wait for their few hundred elements.
+    // The scenario panel, the builder's task table, the report, the sweep and the quiz panels
+    // sit below the first screenful: they render once the page's first frame is painted, so its
+    // first render and layout (and the first chart in them) do not wait for their few hundred
+    // elements, nor for compiling their code (the browser compiles a wasm function when it is
+    // first called).
     let page_painted = use_painted();
     // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
     let dispatch = {
@@ -243,7 +245,9 @@ pub fn App() -> Html {
             }
         })
     };
-    // What a machine knob's Reset restores: made again only when what it depends on changes.
+    // What a machine knob's Reset restores: made again only when what it depends on changes,
+    // which the policy's tunables are not (no preset's scenario reads them), so a slider's
+    // move does not copy the preset's scenario.
     let generated = {
         let state = state.clone();
         let draft = &state.draft;
@@ -251,7 +255,7 @@ pub fn App() -> Html {
             state.preset.clone(),
             draft.cpus,
             draft.seed,
-            draft.policy.clone(),
+            draft.policy.id.clone(),
             draft.machine.is_some(),
         );
         use_memo(deps, move |(_, _, _, _, machine)| {
@@ -364,12 +368,12 @@ pub fn App() -> Html {
                 <aside class="builder" aria-label="Scenario">
                     <PolicyPanel draft={draft.clone()} generated={(*generated).clone()}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
+                    if page_painted {
                     <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
                         cpus={state.field_text("cpus", || draft.cpus.to_string())}
                         duration={state.field_text("duration", || draft.duration.to_string())}
                         seed={state.field_text("seed", || draft.seed.to_string())}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
-                    if page_painted {
                     <TaskTable fields={Rc::new(components::task_table::Fields {
                             draft: state.draft.clone(),
                             problems: state.problems.clone(),
@@ -407,8 +411,10 @@ pub fn App() -> Html {
                         <ComparePanel {a} {b}
                             selected={view.selected_task.clone().map(AttrValue::from)} />
                     }
-                    <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
-                        contest={state.is_contest()} />
+                    if page_painted {
+                        <ReportPanel report={state.shown.as_ref().and_then(|s| s.outcome.report.clone())}
+                            contest={state.is_contest()} />
+                    }
                     { for contest }
                     if page_painted {
                         <SweepPanel ..sweep_props() />
@@ -416,8 +422,10 @@ pub fn App() -> Html {
                     <StatsTable shown={shown.clone().filter(|_| first_painted)} sort={state.sort}
                         selected={view.selected_task.clone().map(AttrValue::from)}
                         compared={charts::compared(view)} onview={dispatch.view.clone()} />
-                    <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
-                        onview={dispatch.view.clone()} />
+                    if page_painted {
+                        <components::quiz::QuizPanel seed={view.quiz} session={state.quiz.clone()}
+                            onview={dispatch.view.clone()} />
+                    }
                 </section>
             </main>
         </div>

@@ -79,6 +79,11 @@ pub fn AnimatedValue(props: &AnimatedValueProps) -> Html {
     let drawn = use_state(|| props.value);
     // Each new value's move owns the number; an older move still running stops.
     let generation = use_mut_ref(|| 0u64);
+    // When the value last changed (ms). A value that comes before the last one's move would
+    // have ended (a slider dragged across, a new run every frame or two) is shown at once:
+    // a move of every run would render and lay out the card in each of the frames the next
+    // runs' charts wait for, only to be cut short.
+    let changed_at = use_mut_ref(|| f64::NEG_INFINITY);
     {
         let drawn = drawn.clone();
         let from = *drawn;
@@ -89,7 +94,10 @@ pub fn AnimatedValue(props: &AnimatedValueProps) -> Html {
                 *g += 1;
                 *g
             };
-            if reduced_motion() || from == to {
+            let now = js_sys::Date::now();
+            let since = now - std::mem::replace(&mut *changed_at.borrow_mut(), now);
+            let tween_ms = f64::from(TWEEN_FRAMES) * TWEEN_FRAME.as_secs_f64() * 1000.0;
+            if reduced_motion() || from == to || since < tween_ms {
                 drawn.set(to);
             } else {
                 yew::platform::spawn_local(async move {

@@ -1,5 +1,6 @@
 use yew::prelude::*;
 
+use crate::hooks::use_deferred::use_deferred;
 use crate::protocol::ReportView;
 
 #[derive(Properties, PartialEq)]
@@ -16,6 +17,17 @@ pub struct ReportPanelProps {
 /// and page-cache models being illustrative.
 #[component]
 pub fn ReportPanel(props: &ReportPanelProps) -> Html {
+    // A new run's report follows its charts by a painted frame, as the tables under them do:
+    // while a slider moves, the Gantt chart is redrawn and painted before the report's text is
+    // replaced and laid out. The text is a component of its own, so until then this one
+    // renders nothing new.
+    let report = use_deferred(props.report.clone());
+    html! { <ReportText {report} contest={props.contest} /> }
+}
+
+/// The report of [`ReportPanel`] as it is given now.
+#[component]
+fn ReportText(props: &ReportPanelProps) -> Html {
     let Some(report) = &props.report else {
         return html! {};
     };

@@ -3,10 +3,12 @@
 //! show of a new run, so a slider's redrawn Gantt chart is drawn and painted before their
 //! canvases are drawn and their cells diffed and laid out. They follow in the task after that
 //! frame; a value that changes again before its turn comes is skipped: only the newest is
-//! rendered. While the runner has a run queued or in flight ([`hold`]), they wait for it: a
-//! slider dragged across asks for a run per frame, and each run's panels would otherwise be
-//! rendered, laid out and painted in the frames the next runs' Gantt charts wait for, only to
-//! be replaced; they follow once the slider rests.
+//! rendered. While the runner has a run queued or in flight, and for a rest after its reply
+//! ([`hold`]), they wait: a slider dragged across asks for a run a frame or two after each
+//! reply, and each run's panels (8-25 ms of rendering, layout and paint a move on the default
+//! scenario and on contest) would otherwise take the page's thread between two runs, where
+//! the next input and the next Gantt chart wait for it, only to be replaced; they follow once
+//! the slider rests.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -53,32 +55,62 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
 std::thread_local! {
     /// Whether deferred values wait ([`hold`]).
     static HELD: Cell<bool> = const { Cell::new(false) };
+    /// Until when (the page's `performance.now()`, ms) they wait once released ([`hold`]).
+    static REST_UNTIL: Cell<f64> = const { Cell::new(0.0) };
 }
 
-/// Holds back (true) or releases (false) the deferred values' updates: the runner holds them
-/// while a run the Gantt chart waits for is queued or in flight (`Queue::run_pending`).
-pub fn hold(held: bool) {
+/// Holds back (`held`) or releases the deferred values' updates, released ones still waiting
+/// until `rest_until_ms` (the page's `performance.now()`): the runner holds them while a run
+/// the Gantt chart waits for is queued or in flight (`Queue::run_pending`), and lets them rest
+/// until `queue::BACKGROUND_REST_MS` after its reply (`Queue::rest_left`), as the background
+/// workers do.
+pub fn hold(held: bool, rest_until_ms: f64) {
     HELD.with(|h| h.set(held));
+    REST_UNTIL.with(|r| r.set(rest_until_ms));
 }
 
-/// Runs `f` once a frame has been painted with deferred values released ([`hold`]), unless
-/// `current` says by then that a newer value replaced it: after each painted frame while they
-/// are held, it looks again.
+/// Runs `f` once a frame has been painted and the deferred values are released and rested
+/// ([`hold`]), unless `current` says by then that a newer value replaced it.
 fn after_paint_released<C, F>(current: C, f: F)
 where
     C: Fn() -> bool + 'static,
     F: FnOnce() + 'static,
 {
-    after_paint(move || {
-        if !current() {
-            return;
-        }
-        if HELD.with(Cell::get) {
-            after_paint_released(current, f);
-        } else {
-            f();
-        }
-    });
+    after_paint(move || when_released(current, f));
+}
+
+/// Runs `f` now if the deferred values are released and rested, unless `current` says a newer
+/// value replaced it; else looks again after the next painted frame (held) or at the rest's
+/// end.
+fn when_released<C, F>(current: C, f: F)
+where
+    C: Fn() -> bool + 'static,
+    F: FnOnce() + 'static,
+{
+    if !current() {
+        return;
+    }
+    if HELD.with(Cell::get) {
+        after_paint_released(current, f);
+        return;
+    }
+    let rest_ms = REST_UNTIL.with(Cell::get) - now_ms();
+    if rest_ms > 0.0 {
+        yew::platform::spawn_local(async move {
+            let rest = std::time::Duration::from_millis(rest_ms.ceil() as u64);
+            yew::platform::time::sleep(rest).await;
+            when_released(current, f);
+        });
+    } else {
+        f();
+    }
+}
+
+/// The page's `performance.now()` (ms), the runner's clock; 0 without a window.
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// Whether the frame that shows this component's first render has been painted: false in that

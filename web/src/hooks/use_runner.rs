@@ -28,8 +28,8 @@
 //!   foreground one ([`super::queue::Queue::run_pending`]), nor until
 //!   [`super::queue::BACKGROUND_REST_MS`] after its reply, so a slider dragged across does not
 //!   share the CPU with contest rows.
-//! - Meanwhile the panels under the Gantt chart wait too (`use_deferred::hold`): each run's
-//!   Gantt chart is drawn, and the panels follow the last.
+//! - Meanwhile the panels under the Gantt chart wait too, rest included
+//!   (`use_deferred::hold`): each run's Gantt chart is drawn, and the panels follow the last.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -295,9 +295,12 @@ impl Inner {
         self.hold_deferred();
     }
 
-    /// The panels under the Gantt chart wait while a run is pending (`use_deferred::hold`).
+    /// The panels under the Gantt chart wait while a run is pending, and rest after its reply
+    /// as the background workers do (`use_deferred::hold`).
     fn hold_deferred(&self) {
-        super::use_deferred::hold(self.foreground.queue.run_pending());
+        let queue = &self.foreground.queue;
+        let now = now_ms();
+        super::use_deferred::hold(queue.run_pending(), now + queue.rest_left(now));
     }
 
     fn pump(&mut self, which: Which) {

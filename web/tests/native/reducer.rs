@@ -792,3 +792,28 @@ fn compared_tasks_toggle_run_nothing_and_keep_at_most_three() {
     assert_eq!(s.generation, start.generation);
     assert_eq!(s.link_state().unwrap().view.compared_tasks, ["b", "c"]);
 }
+
+/// The task table's fields as the App builds them from the state.
+fn task_fields(state: &AppState) -> schedlab_web::components::task_table::Fields {
+    schedlab_web::components::task_table::Fields {
+        draft: state.draft.clone(),
+        problems: state.problems.clone(),
+        raw: state.raw.clone(),
+    }
+}
+
+#[test]
+fn a_tunables_move_leaves_the_task_tables_fields_equal_and_a_task_edit_does_not() {
+    let state = open(plain());
+    let moved = reduce(&state, Edit::SetTunable("quantum".into(), 8));
+    assert_ne!(moved.draft, state.draft, "the tunable is in the draft");
+    assert_eq!(task_fields(&moved), task_fields(&state));
+    // What the table shows does change them: a task, the policy's id (whether a group weight
+    // is shown), a problem.
+    let renamed = reduce(&state, Edit::RenameTask(0, "browser".into()));
+    assert_ne!(task_fields(&renamed), task_fields(&state));
+    let other_policy = reduce(&state, Edit::SelectPolicy("fifo".into()));
+    assert_ne!(task_fields(&other_policy), task_fields(&state));
+    let invalid = reduce(&state, Edit::SetTunable("quantum".into(), -1));
+    assert_ne!(task_fields(&invalid), task_fields(&state));
+}
