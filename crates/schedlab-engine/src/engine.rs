@@ -177,7 +177,7 @@ struct Exec {
     at_run: bool,
     runnable_since: Nanos,
     woke_at: Option<Nanos>,
-    /// Remaining iterations of each enclosing loop (u64::MAX = forever).
+    /// Remaining iterations of each enclosing counted loop (a loop run forever has none).
     loops: Vec<u64>,
     rng: Rng,
     stats: TaskStats,
@@ -1135,15 +1135,25 @@ impl Engine {
         let x = &mut self.exec[t.index()];
         loop {
             match &self.code.ops[x.pc as usize] {
-                Op::LoopBegin { times, .. } => {
-                    x.loops.push(if *times == 0 { u64::MAX } else { *times });
+                Op::LoopBegin { times } => {
+                    // A loop run forever keeps no counter (its end knows): the usual task's
+                    // whole program, whose every turn would otherwise touch the counter's
+                    // allocation, another cache line.
+                    if *times != 0 {
+                        x.loops.push(*times);
+                    }
                     x.pc += 1;
                 }
-                Op::LoopEnd { begin } => {
+                Op::LoopEnd {
+                    begin,
+                    forever: true,
+                } => x.pc = begin + 1,
+                Op::LoopEnd {
+                    begin,
+                    forever: false,
+                } => {
                     let left = x.loops.last_mut().expect("loop stack matches the program");
-                    if *left != u64::MAX {
-                        *left -= 1;
-                    }
+                    *left -= 1;
                     if *left == 0 {
                         x.loops.pop();
                         x.pc += 1;
