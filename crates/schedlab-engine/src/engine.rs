@@ -1085,6 +1085,9 @@ impl Engine {
     }
 
     /// Sets, hashes and logs a state change (arrival, wake-up with its waker, block, exit).
+    /// Always inlined: the wasm build kept it a call with a stack frame for the full trace's
+    /// record, which a summary run paid at every state change.
+    #[inline(always)]
     fn record_state_logged(&mut self, t: TaskId, state: TaskState, waker: Option<TaskId>) {
         self.record_state(t, state);
         if self.opts.detail == Detail::Full {
@@ -1647,6 +1650,8 @@ impl Engine {
         self.arm_tick();
     }
 
+    /// Always inlined, as [`Engine::record_state_logged`] is.
+    #[inline(always)]
     fn close_segment(&mut self, cpu: CpuId, t: TaskId) {
         let c = &mut self.cpus[cpu.index()];
         let start = c.seg_start;
