@@ -735,6 +735,8 @@ impl Engine {
         }
     }
 
+    /// Inlined: every switch calls it, and for a tickless policy it is one test.
+    #[inline(always)]
     fn arm_tick(&mut self) {
         if self.v.tick_ns > 0 && !self.tick_armed {
             self.tick_armed = true;
