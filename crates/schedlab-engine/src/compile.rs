@@ -65,8 +65,11 @@ pub(crate) enum Op {
     LoopBegin {
         times: u64,
     },
+    /// End of the loop body that starts at `begin`; `forever` when its `times` is 0 (such a
+    /// loop keeps no counter: only an exit leaves it).
     LoopEnd {
         begin: u32,
+        forever: bool,
     },
 }
 
@@ -152,7 +155,10 @@ impl Compiled {
                 Op::LoopBegin { times: 0 },
                 Op::Flush,
                 Op::Run(Dur::Fixed(m.flush_cpu)),
-                Op::LoopEnd { begin: entry },
+                Op::LoopEnd {
+                    begin: entry,
+                    forever: true,
+                },
                 Op::Exit,
             ]);
             c.flusher_entry = Some(entry);
@@ -173,7 +179,10 @@ impl Compiled {
                 Op::LoopBegin { times: 0 },
                 Op::Kswapd,
                 Op::Run(Dur::Fixed(m.flush_cpu)),
-                Op::LoopEnd { begin: entry },
+                Op::LoopEnd {
+                    begin: entry,
+                    forever: true,
+                },
                 Op::Exit,
             ]);
             c.kswapd_entry = Some(entry);
@@ -200,7 +209,7 @@ impl Compiled {
         body.push(Op::Exit);
         let entry = self.ops.len() as u32;
         for op in &mut body {
-            if let Op::LoopEnd { begin } = op {
+            if let Op::LoopEnd { begin, .. } = op {
                 *begin += entry;
             }
         }
@@ -318,6 +327,7 @@ impl Compiled {
                     self.emit_steps(body, out, deferred, named);
                     out.push(Op::LoopEnd {
                         begin: begin as u32,
+                        forever: times == 0,
                     });
                 }
             }

@@ -177,7 +177,7 @@ struct Exec {
     at_run: bool,
     runnable_since: Nanos,
     woke_at: Option<Nanos>,
-    /// Remaining iterations of each enclosing loop (u64::MAX = forever).
+    /// Remaining iterations of each enclosing counted loop (a loop run forever has none).
     loops: Vec<u64>,
     rng: Rng,
     stats: TaskStats,
@@ -735,6 +735,8 @@ impl Engine {
         }
     }
 
+    /// Inlined: every switch calls it, and for a tickless policy it is one test.
+    #[inline(always)]
     fn arm_tick(&mut self) {
         if self.v.tick_ns > 0 && !self.tick_armed {
             self.tick_armed = true;
@@ -1085,6 +1087,9 @@ impl Engine {
     }
 
     /// Sets, hashes and logs a state change (arrival, wake-up with its waker, block, exit).
+    /// Always inlined: the wasm build kept it a call with a stack frame for the full trace's
+    /// record, which a summary run paid at every state change.
+    #[inline(always)]
     fn record_state_logged(&mut self, t: TaskId, state: TaskState, waker: Option<TaskId>) {
         self.record_state(t, state);
         if self.opts.detail == Detail::Full {
@@ -1135,15 +1140,25 @@ impl Engine {
         let x = &mut self.exec[t.index()];
         loop {
             match &self.code.ops[x.pc as usize] {
-                Op::LoopBegin { times, .. } => {
-                    x.loops.push(if *times == 0 { u64::MAX } else { *times });
+                Op::LoopBegin { times } => {
+                    // A loop run forever keeps no counter (its end knows): the usual task's
+                    // whole program, whose every turn would otherwise touch the counter's
+                    // allocation, another cache line.
+                    if *times != 0 {
+                        x.loops.push(*times);
+                    }
                     x.pc += 1;
                 }
-                Op::LoopEnd { begin } => {
+                Op::LoopEnd {
+                    begin,
+                    forever: true,
+                } => x.pc = begin + 1,
+                Op::LoopEnd {
+                    begin,
+                    forever: false,
+                } => {
                     let left = x.loops.last_mut().expect("loop stack matches the program");
-                    if *left != u64::MAX {
-                        *left -= 1;
-                    }
+                    *left -= 1;
                     if *left == 0 {
                         x.loops.pop();
                         x.pc += 1;
@@ -1637,6 +1652,8 @@ impl Engine {
         self.arm_tick();
     }
 
+    /// Always inlined, as [`Engine::record_state_logged`] is.
+    #[inline(always)]
     fn close_segment(&mut self, cpu: CpuId, t: TaskId) {
         let c = &mut self.cpus[cpu.index()];
         let start = c.seg_start;

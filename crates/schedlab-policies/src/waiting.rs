@@ -45,7 +45,9 @@ impl Waiting {
         self.queue.front().copied()
     }
 
-    /// Removes `t` if it is queued.
+    /// Removes `t` if it is queued. The usual cases (not queued, or first) are inlined; the
+    /// wasm build otherwise made every call carry the search through the queue.
+    #[inline(always)]
     pub fn remove(&mut self, t: TaskId) {
         if !self.contains(t) {
             return;
@@ -53,7 +55,14 @@ impl Waiting {
         self.member[t.index()] = false;
         if self.queue.front() == Some(&t) {
             self.queue.pop_front();
-        } else if let Some(i) = self.queue.iter().position(|&x| x == t) {
+        } else {
+            self.remove_behind(t);
+        }
+    }
+
+    #[inline(never)]
+    fn remove_behind(&mut self, t: TaskId) {
+        if let Some(i) = self.queue.iter().position(|&x| x == t) {
             self.queue.remove(i);
         }
     }
