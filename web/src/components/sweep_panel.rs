@@ -43,7 +43,7 @@ pub fn SweepPanel(props: &SweepPanelProps) -> Html {
     let mut specs: Vec<&'static TunableSpec> = info
         .map(|p| p.tunables.iter().collect())
         .unwrap_or_default();
-    specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    schedlab::engine::sort::sort_by_key(&mut specs, |s| s.key != FEATURED_TUNABLE);
     specs.extend(
         knobs::knobs()
             .filter(|k| knobs::get(draft, k.spec.key).is_some())
