@@ -67,7 +67,7 @@ mod tests {
             assert_eq!(got, expected);
             let mut got = v;
             sort_by(&mut got, |a, b| b.0.cmp(&a.0));
-            expected.sort_by(|a, b| b.0.cmp(&a.0));
+            expected.sort_by_key(|e| std::cmp::Reverse(e.0));
             assert_eq!(got, expected);
         }
     }
