@@ -546,13 +546,14 @@ impl AppState {
         let Some(generated) = generated else {
             return BTreeMap::new();
         };
-        knobs::knobs()
-            .filter_map(|k| {
-                let key = k.spec.key;
-                let mine = knobs::get(&self.draft, key)?;
-                (knobs::get(generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
-            })
-            .collect()
+        // Built by insertion, not collected (see schedlab::engine::sort).
+        let mut out = BTreeMap::new();
+        out.extend(knobs::knobs().filter_map(|k| {
+            let key = k.spec.key;
+            let mine = knobs::get(&self.draft, key)?;
+            (knobs::get(generated, key) != Some(mine)).then(|| (key.to_owned(), mine))
+        }));
+        out
     }
 
     /// The requests for the current generation: the run, a link's pinned run still to come,

@@ -1021,7 +1021,12 @@ impl<'a> Reader<'a> {
 
     fn map(&mut self) -> Result<BTreeMap<String, i64>, String> {
         let n = self.count(12)?;
-        (0..n).map(|_| Ok((self.str()?, self.i64()?))).collect()
+        // Built by insertion, not collected (see schedlab::engine::sort).
+        let mut map = BTreeMap::new();
+        for _ in 0..n {
+            map.insert(self.str()?, self.i64()?);
+        }
+        Ok(map)
     }
     fn scenario(&mut self) -> Result<Scenario, String> {
         serde_json::from_str(&self.str()?).map_err(|e| format!("scenario: {e}"))

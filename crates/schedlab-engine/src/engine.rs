@@ -469,7 +469,7 @@ impl Engine {
                 Some(n) => arrivals.extend((1..=n).map(|k| arrival(format!("{}-{k}", t.name)))),
             }
         }
-        arrivals.sort_by_key(|a| a.at);
+        crate::sort::sort_by_key(&mut arrivals, |a| a.at);
         // The flusher kernel thread arrives at boot, after the scenario's own time-0 tasks.
         let flusher_arrival = match (&scenario.machine, code.flusher_entry) {
             (Some(m), Some(entry)) => {

@@ -15,6 +15,7 @@ pub mod program;
 mod queue;
 pub mod rng;
 pub mod scenario;
+pub mod sort;
 pub mod time;
 pub mod trace;
 pub mod tunable;

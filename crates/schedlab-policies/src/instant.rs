@@ -58,7 +58,7 @@ pub fn inspection(
     length: fn(&Cx<'_>, TaskId) -> Nanos,
 ) -> Inspection {
     let mut order = queue.to_vec();
-    order.sort_by_key(|&t| (length(cx, t), t));
+    schedlab_engine::sort::sort_by_key(&mut order, |&t| (length(cx, t), t));
     Inspection {
         queues: vec![InspectQueue {
             name: format!("global queue (by {what}, then id)"),

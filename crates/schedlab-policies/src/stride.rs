@@ -202,7 +202,7 @@ impl Policy for Stride {
 
     fn inspect(&self, cx: &Cx<'_>, _cpu: CpuId) -> Inspection {
         let mut order = self.queued.clone();
-        order.sort_by_key(|&t| (self.pass_now(cx, t), t));
+        schedlab_engine::sort::sort_by_key(&mut order, |&t| (self.pass_now(cx, t), t));
         Inspection {
             queues: vec![InspectQueue {
                 name: "queued tasks (by pass, then id)".into(),

@@ -109,10 +109,10 @@ pub struct Params {
 impl Params {
     /// Every parameter at its default.
     pub fn defaults(specs: &'static [ParamSpec]) -> Params {
-        Params {
-            values: specs.iter().map(|s| (s.key, s.default)).collect(),
-            specs,
-        }
+        // Built by insertion, not collected (see schedlab_engine::sort).
+        let mut values = BTreeMap::new();
+        values.extend(specs.iter().map(|s| (s.key, s.default)));
+        Params { values, specs }
     }
 
     /// The value of a declared key. Keys are the preset's own constants, so an unknown key is a

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use schedlab_engine::Scenario;
+use schedlab_engine::{sort, Scenario};
 
 use crate::result::{RunResult, TaskResult};
 use crate::view::format_ns_4;
@@ -40,14 +40,12 @@ impl std::fmt::Display for Difference {
 
 /// Each tunable's value as the policy runs it: the declared default unless the scenario sets it.
 fn effective_tunables(s: &Scenario) -> BTreeMap<String, i64> {
-    let mut out: BTreeMap<String, i64> = schedlab_policies::find(&s.policy.id)
-        .map(|p| {
-            p.tunables
-                .iter()
-                .map(|t| (t.key.to_owned(), t.default))
-                .collect()
-        })
-        .unwrap_or_default();
+    // Built by insertion, not collected (see schedlab_engine::sort).
+    let mut out = BTreeMap::new();
+    let defaults = schedlab_policies::find(&s.policy.id).map_or(&[][..], |p| p.tunables);
+    for t in defaults {
+        out.insert(t.key.to_owned(), t.default);
+    }
     for (k, v) in &s.policy.tunables {
         out.insert(k.clone(), *v);
     }
@@ -429,7 +427,7 @@ pub fn tasks(a: &RunResult, b: &RunResult) -> Vec<TaskRow> {
     // (name, occurrence) → index into the run's tasks sorted by id.
     fn keyed(r: &RunResult) -> Vec<((String, usize), &TaskResult)> {
         let mut sorted: Vec<&TaskResult> = r.tasks.iter().collect();
-        sorted.sort_by_key(|t| t.id);
+        sort::sort_by_key(&mut sorted, |t| t.id);
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         sorted
             .into_iter()
@@ -441,8 +439,9 @@ pub fn tasks(a: &RunResult, b: &RunResult) -> Vec<TaskRow> {
             .collect()
     }
     let (ka, kb) = (keyed(a), keyed(b));
-    let mut in_b: BTreeMap<(String, usize), &TaskResult> =
-        kb.iter().map(|(k, t)| (k.clone(), *t)).collect();
+    // Built by insertion, not collected (see schedlab_engine::sort).
+    let mut in_b: BTreeMap<(String, usize), &TaskResult> = BTreeMap::new();
+    in_b.extend(kb.iter().map(|(k, t)| (k.clone(), *t)));
     let label = |(name, n): &(String, usize)| {
         if *n == 1 {
             name.clone()
@@ -473,7 +472,9 @@ pub fn tasks(a: &RunResult, b: &RunResult) -> Vec<TaskRow> {
 /// Sorts `rows` by the size of their delta in column `c`, largest first; rows without one
 /// (a task in only one run, a turnaround missing) go last. Stable: equal sizes keep their order.
 pub fn sort_by_delta(rows: &mut [TaskRow], c: TaskColumn) {
-    rows.sort_by_key(|r| std::cmp::Reverse(r.delta(c).map(i64::unsigned_abs)));
+    sort::sort_by_key(rows, |r| {
+        std::cmp::Reverse(r.delta(c).map(i64::unsigned_abs))
+    });
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub const MAX_CPUS: u32 = schedlab_engine::scenario::limits::MAX_CPUS;
 /// The engine's vocabulary a caller names: the scenario format and its step language, and a
 /// few run-level types. The event loop, the policy hooks and the trace stay behind the facade.
 pub mod engine {
+    pub use schedlab_engine::sort;
     pub use schedlab_engine::{hash_hex, Machine, Percentiles, RunError, RunOutput};
     pub use schedlab_engine::{DESCRIPTION, VERSION};
 

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use schedlab_engine::program::{Dur, Program, Step};
 use schedlab_engine::rng::Rng;
 use schedlab_engine::scenario::{PolicySpec, TaskSpec, SCENARIO_VERSION};
+use schedlab_engine::sort;
 use schedlab_engine::{Detail, Nanos, Scenario};
 use schedlab_policies::SimError;
 
@@ -175,7 +176,7 @@ fn questions(
                 .map(|ta| (t.arrival_ns + ta, t.name.as_str(), ta))
         })
         .collect();
-    finished.sort();
+    sort::sort_by(&mut finished, Ord::cmp);
     let mut out = Vec::new();
     let order: Vec<String> = finished
         .iter()
@@ -215,7 +216,7 @@ fn questions(
         // Rounded to the nearest nanosecond.
         let mean = (total + n / 2) / n;
         let mut by_name = finished.clone();
-        by_name.sort_by_key(|f| f.1);
+        sort::sort_by_key(&mut by_name, |f| f.1);
         let mut reveal: Vec<String> = by_name
             .iter()
             .map(|(exit, name, ta)| {
@@ -274,7 +275,7 @@ fn runs_of(data: &RunData, task: u32) -> Vec<(u64, u64)> {
                 .map(move |i| (l.start[i], l.end[i]))
         })
         .collect();
-    runs.sort();
+    sort::sort_by(&mut runs, Ord::cmp);
     runs
 }
 
@@ -382,12 +383,12 @@ mod tests {
             let order: Vec<(u64, u64, &str)> = match s.policy.id.as_str() {
                 "fifo" => {
                     let mut o = jobs.clone();
-                    o.sort_by_key(|j| j.0);
+                    sort::sort_by_key(&mut o, |j| j.0);
                     o
                 }
                 "sjf" if jobs.iter().all(|j| j.0 == 0) => {
                     let mut o = jobs.clone();
-                    o.sort_by_key(|j| j.1);
+                    sort::sort_by_key(&mut o, |j| j.1);
                     // Equal bursts: the tie-break decides; skip rather than guess.
                     if o.windows(2).any(|w| w[0].1 == w[1].1) {
                         continue;

@@ -429,7 +429,7 @@ pub fn GanttChart(props: &GanttProps) -> Html {
     let label = props.label.clone();
     // The live run keeps the plain hooks (`gantt`) even when labelled B in compare mode.
     let testid = match &label {
-        Some(l) if l.as_str() != "B" => format!("gantt-{}", l.to_lowercase()),
+        Some(l) if l.as_str() != "B" => format!("gantt-{}", l.to_ascii_lowercase()),
         _ => "gantt".to_owned(),
     };
     let key = run_key(&data);

@@ -574,7 +574,9 @@ fn draw_strip(pen: &mut dyn Pen, p: &Plot<'_>, colours: &TaskColours, strip: Str
         Strip::Threads => {
             // A picked thread is drawn last, over the faded others, and thicker.
             let mut order: Vec<usize> = (0..m.kernel_threads.len()).collect();
-            order.sort_by_key(|&k| colours.is_picked(m.kernel_threads[k].id));
+            schedlab::engine::sort::sort_by_key(&mut order, |&k| {
+                colours.is_picked(m.kernel_threads[k].id)
+            });
             for k in order {
                 let th = &m.kernel_threads[k];
                 let width = if colours.is_picked(th.id) { 3.0 } else { 2.0 };

@@ -48,7 +48,9 @@ pub fn draw<DB: DrawingBackend>(
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font();
+    // A FontFamily, not the name "sans-serif", which plotters would parse with
+    // str::to_lowercase and its Unicode tables (KBs of wasm).
+    let font = |size: f64| (FontFamily::SansSerif, size * scale).into_font();
     let (lo, hi) = data.observed_range().unwrap_or((0, 1));
     let pad = ((hi - lo) / 10).max(1);
     let label = data.observed.as_ref().map_or("", |o| o.label.as_str());

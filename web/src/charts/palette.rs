@@ -145,7 +145,7 @@ impl TaskColours {
             .iter()
             .filter_map(|t| Some((t.id, names.iter().position(|n| *n == t.name)?)))
             .collect();
-        picked.sort_unstable();
+        schedlab::engine::sort::sort_by(&mut picked, Ord::cmp);
         TaskColours { base, picked }
     }
 

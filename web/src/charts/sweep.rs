@@ -62,7 +62,9 @@ pub fn draw<DB: DrawingBackend>(
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font();
+    // A FontFamily, not the name "sans-serif", which plotters would parse with
+    // str::to_lowercase and its Unicode tables (KBs of wasm).
+    let font = |size: f64| (FontFamily::SansSerif, size * scale).into_font();
     let got: Vec<(usize, f64, f64)> = plot
         .values
         .iter()

@@ -38,7 +38,7 @@ pub fn PolicyPanel(props: &PolicyPanelProps) -> Html {
     let mut specs: Vec<_> = info
         .map(|p| p.tunables.iter().collect())
         .unwrap_or_default();
-    specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    schedlab::engine::sort::sort_by_key(&mut specs, |s| s.key != FEATURED_TUNABLE);
     // The preset's own machine (the kernel era's knobs): what a machine knob resets to.
     let generated = props.generated.as_deref();
     let onedit = props.onedit.clone();

@@ -148,7 +148,7 @@ fn StatsRows(props: &StatsTableProps) -> Html {
     // Room for another compared task (taking one out is always possible).
     let compare_full = props.compared.len() + 1 >= PICKED_MAX;
     let mut tasks: Vec<&Rc<TaskResult>> = rows.iter().collect();
-    tasks.sort_by(|a, b| {
+    schedlab::engine::sort::sort_by(&mut tasks, |a, b| {
         let order = if column == StatsColumn::Name {
             a.name.cmp(&b.name)
         } else {

@@ -43,7 +43,7 @@ pub fn SweepPanel(props: &SweepPanelProps) -> Html {
     let mut specs: Vec<&'static TunableSpec> = info
         .map(|p| p.tunables.iter().collect())
         .unwrap_or_default();
-    specs.sort_by_key(|s| s.key != FEATURED_TUNABLE);
+    schedlab::engine::sort::sort_by_key(&mut specs, |s| s.key != FEATURED_TUNABLE);
     specs.extend(
         knobs::knobs()
             .filter(|k| knobs::get(draft, k.spec.key).is_some())
@@ -369,15 +369,16 @@ pub fn metric_label(key: &str) -> String {
         .filter(|w| !w.is_empty())
         .enumerate()
         .map(|(i, w)| match w {
-            "cpu" | "lcpu" | "sd" | "rt" => w.to_uppercase(),
+            "cpu" | "lcpu" | "sd" | "rt" => w.to_ascii_uppercase(),
             "p99" | "p50" | "p90" => w.to_owned(),
             "plus" => "+".to_owned(),
             "wakeup" => "wake-up".to_owned(),
             _ if i == 0 => {
-                let mut c = w.chars();
-                c.next()
-                    .map(|f| f.to_uppercase().chain(c).collect())
-                    .unwrap_or_default()
+                let mut w = w.to_owned();
+                if let Some(first) = w.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                w
             }
             _ => w.to_owned(),
         })
