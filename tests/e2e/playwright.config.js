@@ -28,9 +28,9 @@ export default defineConfig({
   globalSetup: "./global-setup.js",
   outputDir: join(artifacts, "results"),
   fullyParallel: true,
-  // A test spends most of its time waiting on the page (runs in the worker, rendering, timers),
-  // not computing: the whole suite uses ~110 CPU seconds, and two workers on two cores left more
-  // than half of the cores' time idle. A third fills the gaps; E2E_WORKERS sets another count.
+  // The suite keeps two cores busy: ~200 CPU seconds over a ~110 s warm run (Chromium's
+  // renderers ~110, its browser process ~40, Node ~25, its GPU process ~20). Three workers
+  // and five took the same time; E2E_WORKERS sets another count.
   workers: Number(process.env.E2E_WORKERS) || 3,
   forbidOnly: !!process.env.CI,
   retries: 0,
