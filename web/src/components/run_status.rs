@@ -5,6 +5,7 @@ use schedlab::view::RunData;
 use yew::prelude::*;
 
 use crate::components::Shared;
+use crate::hooks::now_ms;
 use crate::state::RunStatus;
 
 #[derive(Properties, PartialEq)]
@@ -25,13 +26,6 @@ const TICK: std::time::Duration = std::time::Duration::from_millis(100);
 /// The elapsed time and Cancel show once a run has taken this long (ms): most runs end sooner,
 /// and the line does not flicker while a slider is dragged.
 const SHOW_AFTER_MS: f64 = 400.0;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or_else(js_sys::Date::now)
-}
 
 /// Whether a run is going (with its elapsed time and a Cancel button), how long the last one
 /// took, and its trace hash (always last, so the text ends with the hash once a run is done);

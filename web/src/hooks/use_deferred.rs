@@ -16,6 +16,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::now_ms;
+
 /// `value` as the component should render it now. The first value (and a change to or from
 /// `None`) comes through at once; a change from one value to another once the frame that shows
 /// what rendered with it has been painted ([`after_paint`]), unless a newer value replaced it
@@ -104,13 +106,6 @@ where
     } else {
         f();
     }
-}
-
-/// The page's `performance.now()` (ms), the runner's clock; 0 without a window.
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// Whether the frame that shows this component's first render has been painted: false in that

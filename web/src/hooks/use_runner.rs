@@ -39,6 +39,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
+use super::now_ms;
 pub use super::queue::CANCEL_AFTER_MS;
 use super::queue::{deal, lane, Lane, Queue, Worker as Next};
 use crate::protocol::{Request, Response, REQUEST_TIME_LIMIT_MS};
@@ -106,13 +107,6 @@ struct Inner {
     this: std::rc::Weak<RefCell<Inner>>,
     /// A pump is due when the background workers' rest ends (`Queue::rest_left`).
     rest_timer: bool,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or_else(js_sys::Date::now)
 }
 
 impl Runner {
