@@ -28,9 +28,7 @@ pub mod state;
 pub mod templates;
 pub mod wire;
 
-use std::cell::Cell;
 use std::rc::Rc;
-use std::time::Duration;
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -57,9 +55,6 @@ use hooks::use_deferred::{after_paint, use_painted};
 use hooks::use_runner::use_runner;
 use schedlab::link::Embed;
 use state::{Action, AppState, Dispatch, Edit, ViewChange, WorkerEvent};
-
-/// How long the view must rest before the address bar's link is rewritten.
-const ADDRESS_BAR_DELAY: Duration = Duration::from_millis(150);
 
 /// The fragment of the page's URL (`#s=...` for a share link), or "".
 fn location_fragment() -> String {
@@ -170,43 +165,7 @@ pub fn App() -> Html {
         });
     }
 
-    // The address bar always holds a link to what is on screen (the run, its view, the pinned
-    // run), so reloading keeps it. Written once the view rests: a wheel zooms many times a
-    // second, and browsers throttle a page that rewrites its URL that often.
-    let url_writes = use_memo((), |_| Rc::new(Cell::new(0u64)));
-    {
-        let state = state.clone();
-        let writes = (*url_writes).clone();
-        let shown = state.shown.as_ref().map(|s| s.id);
-        let pinned = (
-            state.pinned.as_ref().map(|a| a.id),
-            state.pin_pending.as_ref().map(|p| p.id),
-        );
-        use_effect_with((shown, pinned, state.view.clone()), move |(shown, _, _)| {
-            let write = writes.get() + 1;
-            writes.set(write);
-            if shown.is_some() {
-                yew::platform::spawn_local(async move {
-                    yew::platform::time::sleep(ADDRESS_BAR_DELAY).await;
-                    if writes.get() != write {
-                        return;
-                    }
-                    if let Some(link) = state.link_state() {
-                        let fragment = schedlab::encode(&link);
-                        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-                            history
-                                .replace_state_with_url(
-                                    &wasm_bindgen::JsValue::NULL,
-                                    "",
-                                    Some(&fragment),
-                                )
-                                .ok();
-                        }
-                    }
-                });
-            }
-        });
-    }
+    hooks::use_address_bar::use_address_bar(&state);
 
     // Large type scales the root element, which every rem-sized style follows (the charts'
     // canvas text too: they read the root's font size), and is remembered on this device.
@@ -454,6 +413,13 @@ const LARGE_TYPE_KEY: &str = "schedlab.large-type";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Reads what the app's first render reads of the page's localStorage ahead of it: its first
+/// access waits on a synchronous round trip to the browser (1-20 ms measured), which is then
+/// made while the worker simulates the page's first run (`main.rs`).
+pub fn prepare() {
+    stored_large_type();
 }
 
 /// The large-type setting this device remembers, if any (storage may be off: then none).

@@ -11,21 +11,26 @@
 // failure), which `early` keeps. It is started before app.js is imported (a static import would
 // run this file only once app.js had loaded).
 //
-// The app is imported once the worker has loaded the engine (worker.js says so on the
-// BroadcastChannel WORKER_STARTED) or, on a page opened without a link, once it has posted the
-// page's first run, which it simulates before it is asked (`firstRun`, handed to the app); once
-// it failed, or after STARTED_WAIT_MS at most. Loading a
-// worker takes the page's thread: Chromium runs the worker's script, and hands it the responses
-// to its fetches (worker.js, app.js), only when that thread is free, and the app's
-// instantiation, first render and layout hold it for a few hundred ms on a busy machine. Traced
-// at load average 5-7, a worker started beside the app got its wasm only once the app's first
-// render and layout were done (~300 ms after it asked), and its first run was the last thing the
-// first chart waited for; with the page's thread left free it has its engine ~70 ms after its
-// script starts, so its first run overlaps the app's first render. app.js and app_bg.wasm are
-// preloaded (index.html) meanwhile.
+// The app is imported and its module instantiated once the worker has loaded the engine
+// (worker.js says so on the BroadcastChannel WORKER_STARTED), once it failed, or after
+// STARTED_WAIT_MS at most (`engineLoaded`). Loading a worker takes the page's thread: Chromium
+// runs the worker's script, and hands it the responses to its fetches (worker.js, app.js), only
+// when that thread is free, and the app's instantiation, first render and layout hold it for a
+// few hundred ms on a busy machine. Traced at load average 5-7, a worker started beside the app
+// got its wasm only once the app's first render and layout were done (~300 ms after it asked),
+// and its first run was the last thing the first chart waited for; with the page's thread left
+// free it has its engine ~70 ms after its script starts. app.js and app_bg.wasm are preloaded
+// (index.html) meanwhile.
+//
+// The app starts (app.js start_page: its first render) at once on a page opened with a link;
+// without one, once the worker has posted the page's first run, which it simulates before it is
+// asked (`firstRun`, handed to the app, which draws it in its first render), or said anything
+// else, or after STARTED_WAIT_MS (`firstRunReady`): the app's module is instantiated while the
+// worker simulates.
 const WORKER_STARTED = "schedlab-worker-started";
 const STARTED_WAIT_MS = 800;
-let workerStarted = Promise.resolve();
+let engineLoaded = Promise.resolve();
+let firstRunReady = Promise.resolve();
 
 // The one module, compiled from the preloaded app_bg.wasm as its bytes arrive; rejected when it
 // cannot be fetched or compiled (the page then shows why, below).
@@ -62,23 +67,27 @@ try {
   sendModule(worker);
   const early = [];
   const handOver = { worker, early, firstRun: null };
-  let started = () => {};
+  let loaded = () => {};
   if (typeof BroadcastChannel === "function") {
-    workerStarted = new Promise((resolve) => {
+    engineLoaded = new Promise((resolve) => {
       const channel = new BroadcastChannel(WORKER_STARTED);
-      const timer = setTimeout(() => started(), STARTED_WAIT_MS);
       channel.onmessage = (event) => {
-        if (event.data !== "loaded") return;
-        // A worker preparing the first run goes on until its reply comes (below).
-        if (link) started();
+        if (event.data === "loaded") loaded();
       };
-      started = () => {
-        clearTimeout(timer);
+      loaded = () => {
         channel.close();
         resolve();
       };
     });
   }
+  let ready = () => {};
+  firstRunReady = link ? engineLoaded : new Promise((resolve) => (ready = resolve));
+  // Whatever the worker says (or an error) settles both; so does the wait's end.
+  const settle = () => {
+    loaded();
+    ready();
+  };
+  setTimeout(settle, STARTED_WAIT_MS);
   worker.onmessage = (event) => {
     if (event.data?.firstRun instanceof ArrayBuffer) {
       // The first run, answered before the app asked (worker.js postFirstRun): the app takes
@@ -87,12 +96,12 @@ try {
     } else {
       early.push(event);
     }
-    started();
+    settle();
   };
   worker.onerror = (event) => {
     event.preventDefault();
     early.push(event);
-    started();
+    settle();
   };
   globalThis.schedlabWorker = handOver;
 } catch {
@@ -101,9 +110,14 @@ try {
 
 // The app reports its own errors (see web/src/panic_banner.rs); this covers the case where it
 // never starts, e.g. app.js or the wasm file is missing or the browser lacks WebAssembly.
-workerStarted
+const appLoaded = engineLoaded
   .then(() => Promise.all([import("./app.js"), wasmModule]))
-  .then(([app, module]) => app.default({ module_or_path: module }))
+  .then(async ([app, module]) => {
+    await app.default({ module_or_path: module });
+    return app;
+  });
+Promise.all([appLoaded, firstRunReady])
+  .then(([app]) => app.start_page())
   .then(keepOffline, (error) => {
     console.error(error);
     const banner = document.createElement("div");

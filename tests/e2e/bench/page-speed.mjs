@@ -130,13 +130,19 @@ function waitForRedraw(oldHash) {
     const m = text.trim().match(/^Done.*([0-9a-f]{16})$/);
     return m ? m[1] : null;
   };
+  // A checksum of the canvas's pixels, or null while it has none drawn: the canvas is in the
+  // page, at its default 300 x 150 and blank, before the chart is first drawn on it.
   const pixels = () => {
     const canvas = document.querySelector('canvas[data-testid="gantt"]');
     if (!canvas || canvas.width === 0) return null;
     const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
     let sum = 0;
-    for (let i = 0; i < data.length; i += 4) sum = (sum * 31 + data[i] + data[i + 1] * 7 + data[i + 2] * 13) | 0;
-    return sum;
+    let drawn = false;
+    for (let i = 0; i < data.length; i += 4) {
+      sum = (sum * 31 + data[i] + data[i + 1] * 7 + data[i + 2] * 13) | 0;
+      drawn ||= data[i + 3] !== 0;
+    }
+    return drawn ? sum : null;
   };
   const before = window.__ganttPixels ?? null;
   // Two runs may draw the same pixels (a change too small to show at this zoom): the chart is

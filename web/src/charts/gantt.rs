@@ -90,6 +90,13 @@ impl Layout {
     }
 }
 
+/// What a draw was made from: the run, lanes, window, width, device pixel ratio (its bits),
+/// cursor and selected task, and the task colours.
+type Drawn = (
+    (usize, LaneMode, Window, u32, u64, Option<u64>, Option<u32>),
+    Rc<TaskColours>,
+);
+
 fn lane_count(data: &RunData, mode: LaneMode) -> usize {
     match mode {
         LaneMode::Cpus => data.cpu_lanes.len(),
@@ -480,28 +487,52 @@ pub fn GanttChart(props: &GanttProps) -> Html {
         }
     };
 
+    // What the canvas shows (what it was drawn from), so no draw is made twice.
+    let shows = use_mut_ref(|| None::<Drawn>);
     {
         let canvas = canvas.clone();
         let data = data.clone();
-        use_effect_with(
-            (
-                key,
-                mode,
-                win,
-                width,
-                dpr.to_bits(),
-                cursor,
-                selected,
-                colours.clone(),
-            ),
-            move |(.., colours)| {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    if layout.width > 0.0 {
-                        draw(&c, &data, mode, win, layout, cursor, selected, colours);
-                    }
+        let shows = shows.clone();
+        let drawn = (key, mode, win, width, dpr.to_bits(), cursor, selected);
+        use_effect_with((drawn, colours.clone()), move |what| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if layout.width > 0.0 && shows.borrow().as_ref() != Some(what) {
+                    draw(&c, &data, mode, win, layout, cursor, selected, &what.1);
+                    *shows.borrow_mut() = Some(what.clone());
                 }
-            },
-        );
+            }
+        });
+    }
+    // The first draw is made in the first frame's animation callback, where the chart's width is
+    // read (a layout the frame makes anyway): Yew runs effects, and so the one above, only after
+    // yielding to the browser once a long render ends, as the page's first does, and that frame
+    // would be painted without the chart. The effect then finds it drawn.
+    {
+        let (canvas, frame, data, shows) =
+            (canvas.clone(), frame.clone(), data.clone(), shows.clone());
+        let colours = colours.clone();
+        let (type_scale, presenter) = (props.type_scale.max(1.0), props.presenter);
+        use_memo((), move |_| {
+            crate::hooks::on_next_frame(Box::new(move || {
+                let (Some(c), Some(f)) = (
+                    canvas.cast::<HtmlCanvasElement>(),
+                    frame.cast::<web_sys::Element>(),
+                ) else {
+                    return;
+                };
+                if shows.borrow().is_some() {
+                    return;
+                }
+                let width = f.client_width().max(0) as u32;
+                let lanes = lane_count(&data, mode);
+                let layout = Layout::new(width as f64, lanes, dpr, type_scale, presenter);
+                if width > 0 {
+                    draw(&c, &data, mode, win, layout, cursor, selected, &colours);
+                    let drawn = (key, mode, win, width, dpr.to_bits(), cursor, selected);
+                    *shows.borrow_mut() = Some((drawn, colours));
+                }
+            }));
+        });
     }
 
     let set_window = {

@@ -137,16 +137,13 @@ pub fn after_paint<F: FnOnce() + 'static>(f: F) {
         }
     };
     let timer = window.clone();
-    let on_frame = {
+    {
         let once = once.clone();
-        wasm_bindgen::closure::Closure::once_into_js(move || {
+        super::on_next_frame(Box::new(move || {
             let after = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
             timer.set_timeout_with_callback(after.unchecked_ref()).ok();
-        })
-    };
-    window
-        .request_animation_frame(on_frame.unchecked_ref())
-        .ok();
+        }));
+    }
     let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
     window
         .set_timeout_with_callback_and_timeout_and_arguments_0(
