@@ -27,8 +27,9 @@ function threadTime(file) {
   const events = JSON.parse(readFileSync(file, "utf8")).traceEvents;
   const names = new Map();
   for (const e of events) if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args.name);
-  // The page's renderer is the one whose main thread ran the app's script.
-  const pid = events.find((e) => e.name === "HandlePostMessage" || e.name === "EventDispatch")?.pid;
+  // The page's renderer is the one that runs its simulation worker (the first to dispatch an
+  // event may be the one of the tab's initial blank page, as it was for 1 load in 4).
+  const pid = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args.name.startsWith("DedicatedWorker"))?.pid;
   const byThread = new Map();
   for (const e of events) {
     if (e.ph !== "X" || e.pid !== pid) continue;
