@@ -1,7 +1,10 @@
 // Playwright end-to-end tests against the built site in dist/ (`./x test` builds it first).
 //
-// The browser is the system Chromium (Debian's `chromium` package, installed by `./x setup`);
-// Playwright's own browser downloads are never used. Set CHROMIUM to point at another binary.
+// The browser is the system Chromium's headless shell (Debian's `chromium-headless-shell`, which
+// `./x setup` installs), else Chromium itself (`chromium`); Playwright's own browser downloads
+// are never used. Set CHROMIUM to point at another binary. The headless shell is the browser
+// without its desktop layers (Playwright's own default for headless runs): the suite took ~15 %
+// less CPU time in it (explorer.spec.js alone, one worker: 63 CPU s, against 74 in Chromium).
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,8 +16,8 @@ const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
 function findChromium() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    for (const name of ["chromium", "chromium-browser"]) {
+  for (const name of ["chromium-headless-shell", "chromium", "chromium-browser"]) {
+    for (const dir of (process.env.PATH ?? "").split(delimiter)) {
       const candidate = join(dir, name);
       if (existsSync(candidate)) return candidate;
     }
