@@ -14,9 +14,10 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 // Results and screenshots go here; ./x points it into its cargo target dir.
 const artifacts = process.env.E2E_ARTIFACTS ?? join(root, "target/e2e");
 
-function findChromium() {
+/** The first of `names` on PATH, or CHROMIUM when it is set. */
+export function findChromium(names = ["chromium-headless-shell", "chromium", "chromium-browser"]) {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ["chromium-headless-shell", "chromium", "chromium-browser"]) {
+  for (const name of names) {
     for (const dir of (process.env.PATH ?? "").split(delimiter)) {
       const candidate = join(dir, name);
       if (existsSync(candidate)) return candidate;
@@ -24,6 +25,21 @@ function findChromium() {
   }
   throw new Error("no chromium on PATH: run ./x setup, or set CHROMIUM");
 }
+
+export const launchOptions = {
+  executablePath: findChromium(),
+  // Playwright gives each launch a fresh, temporary user-data dir. These flags keep Chromium off
+  // the network (only loopback is reachable here) and quiet.
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
 
 export default defineConfig({
   testDir: ".",
@@ -58,19 +74,6 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: findChromium(),
-      // Playwright gives each launch a fresh, temporary user-data dir. These flags keep Chromium
-      // off the network (only loopback is reachable here) and quiet.
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions,
   },
 });
