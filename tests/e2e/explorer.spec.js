@@ -439,6 +439,9 @@ test("compare: a pinned run (A) against the next (B), with what differs and per-
   await expect(panel).toContainText("prio_bonus_ratio 25 → 0");
   await expect(page.getByTestId("compare-hash-a")).toHaveText(a);
   await expect(page.getByTestId("compare-hash-b")).toHaveText(b);
+  // The stats table shows a new run a painted frame after the charts: B's once the probe's p99
+  // has moved (without the bonus it is many times A's).
+  await expect(cell(stats, "probe", "p99")).not.toHaveText(before.p99);
   const after = { p99: await cell(stats, "probe", "p99").textContent(), cpu: await cell(stats, "probe", "cpu").textContent() };
   const table = page.getByTestId("compare-table");
   await expect(cell(table, "probe", "p99-a")).toHaveText(before.p99);
