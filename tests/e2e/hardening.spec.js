@@ -142,6 +142,8 @@ test("a long run shows its elapsed time and Cancel ends it; the scenario and las
   const { page } = app;
   const status = page.getByTestId("run-status");
   await expect(status).toHaveText(HASH, { timeout: 20_000 });
+  // The stats table follows the first chart a painted frame later: its rows, once there.
+  await expect(page.getByTestId("stats-table").locator("tbody tr").first()).toBeVisible();
   const statsBefore = await page.getByTestId("stats-table").locator("tbody tr").count();
 
   await page.goto(app.site.url + link("slow", SLOW));
