@@ -47,9 +47,9 @@ export default defineConfig({
   globalSetup: "./global-setup.js",
   outputDir: join(artifacts, "results"),
   fullyParallel: true,
-  // The suite keeps two cores busy: ~200 CPU seconds over a ~110 s warm run (Chromium's
-  // renderers ~110, its browser process ~40, Node ~25, its GPU process ~20). Three workers
-  // and five took the same time; E2E_WORKERS sets another count.
+  // The suite keeps two cores busy: ~115 CPU seconds over a 70-80 s run of it alone (it was
+  // ~200 over ~110 s in Chromium with full traces, when three workers and five took the same
+  // time); E2E_WORKERS sets another count.
   workers: Number(process.env.E2E_WORKERS) || 3,
   forbidOnly: !!process.env.CI,
   retries: 0,
