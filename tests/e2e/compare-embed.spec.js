@@ -1,5 +1,5 @@
-// Compare on one time axis, the contest table compared, the embed views, the Gantt chart's text
-// alternative and keyboard focus, and the phone layout with a tapped tooltip that goes away.
+// Compare on one time axis, the contest table compared, the embed views, and the Gantt chart's text
+// alternative and keyboard focus (the phone layout is phone.spec.js's).
 // (The chart images and the scenario file are downloaded in hardening.spec.js's CSP test.)
 import { deflateRawSync } from "node:zlib";
 import { join } from "node:path";
@@ -26,26 +26,31 @@ const scenario = (duration, quantum) => ({
 /** The Gantt chart section called `name` ("Gantt chart", "Gantt chart A", ...). */
 const section = (page, name) => page.locator(`section.chart-gantt[aria-label="${name}"]`);
 
-test("compare: A and B share one time axis over the longer run, each labelled with its settings", async ({ app: { page, site } }) => {
-  // A runs 500 ms with quantum 4, B runs 1 s with quantum 8.
-  const link = { scenario: scenario("1s", 8), view: { pinned: { scenario: scenario("500ms", 4) } } };
-  await page.goto(site.url + fragment(link));
-  await doneHash(page);
-  const a = section(page, "Gantt chart A");
-  const b = section(page, "Gantt chart B");
-  await expect(a).toBeVisible({ timeout: 20_000 });
-  // Both on B's longer axis, not A's own 500 ms.
-  await expect(b).toHaveAttribute("data-zoom", "0-1000000000");
-  await expect(a).toHaveAttribute("data-zoom", "0-1000000000");
-  await expect(page.getByTestId("gantt-a-caption")).toContainText("rr");
-  await expect(page.getByTestId("gantt-a-caption")).toContainText("quantum 4");
-  await expect(page.getByTestId("gantt-caption")).toContainText("quantum 8");
-  // A zoom moves both.
-  await page.getByTestId("gantt").hover();
-  await b.getByRole("button", { name: "Zoom in" }).click();
-  const zoomB = await b.getAttribute("data-zoom");
-  expect(zoomB).not.toEqual("0-1000000000");
-  await expect(a).toHaveAttribute("data-zoom", zoomB);
+test.describe(() => {
+  // It opens its own link first.
+  test.use({ start: null });
+
+  test("compare: A and B share one time axis over the longer run, each labelled with its settings", async ({ app: { page, site } }) => {
+    // A runs 500 ms with quantum 4, B runs 1 s with quantum 8.
+    const link = { scenario: scenario("1s", 8), view: { pinned: { scenario: scenario("500ms", 4) } } };
+    await page.goto(site.url + fragment(link));
+    await doneHash(page);
+    const a = section(page, "Gantt chart A");
+    const b = section(page, "Gantt chart B");
+    await expect(a).toBeVisible({ timeout: 20_000 });
+    // Both on B's longer axis, not A's own 500 ms.
+    await expect(b).toHaveAttribute("data-zoom", "0-1000000000");
+    await expect(a).toHaveAttribute("data-zoom", "0-1000000000");
+    await expect(page.getByTestId("gantt-a-caption")).toContainText("rr");
+    await expect(page.getByTestId("gantt-a-caption")).toContainText("quantum 4");
+    await expect(page.getByTestId("gantt-caption")).toContainText("quantum 8");
+    // A zoom moves both.
+    await page.getByTestId("gantt").hover();
+    await b.getByRole("button", { name: "Zoom in" }).click();
+    const zoomB = await b.getAttribute("data-zoom");
+    expect(zoomB).not.toEqual("0-1000000000");
+    await expect(a).toHaveAttribute("data-zoom", zoomB);
+  });
 });
 
 test("compare: the live chart stays near the top at 1024×768", async ({ app: { page } }) => {
@@ -82,7 +87,12 @@ test("compare: the contest table gives A, B and the change per load", async ({ a
   await page.getByTestId("compare-toggle").click();
   await slide(page, "prio_bonus_ratio", 0);
   await doneHash(page, { not: first });
-  await expect(last).toHaveText(/^\d+\.\d\d$/, { timeout: 100_000 });
+  // The table shows a run's rows a painted frame after the charts (A's until then), each load's
+  // as it comes: B's once io_load's time has moved from A's (the bonus changes it) and every
+  // load is done.
+  const pattern = new RegExp(`^(…|${a.time.replace(".", "\\.")})$`);
+  await expect.poll(() => read("io_load", "time"), { timeout: 100_000 }).not.toMatch(pattern);
+  await expect(page.locator(".contest-progress")).toHaveText("All loads done.", { timeout: 100_000 });
   const b = { time: await read("io_load", "time"), ratio: await read("io_load", "ratio") };
   const compare = page.getByTestId("contest-compare");
   const cell = (col) => compare.locator(`tr[data-load="io_load"] [data-col="${col}"]`);
@@ -144,84 +154,40 @@ test.describe("embed", () => {
   }
 });
 
-test("the Gantt chart takes focus, has a name and lists the segments it shows", async ({ app: { page, site } }) => {
-  await page.goto(site.url + fragment({ scenario: scenario("1s", 8) }));
-  await doneHash(page);
-  const canvas = page.getByTestId("gantt");
-  await canvas.focus();
-  expect(await page.evaluate(() => document.activeElement?.dataset.testid)).toBe("gantt");
-  await expect(canvas).toHaveAttribute("aria-label", /^Gantt chart: 1 CPU lane, 0 ns to 1\.000 s/);
-  await expect(canvas).toHaveAttribute("aria-describedby", "gantt-text");
-  const table = page.getByTestId("gantt-text");
-  const rows = table.locator("tbody tr:not([data-more])");
-  // Its rows follow the chart's first painted frame.
-  await expect(rows).not.toHaveCount(0);
-  const count = await rows.count();
-  expect(count).toBeGreaterThan(0);
-  expect(count).toBeLessThanOrEqual(60);
-  // The first segment on cpu0: the lane, a task of the scenario, its interval.
-  const first = (await rows.first().locator("td").allTextContents()).map((s) => s.trim());
-  expect(first[0]).toBe("cpu0");
-  expect(["editor", "hog", "batch"]).toContain(first[1]);
-  expect(first[3]).toBe("0 ns");
-  // A 1 s run of 8 ms slices has more segments than the table lists; it says how many more.
-  const more = table.locator("tr[data-more]");
-  await expect(more).toHaveCount(1);
-  const hidden = Number(await more.getAttribute("data-more"));
-  expect(hidden).toBeGreaterThan(0);
-  // Zoomed in, the table follows the window: fewer segments left out.
-  const gantt = section(page, "Gantt chart");
-  for (let i = 0; i < 3; i++) await gantt.getByRole("button", { name: "Zoom in" }).click();
-  await expect(table.locator("caption")).not.toContainText("to 1.000 s");
-  const after = await table.locator("tr[data-more]").count() === 0 ? 0 : Number(await table.locator("tr[data-more]").getAttribute("data-more"));
-  expect(after).toBeLessThan(hidden);
-});
+test.describe(() => {
+  // It opens its own link first.
+  test.use({ start: null });
 
-test.describe("phone", () => {
-  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-
-  test("the charts come first, the Gantt chart above the fold, and a tapped tooltip goes away", async ({ app: { page } }) => {
+  test("the Gantt chart takes focus, has a name and lists the segments it shows", async ({ app: { page, site } }) => {
+    await page.goto(site.url + fragment({ scenario: scenario("1s", 8) }));
     await doneHash(page);
     const canvas = page.getByTestId("gantt");
-    const box = await canvas.boundingBox();
-    console.log(`phone: Gantt chart at ${box.y} px`);
-    expect(box.y).toBeLessThan(844 - 60);
-    const builder = await page.locator("aside.builder").boundingBox();
-    expect(builder.y).toBeGreaterThan(box.y);
-    await page.screenshot({ path: join(artifacts, "phone-390x844.png") });
-
-    const tooltip = page.locator(".chart-tooltip");
-    // A tap on a bar of cpu0 (the first lane, under the 24 px axis), left of the middle.
-    const tap = async () => {
-      const b = await canvas.boundingBox();
-      for (const fx of [0.4, 0.5, 0.6, 0.7, 0.8]) {
-        await page.touchscreen.tap(b.x + 120 + (b.width - 132) * fx, b.y + 24 + 13);
-        if (await tooltip.count()) return;
-      }
-    };
-    await tap();
-    await expect(tooltip).toBeVisible();
-    // Scrolling the page dismisses it.
-    await page.evaluate(() => window.scrollBy(0, 200));
-    await expect(tooltip).toHaveCount(0);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await tap();
-    await expect(tooltip).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(tooltip).toHaveCount(0);
-    await tap();
-    await expect(tooltip).toBeVisible();
-    // A tap elsewhere dismisses it too.
-    await page.getByTestId("run-status").tap();
-    await expect(tooltip).toHaveCount(0);
-
-    // The contest table fits the phone's width: its last column, the ratio, needs no sideways
-    // scroll.
-    await page.getByTestId("preset-select").selectOption("contest");
-    const table = page.getByTestId("contest-table");
-    await expect(table.locator("tr[data-load]")).toHaveCount(11);
-    const ratio = await table.locator('tr[data-load="noload"] [data-col="ratio"]').boundingBox();
-    const frame = await table.locator("xpath=..").boundingBox();
-    expect(ratio.x + ratio.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
+    await canvas.focus();
+    expect(await page.evaluate(() => document.activeElement?.dataset.testid)).toBe("gantt");
+    await expect(canvas).toHaveAttribute("aria-label", /^Gantt chart: 1 CPU lane, 0 ns to 1\.000 s/);
+    await expect(canvas).toHaveAttribute("aria-describedby", "gantt-text");
+    const table = page.getByTestId("gantt-text");
+    const rows = table.locator("tbody tr:not([data-more])");
+    // Its rows follow the chart's first painted frame.
+    await expect(rows).not.toHaveCount(0);
+    const count = await rows.count();
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(60);
+    // The first segment on cpu0: the lane, a task of the scenario, its interval.
+    const first = (await rows.first().locator("td").allTextContents()).map((s) => s.trim());
+    expect(first[0]).toBe("cpu0");
+    expect(["editor", "hog", "batch"]).toContain(first[1]);
+    expect(first[3]).toBe("0 ns");
+    // A 1 s run of 8 ms slices has more segments than the table lists; it says how many more.
+    const more = table.locator("tr[data-more]");
+    await expect(more).toHaveCount(1);
+    const hidden = Number(await more.getAttribute("data-more"));
+    expect(hidden).toBeGreaterThan(0);
+    // Zoomed in, the table follows the window: fewer segments left out.
+    const gantt = section(page, "Gantt chart");
+    for (let i = 0; i < 3; i++) await gantt.getByRole("button", { name: "Zoom in" }).click();
+    await expect(table.locator("caption")).not.toContainText("to 1.000 s");
+    const after = await table.locator("tr[data-more]").count() === 0 ? 0 : Number(await table.locator("tr[data-more]").getAttribute("data-more"));
+    expect(after).toBeLessThan(hidden);
   });
 });

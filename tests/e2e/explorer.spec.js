@@ -8,33 +8,151 @@ async function ganttPixels(page) {
   return page.getByTestId("gantt").evaluate((canvas) => canvas.toDataURL());
 }
 
-test("each policy shows exactly its spec's sliders", async ({ app: { page } }) => {
-  const policies = JSON.parse(cli("policies", "--json"));
-  // One full run per policy: the budget grows with the registry, not a fixed 30 s.
-  test.setTimeout(30_000 + policies.length * 10_000);
-  const select = page.getByTestId("policy-select");
-  const options = await select.locator("option").evaluateAll((os) => os.map((o) => o.value));
-  expect(options).toEqual(policies.map((p) => p.id));
-  for (const policy of policies) {
-    await select.selectOption(policy.id);
-    const sliders = page.locator('input[type="range"][data-testid^="tunable-"]');
-    await expect(sliders).toHaveCount(policy.tunables.length);
-    const shown = await sliders.evaluateAll((inputs) =>
-      inputs.map((i) => ({ key: i.dataset.testid.slice("tunable-".length), min: i.min, max: i.max, step: i.step, value: i.value })),
-    );
-    // A tunable with listed values (CONFIG_HZ) slides over the list's positions.
-    const want = policy.tunables.map((t) =>
-      t.values
-        ? { key: t.key, min: "0", max: String(t.values.length - 1), step: "1", value: String(t.values.indexOf(t.default)) }
-        : { key: t.key, min: String(t.min), max: String(t.max), step: String(t.step), value: String(t.default) },
-    );
-    const byKey = (a, b) => a.key.localeCompare(b.key);
-    expect(shown.sort(byKey), policy.id).toEqual(want.sort(byKey));
-    // Every slider's value shown, in one wait (test ids are unique on the page).
-    const values = policy.tunables.map((t) => `[data-testid="tunable-${t.key}-value"]`).join(", ");
-    if (values) await expect(page.locator(values).filter({ visible: true }), policy.id).toHaveCount(policy.tunables.length);
+/** A share link made here, as the page's codec makes them: `#s=1.<base64url(deflate(json))>`. */
+function link(site, state) {
+  return `${site.url}#s=1.${deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 }).toString("base64url")}`;
+}
+
+// Tests that open a link of their own first.
+test.describe(() => {
+  test.use({ start: null });
+
+  test("each policy shows exactly its spec's sliders", async ({ app: { page, site } }) => {
+    const policies = JSON.parse(cli("policies", "--json"));
+    // One full run per policy: the budget grows with the registry, not a fixed 30 s.
+    test.setTimeout(30_000 + policies.length * 10_000);
+    // The sliders are the policy's, whatever the scenario: a small one (two tasks, 100 ms) makes
+    // each policy's run and redraw cheap, where the default page's 64 tasks took ~0.5 CPU s each.
+    const tiny = {
+      version: 1,
+      cpus: 1,
+      duration: "100ms",
+      seed: 1,
+      policy: { id: policies[0].id },
+      tasks: [
+        { name: "editor", program: [{ repeat: "forever", body: [{ run: "1ms" }, { sleep: "10ms" }] }] },
+        { name: "hog", program: [{ run: "100ms" }] },
+      ],
+    };
+    await page.goto(link(site, { scenario: tiny }));
     await doneHash(page);
-  }
+    const select = page.getByTestId("policy-select");
+    const options = await select.locator("option").evaluateAll((os) => os.map((o) => o.value));
+    expect(options).toEqual(policies.map((p) => p.id));
+    for (const policy of policies) {
+      await select.selectOption(policy.id);
+      const sliders = page.locator('input[type="range"][data-testid^="tunable-"]');
+      await expect(sliders).toHaveCount(policy.tunables.length);
+      const shown = await sliders.evaluateAll((inputs) =>
+        inputs.map((i) => ({ key: i.dataset.testid.slice("tunable-".length), min: i.min, max: i.max, step: i.step, value: i.value })),
+      );
+      // A tunable with listed values (CONFIG_HZ) slides over the list's positions.
+      const want = policy.tunables.map((t) =>
+        t.values
+          ? { key: t.key, min: "0", max: String(t.values.length - 1), step: "1", value: String(t.values.indexOf(t.default)) }
+          : { key: t.key, min: String(t.min), max: String(t.max), step: String(t.step), value: String(t.default) },
+      );
+      const byKey = (a, b) => a.key.localeCompare(b.key);
+      expect(shown.sort(byKey), policy.id).toEqual(want.sort(byKey));
+      // Every slider's value shown, in one wait (test ids are unique on the page).
+      const values = policy.tunables.map((t) => `[data-testid="tunable-${t.key}-value"]`).join(", ");
+      if (values) await expect(page.locator(values).filter({ visible: true }), policy.id).toHaveCount(policy.tunables.length);
+      await doneHash(page);
+    }
+  });
+
+  test("a broken or truncated link is reported and the page still works", async ({ app: { page, site } }) => {
+    await page.goto(`${site.url}#s=1.bm90IGRlZmxhdGU`);
+    const banner = page.getByTestId("error-banner");
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText("link");
+    const first = await doneHash(page);
+    await slide(page, "prio_bonus_ratio", 5);
+    await doneHash(page, { not: first });
+
+    // A good link cut short, as a mail client might.
+    await page.getByTestId("share-button").click();
+    const url = await page.getByTestId("share-url").inputValue();
+    await page.goto("about:blank");
+    await page.goto(url.slice(0, url.length - 12));
+    await expect(page.getByTestId("error-banner")).toContainText(/truncated|corrupt|base64|JSON/);
+    await doneHash(page);
+  });
+
+  test("a link restores the view: zoom window, task lanes, the selected task and the pinned run A", async ({ app: { page, site }, context }) => {
+    test.setTimeout(60_000);
+    const scenario = (quantum) => ({
+      version: 1,
+      cpus: 1,
+      duration: "1s",
+      seed: 3,
+      policy: { id: "rr", tunables: { quantum } },
+      tasks: [
+        { name: "editor", program: [{ repeat: 20, body: [{ run: "2ms" }, { sleep: "30ms" }] }] },
+        { name: "hog", program: [{ run: "300ms" }] },
+        { name: "batch", program: [{ run: "200ms" }] },
+      ],
+    });
+    const view = {
+      lanes: "task",
+      zoom: { start_ns: 2_000_000, end_ns: 30_000_000 },
+      selected_task: "hog",
+      pinned: { policy: { id: "rr", tunables: { quantum: 4 } } },
+    };
+    const url = link(site, { scenario: scenario(8), view });
+    // What the command line gives for B, and for A on its own.
+    const hashB = JSON.parse(cli("run", "--link", url, "--json")).trace_hash;
+    const hashA = JSON.parse(cli("run", "--link", link(site, { scenario: scenario(4) }), "--json")).trace_hash;
+    expect(hashA).not.toEqual(hashB);
+
+    await page.goto(url);
+    await expect(page.getByTestId("run-status")).toHaveText(new RegExp(`${hashB}$`), { timeout: 20_000 });
+    await expect(page.getByTestId("error-banner")).toBeHidden();
+    // The compare view, with A run again.
+    const panel = page.getByTestId("compare-panel");
+    await expect(panel).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("compare-hash-a")).toHaveText(hashA);
+    await expect(page.getByTestId("compare-hash-b")).toHaveText(hashB);
+    await expect(page.getByTestId("compare-diff")).toContainText("quantum 4 → 8");
+    await expect(page.getByTestId("compare-toggle")).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("gantt-a")).toBeVisible();
+    // Both timelines in the link's view.
+    for (const name of ["Gantt chart B", "Gantt chart A"]) {
+      const chart = page.getByRole("region", { name, exact: true });
+      await expect(chart).toHaveAttribute("data-lanes", "task");
+      await expect(chart.getByRole("button", { name: "Tasks", exact: true })).toHaveAttribute("aria-pressed", "true");
+      await expect(chart.getByRole("button", { name: "CPUs", exact: true })).toHaveAttribute("aria-pressed", "false");
+      await expect(chart).toHaveAttribute("data-zoom", "2000000-30000000");
+      await expect(chart).toHaveAttribute("data-selected-task", "hog");
+      await expect(chart.locator('.chart-legend [data-task="hog"]')).toHaveAttribute("aria-pressed", "true");
+      await expect(chart.locator('.chart-legend [data-task="editor"]')).toHaveAttribute("aria-pressed", "false");
+    }
+    // The selected task's row is the highlighted one.
+    const rows = page.getByTestId("compare-table").locator("tbody tr");
+    await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1);
+    await expect(page.getByTestId("compare-table").locator('tr[data-task="hog"]')).toHaveAttribute("aria-selected", "true");
+    await page.screenshot({ path: join(artifacts, "explorer-view-link.png") });
+
+    // Changed here, the view travels on: CPU lanes, another task, the whole run; A stays pinned.
+    const chart = page.getByRole("region", { name: "Gantt chart B", exact: true });
+    await chart.getByRole("button", { name: "CPUs", exact: true }).click();
+    await chart.locator('.chart-legend [data-task="batch"]').click();
+    await chart.getByRole("button", { name: "Reset", exact: true }).click();
+    await expect(chart).toHaveAttribute("data-lanes", "cpu");
+    await expect(chart).toHaveAttribute("data-selected-task", "batch");
+    await page.getByTestId("share-button").click();
+    const shared = await page.getByTestId("share-url").inputValue();
+    const other = await context.newPage();
+    await other.goto(shared);
+    await expect(other.getByTestId("compare-hash-a")).toHaveText(hashA, { timeout: 20_000 });
+    await expect(other.getByTestId("compare-hash-b")).toHaveText(hashB);
+    const otherChart = other.getByRole("region", { name: "Gantt chart B", exact: true });
+    await expect(otherChart).toHaveAttribute("data-lanes", "cpu");
+    await expect(otherChart).toHaveAttribute("data-selected-task", "batch");
+    const full = await chart.getAttribute("data-zoom");
+    await expect(otherChart).toHaveAttribute("data-zoom", full);
+    await expect(other.getByTestId("compare-table").locator('tr[data-task="batch"]')).toHaveAttribute("aria-selected", "true");
+  });
 });
 
 test("moving a slider changes the shown value, the trace hash and the Gantt chart", async ({ app: { page } }) => {
@@ -85,24 +203,6 @@ test("the page's trace hash equals the CLI's for the same scenario", async ({ ap
   await page.getByTestId("share-button").click();
   const url = await page.getByTestId("share-url").inputValue();
   expect(JSON.parse(cli("run", "--link", url, "--json")).trace_hash).toEqual(hash);
-});
-
-test("a broken or truncated link is reported and the page still works", async ({ app: { page, site } }) => {
-  await page.goto(`${site.url}#s=1.bm90IGRlZmxhdGU`);
-  const banner = page.getByTestId("error-banner");
-  await expect(banner).toBeVisible();
-  await expect(banner).toContainText("link");
-  const first = await doneHash(page);
-  await slide(page, "prio_bonus_ratio", 5);
-  await doneHash(page, { not: first });
-
-  // A good link cut short, as a mail client might.
-  await page.getByTestId("share-button").click();
-  const url = await page.getByTestId("share-url").inputValue();
-  await page.goto("about:blank");
-  await page.goto(url.slice(0, url.length - 12));
-  await expect(page.getByTestId("error-banner")).toContainText(/truncated|corrupt|base64|JSON/);
-  await doneHash(page);
 });
 
 test("an invalid value names the problem and keeps the last good run", async ({ app: { page } }) => {
@@ -339,6 +439,9 @@ test("compare: a pinned run (A) against the next (B), with what differs and per-
   await expect(panel).toContainText("prio_bonus_ratio 25 → 0");
   await expect(page.getByTestId("compare-hash-a")).toHaveText(a);
   await expect(page.getByTestId("compare-hash-b")).toHaveText(b);
+  // The stats table shows a new run a painted frame after the charts: B's once the probe's p99
+  // has moved (without the bonus it is many times A's).
+  await expect(cell(stats, "probe", "p99")).not.toHaveText(before.p99);
   const after = { p99: await cell(stats, "probe", "p99").textContent(), cpu: await cell(stats, "probe", "cpu").textContent() };
   const table = page.getByTestId("compare-table");
   await expect(cell(table, "probe", "p99-a")).toHaveText(before.p99);
@@ -486,84 +589,4 @@ test("a CPU count typed while the first run is going sticks", async ({ app: { pa
   const cliHash = JSON.parse(cli("run", "sleep-work", "--param", "iterations=30", "--cpus", "2", "--json")).trace_hash;
   await expect(page.getByTestId("run-status")).toHaveText(new RegExp(`${cliHash}$`), { timeout: 20_000 });
   await expect(page.getByTestId("cpus-input")).toHaveValue("2");
-});
-
-/** A share link made here, as the page's codec makes them: `#s=1.<base64url(deflate(json))>`. */
-function link(site, state) {
-  return `${site.url}#s=1.${deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 }).toString("base64url")}`;
-}
-
-test("a link restores the view: zoom window, task lanes, the selected task and the pinned run A", async ({ app: { page, site }, context }) => {
-  test.setTimeout(60_000);
-  const scenario = (quantum) => ({
-    version: 1,
-    cpus: 1,
-    duration: "1s",
-    seed: 3,
-    policy: { id: "rr", tunables: { quantum } },
-    tasks: [
-      { name: "editor", program: [{ repeat: 20, body: [{ run: "2ms" }, { sleep: "30ms" }] }] },
-      { name: "hog", program: [{ run: "300ms" }] },
-      { name: "batch", program: [{ run: "200ms" }] },
-    ],
-  });
-  const view = {
-    lanes: "task",
-    zoom: { start_ns: 2_000_000, end_ns: 30_000_000 },
-    selected_task: "hog",
-    pinned: { policy: { id: "rr", tunables: { quantum: 4 } } },
-  };
-  const url = link(site, { scenario: scenario(8), view });
-  // What the command line gives for B, and for A on its own.
-  const hashB = JSON.parse(cli("run", "--link", url, "--json")).trace_hash;
-  const hashA = JSON.parse(cli("run", "--link", link(site, { scenario: scenario(4) }), "--json")).trace_hash;
-  expect(hashA).not.toEqual(hashB);
-
-  await page.goto(url);
-  await expect(page.getByTestId("run-status")).toHaveText(new RegExp(`${hashB}$`), { timeout: 20_000 });
-  await expect(page.getByTestId("error-banner")).toBeHidden();
-  // The compare view, with A run again.
-  const panel = page.getByTestId("compare-panel");
-  await expect(panel).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("compare-hash-a")).toHaveText(hashA);
-  await expect(page.getByTestId("compare-hash-b")).toHaveText(hashB);
-  await expect(page.getByTestId("compare-diff")).toContainText("quantum 4 → 8");
-  await expect(page.getByTestId("compare-toggle")).toHaveAttribute("aria-pressed", "true");
-  await expect(page.getByTestId("gantt-a")).toBeVisible();
-  // Both timelines in the link's view.
-  for (const name of ["Gantt chart B", "Gantt chart A"]) {
-    const chart = page.getByRole("region", { name, exact: true });
-    await expect(chart).toHaveAttribute("data-lanes", "task");
-    await expect(chart.getByRole("button", { name: "Tasks", exact: true })).toHaveAttribute("aria-pressed", "true");
-    await expect(chart.getByRole("button", { name: "CPUs", exact: true })).toHaveAttribute("aria-pressed", "false");
-    await expect(chart).toHaveAttribute("data-zoom", "2000000-30000000");
-    await expect(chart).toHaveAttribute("data-selected-task", "hog");
-    await expect(chart.locator('.chart-legend [data-task="hog"]')).toHaveAttribute("aria-pressed", "true");
-    await expect(chart.locator('.chart-legend [data-task="editor"]')).toHaveAttribute("aria-pressed", "false");
-  }
-  // The selected task's row is the highlighted one.
-  const rows = page.getByTestId("compare-table").locator("tbody tr");
-  await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(1);
-  await expect(page.getByTestId("compare-table").locator('tr[data-task="hog"]')).toHaveAttribute("aria-selected", "true");
-  await page.screenshot({ path: join(artifacts, "explorer-view-link.png") });
-
-  // Changed here, the view travels on: CPU lanes, another task, the whole run; A stays pinned.
-  const chart = page.getByRole("region", { name: "Gantt chart B", exact: true });
-  await chart.getByRole("button", { name: "CPUs", exact: true }).click();
-  await chart.locator('.chart-legend [data-task="batch"]').click();
-  await chart.getByRole("button", { name: "Reset", exact: true }).click();
-  await expect(chart).toHaveAttribute("data-lanes", "cpu");
-  await expect(chart).toHaveAttribute("data-selected-task", "batch");
-  await page.getByTestId("share-button").click();
-  const shared = await page.getByTestId("share-url").inputValue();
-  const other = await context.newPage();
-  await other.goto(shared);
-  await expect(other.getByTestId("compare-hash-a")).toHaveText(hashA, { timeout: 20_000 });
-  await expect(other.getByTestId("compare-hash-b")).toHaveText(hashB);
-  const otherChart = other.getByRole("region", { name: "Gantt chart B", exact: true });
-  await expect(otherChart).toHaveAttribute("data-lanes", "cpu");
-  await expect(otherChart).toHaveAttribute("data-selected-task", "batch");
-  const full = await chart.getAttribute("data-zoom");
-  await expect(otherChart).toHaveAttribute("data-zoom", full);
-  await expect(other.getByTestId("compare-table").locator('tr[data-task="batch"]')).toHaveAttribute("aria-selected", "true");
 });
