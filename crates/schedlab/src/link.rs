@@ -388,7 +388,7 @@ fn payload_json(state: &LinkState) -> String {
         Err(_) => return String::new(),
     };
     if let Some(s) = v.get_mut("scenario").and_then(Value::as_object_mut) {
-        without(s, |k, v| k == "seed" && *v == Value::from(0u64));
+        without(s, |k, v| k == "seed" && *v == 0u64);
         if let Some(p) = s.get_mut("policy").and_then(Value::as_object_mut) {
             without(p, |k, v| {
                 k == "tunables" && v.as_object().is_some_and(|t| t.is_empty())
