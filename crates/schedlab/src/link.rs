@@ -395,7 +395,9 @@ fn payload_json(state: &LinkState) -> String {
             });
         }
     }
-    v.to_string()
+    // As `v.to_string()` writes it, through the writer the page's task table also uses for a
+    // program's JSON (Display would be a second copy of it, on a formatter).
+    serde_json::to_string(&v).unwrap_or_default()
 }
 
 /// Leaves out of `map` the fields `drop` picks. The map is built again by insertion rather
