@@ -4,8 +4,8 @@
 //! is mostly the charts' data ([`RunData`], every lane's segments); the other messages are
 //! small, and binary too so that neither side carries serde's code for any of them (its derived
 //! readers and writers for the requests, replies, results, run queues and quizzes were ~100 KB
-//! of the page's wasm). A scenario in a message is its JSON, read and written by the code a
-//! link and the editor use.
+//! of the page's wasm). A scenario in a message is its JSON, read by the code a link uses and
+//! written by the scenario export's.
 //!
 //! ```text
 //! request  := "SLQ1"  u8 kind  body
