@@ -567,10 +567,13 @@ impl Scenario {
 
     /// Checks every field and returns every problem found.
     pub fn validate(&self) -> Result<(), Problems> {
+        // Built by insertion, not collected (see crate::sort).
+        let mut disk_names = BTreeSet::new();
+        disk_names.extend(self.disks.iter().map(|d| d.name.as_str()));
         let mut v = Validator {
             problems: Vec::new(),
             scenario: self,
-            disk_names: self.disks.iter().map(|d| d.name.as_str()).collect(),
+            disk_names,
             total_steps: 0,
         };
         v.scenario();

@@ -439,9 +439,10 @@ pub fn tasks(a: &RunResult, b: &RunResult) -> Vec<TaskRow> {
             .collect()
     }
     let (ka, kb) = (keyed(a), keyed(b));
-    // Built by insertion, not collected (see schedlab_engine::sort).
-    let mut in_b: BTreeMap<(String, usize), &TaskResult> = BTreeMap::new();
-    in_b.extend(kb.iter().map(|(k, t)| (k.clone(), *t)));
+    // Built by insertion, not collected (see schedlab_engine::sort); a task of B is marked
+    // when matched rather than removed (a map's removal would be code of its own in the page).
+    let mut in_b: BTreeMap<(String, usize), (&TaskResult, bool)> = BTreeMap::new();
+    in_b.extend(kb.iter().map(|(k, t)| (k.clone(), (*t, false))));
     let label = |(name, n): &(String, usize)| {
         if *n == 1 {
             name.clone()
@@ -454,11 +455,14 @@ pub fn tasks(a: &RunResult, b: &RunResult) -> Vec<TaskRow> {
         .map(|(k, t)| TaskRow {
             label: label(k),
             a: Some((*t).clone()),
-            b: in_b.remove(k).cloned(),
+            b: in_b.get_mut(k).map(|(t, matched)| {
+                *matched = true;
+                (*t).clone()
+            }),
         })
         .collect();
     for (k, t) in &kb {
-        if in_b.contains_key(k) {
+        if in_b.get(k).is_some_and(|&(_, matched)| !matched) {
             rows.push(TaskRow {
                 label: label(k),
                 a: None,

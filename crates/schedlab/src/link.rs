@@ -29,7 +29,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use schedlab_engine::scenario::PolicySpec;
 use schedlab_engine::{Problem, Problems, Scenario};
@@ -388,19 +388,27 @@ fn payload_json(state: &LinkState) -> String {
         Err(_) => return String::new(),
     };
     if let Some(s) = v.get_mut("scenario").and_then(Value::as_object_mut) {
-        if s.get("seed") == Some(&Value::from(0u64)) {
-            s.remove("seed");
-        }
+        without(s, |k, v| k == "seed" && *v == 0u64);
         if let Some(p) = s.get_mut("policy").and_then(Value::as_object_mut) {
-            if p.get("tunables")
-                .and_then(Value::as_object)
-                .is_some_and(|t| t.is_empty())
-            {
-                p.remove("tunables");
-            }
+            without(p, |k, v| {
+                k == "tunables" && v.as_object().is_some_and(|t| t.is_empty())
+            });
         }
     }
-    v.to_string()
+    // As `v.to_string()` writes it, through the writer the page's task table also uses for a
+    // program's JSON (Display would be a second copy of it, on a formatter).
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+/// Leaves out of `map` the fields `drop` picks. The map is built again by insertion rather
+/// than removed from: a map's removal is code of its own (balancing the tree) that nothing
+/// else in the page's wasm uses.
+fn without(map: &mut Map<String, Value>, drop: impl Fn(&str, &Value) -> bool) {
+    for (k, v) in std::mem::take(map) {
+        if !drop(&k, &v) {
+            map.insert(k, v);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use schedlab_engine::{hash_hex, CpuId, RunOutput, Scenario, TaskState, TraceCap};
+use schedlab_engine::{hash_hex, sort, CpuId, RunOutput, Scenario, TaskState, TraceCap};
 
 /// Segments kept in a [`RunData`]; beyond it the trace is cut at a time (see the module doc).
 pub const SEGMENT_LIMIT: usize = 400_000;
@@ -1281,7 +1281,7 @@ impl RunData {
         let mut col: Option<(u32, usize, usize, usize, usize)> = None;
         let emit = |out: &mut Vec<(u64, i64)>, c: (u32, usize, usize, usize, usize)| {
             let mut ix = [c.1, c.2, c.3, c.4];
-            ix.sort_unstable();
+            sort::sort_by(&mut ix, Ord::cmp);
             for (n, &i) in ix.iter().enumerate() {
                 if n == 0 || ix[n - 1] != i {
                     out.push((o.time[i], o.value[i]));

@@ -7,11 +7,11 @@
 //! the same numbers for screen readers.
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use schedlab::view::{LatencyBin, RunData, LATENCY_EDGES_NS};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::backend::{Backend, DrawError};
 use super::palette;
 use super::{
     device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, BarMap,
@@ -60,13 +60,13 @@ pub fn auto_top(counts: &[u32]) -> u32 {
 /// Draws one task's histogram (`bins`) in `colour` on `backend` with the y axis up to `top_pct`;
 /// `scale` multiplies font sizes and line widths (the device pixel ratio). Empty `bins` draw an
 /// empty frame with a message.
-pub fn draw<DB: DrawingBackend>(
-    backend: DB,
+pub fn draw(
+    backend: Backend<'_>,
     bins: &[LatencyBin],
     colour: RGBColor,
     top_pct: u32,
     scale: f64,
-) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<BarMap, DrawingAreaErrorKind<DrawError>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -231,7 +231,7 @@ pub fn LatencyHistogram(props: &ChartProps) -> Html {
             }
             size_canvas(&c, width, HEIGHT, dpr);
             let bins = task.map(|t| data.latency_histogram(t)).unwrap_or_default();
-            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+            if let Some(backend) = Backend::canvas(c) {
                 // A drawing error leaves the previous frame; there is nothing better to show.
                 if let Ok(m) = draw(backend, &bins, colour, top, dpr) {
                     *map.borrow_mut() = m;

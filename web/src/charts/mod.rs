@@ -11,6 +11,7 @@
 //! Canvases keep a fixed CSS height and follow their container's width (a `ResizeObserver`),
 //! and draw at `devicePixelRatio` so text stays sharp on a projector or a laptop screen.
 
+pub mod backend;
 pub mod gantt;
 pub mod latency;
 pub mod machine;
@@ -142,14 +143,16 @@ pub fn compared(view: &schedlab::link::ViewState) -> Vec<AttrValue> {
         .collect()
 }
 
-/// A chart drawn by `draw` on plotters' SVG backend, `size` CSS pixels, as a standalone SVG
+/// A chart drawn by `draw` on plotters' SVG backend (through [`backend::Backend`]), `size` CSS pixels, as a standalone SVG
 /// document: the export of a plotters chart, from the same drawing code as its canvas.
 pub(crate) fn plotters_svg<E>(
     size: (u32, u32),
-    draw: impl FnOnce(plotters::prelude::SVGBackend<'_>) -> Result<(), E>,
+    draw: impl FnOnce(backend::Backend<'_>) -> Result<(), E>,
 ) -> String {
     let mut out = String::new();
-    let _ = draw(plotters::prelude::SVGBackend::with_string(&mut out, size));
+    let _ = draw(backend::Backend::Svg(
+        plotters::prelude::SVGBackend::with_string(&mut out, size),
+    ));
     out
 }
 

@@ -3,11 +3,11 @@
 //! reports a value.
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use schedlab::view::{format_ns, time_ticks, RunData, Window};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::backend::{Backend, DrawError};
 use super::palette;
 use super::{
     device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, ChartProps,
@@ -37,14 +37,14 @@ impl ObservedMap {
 }
 
 /// Draws `tasks`' series over `window` on `backend`; `scale` multiplies font sizes and widths.
-pub fn draw<DB: DrawingBackend>(
-    backend: DB,
+pub fn draw(
+    backend: Backend<'_>,
     data: &RunData,
     colours: &super::palette::TaskColours,
     tasks: &[u32],
     window: Window,
     scale: f64,
-) -> Result<ObservedMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<ObservedMap, DrawingAreaErrorKind<DrawError>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -188,7 +188,7 @@ pub fn ObservedChart(props: &ChartProps) -> Html {
                 }
                 size_canvas(&c, width, HEIGHT, dpr);
                 let window = Window::new(0, data.shown_until_ns.max(1));
-                if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+                if let Some(backend) = Backend::canvas(c) {
                     if let Ok(m) = draw(backend, &data, &colours, &shown, window, dpr) {
                         *map.borrow_mut() = Some(m);
                     }

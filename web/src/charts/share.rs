@@ -3,11 +3,11 @@
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use schedlab::view::{RunData, ShareChart as ShareModel};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::backend::{Backend, DrawError};
 use super::palette::{self, TaskColours};
 use super::{
     device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width, BarMap,
@@ -20,12 +20,12 @@ const MAX_LABELS: usize = 24;
 
 /// Draws the share chart of `model` on `backend` in `colours` (picked tasks in their own
 /// colours, the others faded); `scale` multiplies font sizes and widths.
-pub fn draw<DB: DrawingBackend>(
-    backend: DB,
+pub fn draw(
+    backend: Backend<'_>,
     model: &ShareModel,
     colours: &TaskColours,
     scale: f64,
-) -> Result<BarMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<BarMap, DrawingAreaErrorKind<DrawError>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -139,7 +139,7 @@ pub fn ShareChart(props: &ChartProps) -> Html {
                 return;
             }
             size_canvas(&c, width, HEIGHT, dpr);
-            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+            if let Some(backend) = Backend::canvas(c) {
                 if let Ok(m) = draw(backend, &model, &colours, dpr) {
                     *map.borrow_mut() = m;
                 }

@@ -5,10 +5,10 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::backend::{Backend, DrawError};
 use super::palette;
 use super::{device_pixel_ratio, offset, size_canvas, tooltip, use_element_width, FRAME_STYLE};
 use crate::state::SweepRun;
@@ -54,11 +54,11 @@ pub struct Plot<'a> {
 
 /// Draws `plot` on `backend`; `scale` multiplies font sizes and line widths (the device pixel
 /// ratio).
-pub fn draw<DB: DrawingBackend>(
-    backend: DB,
+pub fn draw(
+    backend: Backend<'_>,
     plot: &Plot<'_>,
     scale: f64,
-) -> Result<SweepMap, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<SweepMap, DrawingAreaErrorKind<DrawError>> {
     let root = backend.into_drawing_area();
     root.fill(&palette::PAPER)?;
     let px = |v: f64| (v * scale).round() as u32;
@@ -247,7 +247,7 @@ pub fn SweepChart(props: &SweepChartProps) -> Html {
                 marker,
                 stale,
             };
-            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+            if let Some(backend) = Backend::canvas(c) {
                 // A drawing error leaves the previous frame; there is nothing better to show.
                 if let Ok(m) = draw(backend, &plot, dpr) {
                     *map.borrow_mut() = m;

@@ -144,6 +144,7 @@ impl Knob {
     }
 
     /// Stores an allowed value (the caller has checked it with `spec.allows`).
+    #[inline]
     fn store(&self, m: &mut MachineSpec, v: i64) {
         match self.field {
             Field::Vm { set, .. } => set(m, v, &self.spec),
@@ -174,6 +175,10 @@ pub fn get(s: &Scenario, key: &str) -> Option<i64> {
 
 /// Sets machine knob `key` of `s` to `value`: a problem naming the field and the allowed range
 /// when the value is not allowed, when `s` has no machine, or when `key` is no machine knob.
+///
+/// `#[inline]`, with `store`, not for speed: so it is compiled where it is called (the page's
+/// crates, optimised for size), not at the engine's opt-level 3; no simulation calls it.
+#[inline]
 pub fn set(s: &mut Scenario, key: &str, value: i64) -> Result<(), Problem> {
     let Some(knob) = find(key) else {
         return Err(Problem {

@@ -283,7 +283,7 @@ fn changed_tunables(policy: &str, tunables: &[(&str, i64)]) -> String {
         .filter(|(k, x)| specs.iter().any(|s| s.key == *k && s.default != *x))
         .map(|(k, x)| format!("{k}={x}"))
         .collect();
-    v.sort();
+    schedlab_engine::sort::sort_by(&mut v, Ord::cmp);
     if v.is_empty() {
         "-".into()
     } else {

@@ -543,7 +543,7 @@ pub fn contest_column(policy: &schedlab_engine::scenario::PolicySpec, cpus: u32)
     match (policy.id.as_str(), cpus) {
         ("linux-2.5-o1", 2) => {
             let mut tweak: Vec<(&str, i64)> = SCOTT_TWEAK.to_vec();
-            tweak.sort_unstable();
+            schedlab_engine::sort::sort_by(&mut tweak, Ord::cmp);
             if changed == tweak {
                 let figures = SCOTT
                     .iter()
