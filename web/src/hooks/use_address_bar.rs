@@ -117,8 +117,12 @@ fn use_pointer_held() -> Rc<Cell<bool>> {
     held
 }
 
-/// Runs `f` when the page is next idle (`requestIdleCallback`), or at once in a browser
-/// without it.
+/// How long the write waits for an idle moment at most: a page that stays busy (or a
+/// background tab, whose idle callbacks the browser may put off) still gets its link.
+const IDLE_TIMEOUT_MS: u32 = 1000;
+
+/// Runs `f` when the page is next idle (`requestIdleCallback`), [`IDLE_TIMEOUT_MS`] later at
+/// the latest, or at once in a browser without it.
 fn when_idle(f: Box<dyn FnOnce()>) {
     let Some(window) = web_sys::window() else {
         return f();
@@ -128,5 +132,9 @@ fn when_idle(f: Box<dyn FnOnce()>) {
         return f();
     }
     let callback = Closure::once_into_js(f);
-    window.request_idle_callback(callback.unchecked_ref()).ok();
+    let options = web_sys::IdleRequestOptions::new();
+    options.set_timeout(IDLE_TIMEOUT_MS);
+    window
+        .request_idle_callback_with_options(callback.unchecked_ref(), &options)
+        .ok();
 }
