@@ -115,6 +115,9 @@ async function main() {
     const load = await traced("load", async () => {
       await page.goto(site.url);
       await done(null);
+      // The status says Done in the app's first render; the Gantt chart is drawn in the next
+      // frame (charts/gantt.rs), so the window ends two frames later.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     });
     await page.waitForTimeout(1500);
     const slide = async (name) =>
