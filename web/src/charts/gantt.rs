@@ -963,7 +963,6 @@ fn text_alternative(
 fn use_dismiss_tooltip(hover: UseStateHandle<Hover>, canvas: NodeRef) {
     let open = hover.is_some();
     use_effect_with(open, move |&open| {
-        let window = web_sys::window();
         let mut listeners = Vec::new();
         if open {
             let close = {
@@ -996,30 +995,8 @@ fn use_dismiss_tooltip(hover: UseStateHandle<Hover>, canvas: NodeRef) {
             listeners.push(("scroll", on_scroll));
             listeners.push(("pointerdown", on_press));
             listeners.push(("keydown", on_key));
-            if let Some(w) = &window {
-                for (kind, l) in &listeners {
-                    // Capture: a scroll inside any scroll box counts too.
-                    w.add_event_listener_with_callback_and_bool(
-                        kind,
-                        l.as_ref().unchecked_ref(),
-                        true,
-                    )
-                    .ok();
-                }
-            }
         }
-        move || {
-            if let Some(w) = window {
-                for (kind, l) in &listeners {
-                    w.remove_event_listener_with_callback_and_bool(
-                        kind,
-                        l.as_ref().unchecked_ref(),
-                        true,
-                    )
-                    .ok();
-                }
-            }
-        }
+        crate::hooks::listen_on_window(listeners)
     });
 }
 

@@ -31,3 +31,35 @@ pub fn on_next_frame(f: Box<dyn FnOnce()>) {
             .ok();
     }
 }
+
+/// A window event listener: the event's name and its handler, kept alive while it listens.
+pub type WindowListener = (
+    &'static str,
+    wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+);
+
+/// Adds `listeners` to the window in the capture phase, so they see an event before any element
+/// handles it (and a scroll inside any scroll box), and returns what removes them: an effect's
+/// cleanup.
+pub fn listen_on_window(listeners: Vec<WindowListener>) -> impl FnOnce() {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window();
+    if let Some(w) = &window {
+        for (kind, l) in &listeners {
+            w.add_event_listener_with_callback_and_bool(kind, l.as_ref().unchecked_ref(), true)
+                .ok();
+        }
+    }
+    move || {
+        if let Some(w) = window {
+            for (kind, l) in &listeners {
+                w.remove_event_listener_with_callback_and_bool(
+                    kind,
+                    l.as_ref().unchecked_ref(),
+                    true,
+                )
+                .ok();
+            }
+        }
+    }
+}

@@ -67,9 +67,6 @@ fn write_link(state: &AppState) {
     }
 }
 
-/// A window event listener: the event's name and the handler, kept alive while it listens.
-type Listener = (&'static str, Closure<dyn FnMut()>);
-
 /// Whether a pointer (mouse button, pen or finger) is held down on the page, from the window's
 /// pointer events, seen before any element handles them.
 #[hook]
@@ -78,40 +75,22 @@ fn use_pointer_held() -> Rc<Cell<bool>> {
     {
         let held = held.clone();
         use_effect_with((), move |_| {
-            let window = web_sys::window();
-            let listeners: Vec<Listener> = [
-                ("pointerdown", true),
-                ("pointerup", false),
-                ("pointercancel", false),
-            ]
-            .into_iter()
-            .map(|(event, down)| {
-                let held = held.clone();
-                (event, Closure::<dyn FnMut()>::new(move || held.set(down)))
-            })
-            .collect();
-            if let Some(w) = &window {
-                for (event, listener) in &listeners {
-                    w.add_event_listener_with_callback_and_bool(
-                        event,
-                        listener.as_ref().unchecked_ref(),
-                        true,
-                    )
-                    .ok();
-                }
-            }
-            move || {
-                if let Some(w) = window {
-                    for (event, listener) in &listeners {
-                        w.remove_event_listener_with_callback_and_bool(
-                            event,
-                            listener.as_ref().unchecked_ref(),
-                            true,
-                        )
-                        .ok();
-                    }
-                }
-            }
+            super::listen_on_window(
+                [
+                    ("pointerdown", true),
+                    ("pointerup", false),
+                    ("pointercancel", false),
+                ]
+                .into_iter()
+                .map(|(event, down)| {
+                    let held = held.clone();
+                    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                        held.set(down);
+                    });
+                    (event, listener)
+                })
+                .collect(),
+            )
         });
     }
     held
