@@ -1,6 +1,6 @@
 // Wasm side of `./x bench`: loads the schedlab-bench module built for Node (wasm-bindgen
-// --target nodejs) and times every case, the median of SCHEDLAB_BENCH_REPEAT runs (5) as the
-// native side does. Usage: node run.mjs <dir with schedlab_bench.js> [native.json] [wasm.json]
+// --target nodejs) and times every case, the median of at least SCHEDLAB_BENCH_REPEAT runs (5)
+// and MIN_SECONDS of them, as the native side does. Usage: node run.mjs <dir with schedlab_bench.js> [native.json] [wasm.json]
 // With the native side's `--json` output, each line also gives wasm time / native time; with a
 // third argument the wasm rows are written there as JSON too (for ./x bench's goals table).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -12,13 +12,15 @@ const require = createRequire(import.meta.url);
 const dir = path.resolve(process.argv[2] ?? ".");
 const native = process.argv[3] ? JSON.parse(readFileSync(process.argv[3], "utf8")) : [];
 const repeat = Math.max(1, Number(process.env.SCHEDLAB_BENCH_REPEAT) || 5);
+const MIN_SECONDS = 1;
 const m = require(path.join(dir, "schedlab_bench.js"));
 const rows = [];
 
 JSON.parse(m.bench_cases()).forEach((name, i) => {
   const times = [];
   let out = null;
-  for (let r = 0; r < repeat; r++) {
+  const spent = () => times.reduce((a, b) => a + b, 0);
+  while (times.length < repeat || spent() < MIN_SECONDS) {
     const t0 = performance.now();
     out = JSON.parse(m.bench_run(i));
     times.push((performance.now() - t0) / 1000);

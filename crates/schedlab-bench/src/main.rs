@@ -4,6 +4,9 @@
 
 use std::time::Instant;
 
+/// How long each case runs at least, in all its runs (s).
+const MIN_SECONDS: f64 = 1.0;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
@@ -43,10 +46,12 @@ fn main() {
             continue;
         }
         // The median of several runs: one run of a small case is a few tens of ms on a shared
-        // machine, where a single timing can be off by 2x.
+        // machine, where a single timing can be off by 2x. At least `repeat` runs and
+        // MIN_SECONDS of them: the median of 5 runs of a 25 ms case still moved by 1.5x
+        // between two `./x bench`es.
         let mut times = Vec::with_capacity(repeat);
         let mut outcome = None;
-        for _ in 0..repeat {
+        while times.len() < repeat || times.iter().sum::<f64>() < MIN_SECONDS {
             let start = Instant::now();
             outcome = schedlab_bench::run(i);
             times.push(start.elapsed().as_secs_f64());
