@@ -305,7 +305,10 @@ async function main() {
       if (i === 0) {
         context.on("requestfinished", (request) => {
           const file = new URL(request.url()).pathname.split("/").pop();
-          if (!file.endsWith(".wasm")) return;
+          // The service worker's offline copy (sw.js) is not the page's or its workers': on
+          // this server, which caches nothing, it downloads the files again, and whether that
+          // ends before the context closes is a race.
+          if (!file.endsWith(".wasm") || request.serviceWorker()) return;
           pendingSizes.push(
             request.sizes().then(({ responseBodySize }) => {
               if (responseBodySize > 0) wasmFetches.set(file, (wasmFetches.get(file) ?? 0) + 1);
