@@ -137,7 +137,7 @@ pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
             cpus: s.cpus as u16,
         },
     );
-    Engine::new(s, policy, opts).map_err(SimError::Invalid)
+    Ok(Engine::new(s, policy, opts))
 }
 
 /// Validates and runs a scenario to the end.
