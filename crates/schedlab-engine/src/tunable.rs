@@ -494,10 +494,13 @@ macro_rules! tunables {
     };
 }
 
-/// Resolved tunable values for one run: every declared key has a value.
+/// Resolved tunable values for one run: every declared key has a value, in the specs' order.
+/// A list rather than an ordered map: a policy has a handful of tunables, read once when it is
+/// built, and a map keyed by `&str` would be a copy of the map's code of its own in the page's
+/// wasm.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tunables {
-    values: BTreeMap<&'static str, i64>,
+    values: Vec<(&'static str, i64)>,
 }
 
 impl Tunables {
@@ -519,7 +522,7 @@ impl Tunables {
         let mut problems = Vec::new();
         for (k, &v) in given {
             let path = format!("policy.tunables.{k}");
-            match specs.iter().find(|s| s.key == k) {
+            match specs.iter().position(|s| s.key == k) {
                 None => {
                     let known: Vec<&str> = specs.iter().map(|s| s.key).collect();
                     let message = if known.is_empty() {
@@ -532,13 +535,11 @@ impl Tunables {
                     };
                     problems.push(Problem { path, message });
                 }
-                Some(s) if !s.allows(v) => {
-                    let message = s.problem(v).unwrap_or_default();
+                Some(i) if !specs[i].allows(v) => {
+                    let message = specs[i].problem(v).unwrap_or_default();
                     problems.push(Problem { path, message });
                 }
-                Some(s) => {
-                    t.values.insert(s.key, v);
-                }
+                Some(i) => t.values[i].1 = v,
             }
         }
         if problems.is_empty() {
@@ -550,14 +551,10 @@ impl Tunables {
 
     /// The value of a declared key. Asking for an undeclared key is a bug in the policy.
     pub fn get(&self, key: &str) -> i64 {
-        match self.values.get(key) {
-            Some(v) => *v,
+        match self.values.iter().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v,
             None => panic!("tunable {key:?} is not declared by this policy"),
         }
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, i64)> + '_ {
-        self.values.iter().map(|(k, v)| (*k, *v))
     }
 }
 

@@ -98,30 +98,35 @@ impl ParamSpec {
     }
 }
 
-/// Resolved parameter values: every declared key has one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Resolved parameter values: every declared key has one, held beside its spec (a list, not a
+/// map keyed by `&str`, whose code would be a copy of its own in the page's wasm).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
-    values: BTreeMap<&'static str, i64>,
-    #[serde(skip)]
+    values: Vec<i64>,
     specs: &'static [ParamSpec],
 }
 
 impl Params {
     /// Every parameter at its default.
     pub fn defaults(specs: &'static [ParamSpec]) -> Params {
-        // Built by insertion, not collected (see schedlab_engine::sort).
-        let mut values = BTreeMap::new();
-        values.extend(specs.iter().map(|s| (s.key, s.default)));
-        Params { values, specs }
+        Params {
+            values: specs.iter().map(|s| s.default).collect(),
+            specs,
+        }
     }
 
-    /// The value of a declared key. Keys are the preset's own constants, so an unknown key is a
-    /// bug in this crate, not a user error.
-    pub fn get(&self, key: &str) -> i64 {
-        match self.values.get(key) {
-            Some(v) => *v,
+    /// Where `key` is declared. Keys are the preset's own constants, so an unknown key is a bug
+    /// in this crate, not a user error.
+    fn index(&self, key: &str) -> usize {
+        match self.specs.iter().position(|s| s.key == key) {
+            Some(i) => i,
             None => panic!("preset parameter {key:?} is not declared"),
         }
+    }
+
+    /// The value of a declared key.
+    pub fn get(&self, key: &str) -> i64 {
+        self.values[self.index(key)]
     }
 
     /// The value as a u64 (parameters with a non-negative range).
@@ -131,36 +136,39 @@ impl Params {
 
     /// The name of a choice parameter's value.
     pub fn choice(&self, key: &str) -> &'static str {
-        let v = self.get(key);
-        self.specs
-            .iter()
-            .find(|s| s.key == key)
-            .and_then(|s| s.choices.get(v as usize).copied())
+        let i = self.index(key);
+        self.specs[i]
+            .choices
+            .get(self.values[i] as usize)
+            .copied()
             .unwrap_or("")
     }
 
-    /// Sets a value (already range-checked by [`resolve`], or trusted internal code).
-    pub fn set(&mut self, key: &'static str, v: i64) {
-        self.values.insert(key, v);
+    /// Sets a declared key's value (already range-checked by [`resolve`], or trusted internal
+    /// code).
+    pub fn set(&mut self, key: &str, v: i64) {
+        let i = self.index(key);
+        self.values[i] = v;
     }
 
     /// Values that differ from their defaults, as `key=value` (names for choices).
     pub fn non_defaults(&self) -> Vec<String> {
-        self.specs
-            .iter()
-            .filter(|s| self.values.get(s.key) != Some(&s.default))
-            .map(|s| {
-                let v = self.get(s.key);
-                match s.choices.get(v as usize) {
-                    Some(name) if !s.choices.is_empty() => format!("{}={name}", s.key),
-                    _ => format!("{}={v}", s.key),
-                }
+        self.iter()
+            .zip(self.specs)
+            .filter(|((_, v), s)| *v != s.default)
+            .map(|((k, v), s)| match s.choices.get(v as usize) {
+                Some(name) => format!("{k}={name}"),
+                None => format!("{k}={v}"),
             })
             .collect()
     }
 
+    /// Every key and its value, in the specs' order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, i64)> + '_ {
-        self.values.iter().map(|(k, v)| (*k, *v))
+        self.specs
+            .iter()
+            .map(|s| s.key)
+            .zip(self.values.iter().copied())
     }
 }
 
