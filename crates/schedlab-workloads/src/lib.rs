@@ -346,7 +346,9 @@ impl Preset {
 }
 
 /// Every preset, in display order: the benchmarks, the probes, then the classroom examples.
-pub const PRESETS: &[Preset] = &[
+/// A `static`, not a `const`: a crate that names a `const` gets its own copy of the list and
+/// of each generator closure it points to (the page's wasm held two of them).
+pub static PRESETS: &[Preset] = &[
     contest::PRESET,
     chat::CHAT,
     chat::HACKBENCH,
