@@ -44,6 +44,11 @@ pub enum State {
 /// File ids from here up are tasks' anonymous memory: `ANON + task index`.
 pub const ANON: u32 = 1 << 31;
 
+/// A block's key in [`PageCache`]'s swap map.
+fn swap_key((file, block): Key) -> (u64, u64) {
+    (u64::from(file), block)
+}
+
 /// What touching an anonymous block found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Touch {
@@ -120,8 +125,10 @@ pub struct PageCache {
     pub anon_used: u64,
     /// `vm_swappiness` (0..=100).
     pub swappiness: u64,
-    /// Swapped-out anonymous blocks and their swap slots; the next free slot.
-    swapped: BTreeMap<Key, u64>,
+    /// Swapped-out anonymous blocks and their swap slots; the next free slot. Keyed by the
+    /// block's key in plain `u64`s ([`swap_key`]), as the elevators' deadline lists are keyed,
+    /// so that both use one copy of the map's code (the page's wasm is smaller by it).
+    swapped: BTreeMap<(u64, u64), u64>,
     next_slot: u64,
     /// Swap slots written since the engine last took them: `(slot, key)`.
     pub swap_out: Vec<(u64, Key)>,
@@ -193,7 +200,7 @@ impl PageCache {
         if self.touch(k) {
             return Touch::Hit;
         }
-        if let Some(&slot) = self.swapped.get(&k) {
+        if let Some(&slot) = self.swapped.get(&swap_key(k)) {
             return Touch::Swapped(slot);
         }
         self.insert_anon(k);
@@ -202,7 +209,7 @@ impl PageCache {
 
     /// A swapped-out block is read back: resident again, its slot freed.
     pub fn swap_in(&mut self, k: Key) {
-        if self.swapped.remove(&k).is_some() && !self.contains(k) {
+        if self.swapped.remove(&swap_key(k)).is_some() && !self.contains(k) {
             self.insert_anon(k);
         }
     }
@@ -237,7 +244,7 @@ impl PageCache {
         self.anon_used -= self.block;
         let slot = self.next_slot;
         self.next_slot += 1;
-        self.swapped.insert(k, slot);
+        self.swapped.insert(swap_key(k), slot);
         self.swap_out.push((slot, k));
         self.swapped_out += 1;
         true

@@ -224,7 +224,9 @@ pub(crate) struct DirLists {
     /// `read_expire`, `write_expire`.
     expire: [Nanos; 2],
     sort: [BTreeMap<(u64, u64), Request>; 2],
-    fifo: [BTreeMap<(Nanos, u64), u64>; 2],
+    /// Keyed by the deadline's nanoseconds and the id: plain `u64`s, as the page cache's swap
+    /// map is keyed, so that both use one copy of the map's code.
+    fifo: [BTreeMap<(u64, u64), u64>; 2],
 }
 
 impl DirLists {
@@ -238,7 +240,7 @@ impl DirLists {
 
     pub(crate) fn add(&mut self, rq: Request) {
         let i = ix(rq.dir);
-        self.fifo[i].insert((rq.submitted + self.expire[i], rq.id), rq.pos);
+        self.fifo[i].insert(((rq.submitted + self.expire[i]).0, rq.id), rq.pos);
         self.sort[i].insert((rq.pos, rq.id), rq);
     }
 
@@ -248,14 +250,14 @@ impl DirLists {
         let rq = self.sort[i]
             .remove(&key)
             .expect("key taken from the sort list");
-        self.fifo[i].remove(&(rq.submitted + self.expire[i], rq.id));
+        self.fifo[i].remove(&((rq.submitted + self.expire[i]).0, rq.id));
         rq
     }
 
     /// The oldest request of direction `d` if its deadline has come by `now`.
     pub(crate) fn expired(&self, d: Dir, now: Nanos) -> Option<(u64, u64)> {
         let (&(deadline, id), &pos) = self.fifo[ix(d)].iter().next()?;
-        (deadline <= now).then_some((pos, id))
+        (deadline <= now.0).then_some((pos, id))
     }
 
     /// Direction `d`'s requests in position order.
