@@ -116,8 +116,9 @@ pub struct PageCache {
     pub used: u64,
     pub dirty: u64,
     pub writeback: u64,
-    /// Each file's dirty blocks, oldest dirtied first.
-    dirty_order: BTreeMap<u32, BTreeSet<(Nanos, u64)>>,
+    /// Each file's dirty blocks, oldest dirtied first, indexed by file id (files are numbered
+    /// densely from 0; anonymous pages are never dirty).
+    dirty_order: Vec<BTreeSet<(Nanos, u64)>>,
     /// Blocks evicted so far.
     pub evicted: u64,
     /// Resident anonymous pages by last use, oldest first, and their bytes.
@@ -153,7 +154,7 @@ impl PageCache {
             used: 0,
             dirty: 0,
             writeback: 0,
-            dirty_order: BTreeMap::new(),
+            dirty_order: Vec::new(),
             evicted: 0,
             anon: BTreeMap::new(),
             anon_used: 0,
@@ -295,8 +296,17 @@ impl PageCache {
             }
         }
         self.dirty += self.block;
-        self.dirty_order.entry(k.0).or_default().insert((now, k.1));
+        self.dirty_blocks(k.0).insert((now, k.1));
         self.block
+    }
+
+    /// `file`'s dirty blocks, its list made on first use.
+    fn dirty_blocks(&mut self, file: u32) -> &mut BTreeSet<(Nanos, u64)> {
+        let f = file as usize;
+        if self.dirty_order.len() <= f {
+            self.dirty_order.resize_with(f + 1, BTreeSet::new);
+        }
+        &mut self.dirty_order[f]
     }
 
     /// Changes a block's state, keeping the clean list in step.
@@ -366,10 +376,10 @@ impl PageCache {
 
     /// The oldest dirty block of the files `on` accepts: when it was dirtied, file, block.
     pub fn oldest_dirty_block(&self, on: impl Fn(u32) -> bool) -> Option<(Nanos, u32, u64)> {
-        self.dirty_order
-            .iter()
-            .filter(|(f, _)| on(**f))
-            .filter_map(|(f, set)| set.iter().next().map(|&(t, b)| (t, *f, b)))
+        (0u32..)
+            .zip(&self.dirty_order)
+            .filter(|&(f, _)| on(f))
+            .filter_map(|(f, set)| set.iter().next().map(|&(t, b)| (t, f, b)))
             .min()
     }
 
@@ -392,7 +402,7 @@ impl PageCache {
             let Some(State::Dirty(t)) = self.state(k) else {
                 break;
             };
-            if let Some(set) = self.dirty_order.get_mut(&file) {
+            if let Some(set) = self.dirty_order.get_mut(file as usize) {
                 set.remove(&(t, first + count));
             }
             self.set(k, State::Writeback(None));
@@ -413,7 +423,7 @@ impl PageCache {
                     None => self.set(k, State::Clean),
                     Some(t) => {
                         self.set(k, State::Dirty(t));
-                        self.dirty_order.entry(file).or_default().insert((t, b));
+                        self.dirty_blocks(file).insert((t, b));
                     }
                 }
             }
