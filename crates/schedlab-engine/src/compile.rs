@@ -190,7 +190,7 @@ impl Compiled {
         // Forks of named programs are resolved last, so programs may fork each other (or
         // themselves: a fork bomb).
         for (at, name) in fixups {
-            // The scenario was validated before `Engine::new`, so the program exists; entry 0 (a valid entry)
+            // `Engine::new` validates first, so the program exists; entry 0 (a valid entry)
             // keeps this total without a panic path.
             let target = c.named.get(&name).copied().unwrap_or(0);
             if let Op::Fork { entry, .. } = &mut c.ops[at] {

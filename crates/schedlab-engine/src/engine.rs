@@ -24,7 +24,7 @@ use crate::policy::{
 use crate::program::WaitFor;
 use crate::queue::{EventQueue, Item};
 use crate::rng::Rng;
-use crate::scenario::{limits, Costs, Scenario};
+use crate::scenario::{limits, Costs, Problems, Scenario};
 use crate::time::Nanos;
 use crate::trace::{
     Annotation, Detail, Mark, Migration, Segment, StateChange, Trace, TraceCap, TraceHasher,
@@ -382,14 +382,13 @@ macro_rules! hook {
 }
 
 impl Engine {
-    /// Prepares a run under `policy` of a scenario that [`Scenario::validate`] accepts
-    /// (`schedlab_policies::registry::engine` validates it, with its policy, first: this does
-    /// not validate it again).
-    pub fn new(scenario: &Scenario, policy: Box<dyn Policy>, opts: RunOptions) -> Engine {
-        debug_assert!(
-            scenario.validate().is_ok(),
-            "Engine::new needs a valid scenario"
-        );
+    /// Prepares a run of a validated scenario under `policy`.
+    pub fn new(
+        scenario: &Scenario,
+        policy: Box<dyn Policy>,
+        opts: RunOptions,
+    ) -> Result<Engine, Problems> {
+        scenario.validate()?;
         let code = Compiled::new(scenario);
         let cpus = scenario.cpus as usize;
         let tick_ns = policy
@@ -580,7 +579,7 @@ impl Engine {
             let at = vm.spec.writeback_interval;
             e.push(at, Ev::Kupdate);
         }
-        e
+        Ok(e)
     }
 
     pub fn now(&self) -> Nanos {

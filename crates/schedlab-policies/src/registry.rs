@@ -137,7 +137,7 @@ pub fn engine(s: &Scenario, opts: RunOptions) -> Result<Engine, SimError> {
             cpus: s.cpus as u16,
         },
     );
-    Ok(Engine::new(s, policy, opts))
+    Engine::new(s, policy, opts).map_err(SimError::Invalid)
 }
 
 /// Validates and runs a scenario to the end.

@@ -171,6 +171,7 @@ fn forcing_the_account_hook_changes_no_run() {
             };
             let run = |policy: Box<dyn Policy>| {
                 Engine::new(&s, policy, RunOptions::default())
+                    .expect("valid")
                     .run()
                     .expect("corpus runs")
             };
@@ -210,6 +211,7 @@ fn a_policy_that_loses_its_account_hook_runs_differently() {
     };
     let run = |policy: Box<dyn Policy>| {
         Engine::new(&s, policy, RunOptions::default())
+            .expect("valid")
             .run()
             .expect("runs")
     };
@@ -244,6 +246,7 @@ fn a_softirq_raised_twice_in_an_instant_runs_once() {
         policy.raise_at_tick_switch = raise_at_tick_switch;
         let log = Rc::clone(&policy.softirqs);
         let out = Engine::new(&s, Box::new(policy), RunOptions::default())
+            .expect("valid")
             .run()
             .expect("runs");
         let log = log.take();
