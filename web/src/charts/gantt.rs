@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::palette::{self, css, css_alpha, TaskColours};
+use super::palette::{self, css, css_alpha, Ink, TaskColours};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
@@ -198,12 +198,23 @@ fn draw_cpu_lane(
     top: f64,
     scale: f64,
 ) {
-    let mut last = u32::MAX;
+    // Tasks share nine colours: the style changes only with the ink, and each ink's text is
+    // made once a lane (a contest run's lane switches task at almost every bar).
+    let mut styles: Vec<(Ink, String)> = Vec::new();
+    let mut last = None;
     for r in rects {
-        if r.key != last {
-            // With tasks picked out, the others fade: where they ran stands out.
-            ctx.set_fill_style_str(&colours.of(r.key).css());
-            last = r.key;
+        // With tasks picked out, the others fade: where they ran stands out.
+        let ink = colours.of(r.key);
+        if last != Some(ink) {
+            let at = match styles.iter().position(|(i, _)| *i == ink) {
+                Some(at) => at,
+                None => {
+                    styles.push((ink, ink.css()));
+                    styles.len() - 1
+                }
+            };
+            ctx.set_fill_style_str(&styles[at].1);
+            last = Some(ink);
         }
         // At least one device pixel wide, so a short run never vanishes.
         let w = ((r.x1 - r.x0) * scale).max(scale);
