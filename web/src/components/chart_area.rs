@@ -35,9 +35,8 @@ pub struct ChartAreaProps {
 /// places so nothing jumps when they appear.
 #[component]
 pub fn ChartArea(props: &ChartAreaProps) -> Html {
-    // The charts under the Gantt chart and the inspector's playback bar (whose count of
-    // decisions sorts the run's segments) show a new run once the Gantt chart's frame with it
-    // has been painted (`use_deferred`): a slider's redraw is not held up by them.
+    // The charts under the Gantt chart draw a new run once the Gantt chart's frame with it has
+    // been painted (`use_deferred`): a slider's redraw is not held up by their canvases.
     let under = use_deferred(props.shown.clone());
     let Some(shown) = props.shown.clone() else {
         return html! {
@@ -97,7 +96,7 @@ pub fn ChartArea(props: &ChartAreaProps) -> Html {
                         onview={props.onview.clone()} selected={selected.clone()} compared={compared.clone()} />
                 </div>
             }
-            <Inspector data={Shared::from(under_data.clone())} cursor={view.cursor_ns}
+            <Inspector data={Shared::from(data.clone())} cursor={view.cursor_ns}
                 inspection={props.inspection.clone()} onview={props.onview.clone()} />
             if !props.secondary {
                 <div class="chart-row">
