@@ -325,7 +325,7 @@ pub fn App() -> Html {
             { masthead }
             <main class="explorer">
                 <aside class="builder" aria-label="Scenario">
-                    <PolicyPanel draft={draft.clone()} generated={(*generated).clone()}
+                    <PolicyPanel draft={draft.clone()} generated={(*generated).clone().map(Shared::from)}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
                     if page_painted {
                     <ScenarioPanel preset={state.preset.clone()} edited={state.edited}

@@ -18,11 +18,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::palette::{self, css, css_alpha, TaskColours};
+use super::palette::{self, css, css_alpha, Ink, TaskColours};
 use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
 };
+use crate::components::Shared;
 use crate::hooks::use_deferred::{use_deferred, use_painted};
 use crate::state::ViewChange;
 
@@ -197,12 +198,23 @@ fn draw_cpu_lane(
     top: f64,
     scale: f64,
 ) {
-    let mut last = u32::MAX;
+    // Tasks share nine colours: the style changes only with the ink, and each ink's text is
+    // made once a lane (a contest run's lane switches task at almost every bar).
+    let mut styles: Vec<(Ink, String)> = Vec::new();
+    let mut last = None;
     for r in rects {
-        if r.key != last {
-            // With tasks picked out, the others fade: where they ran stands out.
-            ctx.set_fill_style_str(&colours.of(r.key).css());
-            last = r.key;
+        // With tasks picked out, the others fade: where they ran stands out.
+        let ink = colours.of(r.key);
+        if last != Some(ink) {
+            let at = match styles.iter().position(|(i, _)| *i == ink) {
+                Some(at) => at,
+                None => {
+                    styles.push((ink, ink.css()));
+                    styles.len() - 1
+                }
+            };
+            ctx.set_fill_style_str(&styles[at].1);
+            last = Some(ink);
         }
         // At least one device pixel wide, so a short run never vanishes.
         let w = ((r.x1 - r.x0) * scale).max(scale);
@@ -350,10 +362,11 @@ struct Drag {
     moved: bool,
 }
 
-/// The Gantt chart's props: the run and how the page's view shows it.
-#[derive(Properties, Clone)]
+/// The Gantt chart's props: the run (compared by pointer, `Shared`) and how the page's view
+/// shows it.
+#[derive(Properties, Clone, PartialEq)]
 pub struct GanttProps {
-    pub data: Rc<RunData>,
+    pub data: Shared<RunData>,
     /// Names a copy: the pinned run's is "A", shown in its title and suffixed to its canvas's
     /// `data-testid` (`gantt-a`); the live run is "B" in compare mode, its hooks unchanged.
     #[prop_or_default]
@@ -396,7 +409,7 @@ impl GanttProps {
     /// The chart of `data` in the default view, changing nothing.
     pub fn of(data: Rc<RunData>) -> GanttProps {
         GanttProps {
-            data,
+            data: data.into(),
             label: None,
             caption: None,
             span: None,
@@ -409,24 +422,6 @@ impl GanttProps {
             type_scale: 1.0,
             presenter: false,
         }
-    }
-}
-
-/// The run is compared by pointer, as in [`super::ChartProps`].
-impl PartialEq for GanttProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data)
-            && self.label == other.label
-            && self.caption == other.caption
-            && self.span == other.span
-            && self.lanes == other.lanes
-            && self.zoom == other.zoom
-            && self.cursor == other.cursor
-            && self.selected == other.selected
-            && self.compared == other.compared
-            && self.onview == other.onview
-            && self.type_scale == other.type_scale
-            && self.presenter == other.presenter
     }
 }
 
@@ -843,26 +838,14 @@ pub fn svg(
 pub const TEXT_ROWS: usize = 60;
 
 /// What the text alternative lists: the run's segments in a window.
-#[derive(Properties, Clone)]
+#[derive(Properties, Clone, PartialEq)]
 struct TextProps {
-    data: Rc<RunData>,
+    data: Shared<RunData>,
     mode: LaneMode,
     window: Window,
     lanes: usize,
     id: AttrValue,
     name: AttrValue,
-}
-
-/// The run is compared by pointer, as in [`GanttProps`].
-impl PartialEq for TextProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data)
-            && self.mode == other.mode
-            && self.window == other.window
-            && self.lanes == other.lanes
-            && self.id == other.id
-            && self.name == other.name
-    }
 }
 
 /// The chart's text alternative ([`text_alternative`]), following what the canvas shows once

@@ -9,7 +9,6 @@
 use plotters::style::RGBColor;
 use schedlab::machine::{byte_ceiling, nice_ceiling, MachineSeries};
 use schedlab::text::bytes;
-use std::rc::Rc;
 
 use schedlab::link::TimeWindow;
 use schedlab::view::{format_ns, time_ticks, RunData, Window};
@@ -21,6 +20,7 @@ use super::{
     context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
     BAR_STYLE, FRAME_STYLE,
 };
+use crate::components::Shared;
 use crate::state::ViewChange;
 
 // The Gantt chart's geometry, so both plots span the same pixels.
@@ -632,9 +632,11 @@ fn legend(colours: &TaskColours, m: &MachineSeries) -> Html {
     }
 }
 
-#[derive(Properties)]
+/// The run is compared by pointer (`Shared`): a comparison by value walked the whole run
+/// (0.5 ms a contest slider move, profiled), even for the same one.
+#[derive(Properties, PartialEq)]
 pub struct MachineProps {
-    pub data: Rc<RunData>,
+    pub data: Shared<RunData>,
     /// The Gantt chart's time window; `None` (or a window past this run) shows the whole run.
     pub zoom: Option<TimeWindow>,
     /// The inspector's time cursor (ns).
@@ -647,19 +649,6 @@ pub struct MachineProps {
     /// The tasks compared with it, by name.
     #[prop_or_default]
     pub compared: Vec<AttrValue>,
-}
-
-/// The run is compared by pointer, as in [`super::ChartProps`]: a derived comparison walked
-/// the whole run (0.5 ms a contest slider move, profiled), even for the same one.
-impl PartialEq for MachineProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data)
-            && self.zoom == other.zoom
-            && self.cursor == other.cursor
-            && self.onview == other.onview
-            && self.selected == other.selected
-            && self.compared == other.compared
-    }
 }
 
 #[component]

@@ -28,6 +28,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
+use crate::components::Shared;
+
 pub use gantt::{GanttChart, GanttProps};
 pub use latency::LatencyHistogram;
 pub use machine::MachineChart;
@@ -93,11 +95,12 @@ pub fn on_task_select<K: Copy + 'static>(
     })
 }
 
-/// Props of every chart: the run. Compared by pointer, not by content: a new run is a new `Rc`,
-/// and comparing 100,000 segments on every parent render would cost more than drawing them.
-#[derive(Properties, Clone)]
+/// Props of every chart: the run. Compared by pointer, not by content (`Shared`): a new run is
+/// a new `Rc`, and comparing 100,000 segments on every parent render would cost more than
+/// drawing them.
+#[derive(Properties, Clone, PartialEq)]
 pub struct ChartProps {
-    pub data: Rc<RunData>,
+    pub data: Shared<RunData>,
     /// Names a second copy of a chart (the Gantt chart of a pinned run is "A"): shown in its
     /// title and suffixed to its canvas's `data-testid` (`gantt-a`), so the hooks stay unique.
     #[prop_or_default]
@@ -112,16 +115,6 @@ pub struct ChartProps {
     /// the chart's own.
     #[prop_or_default]
     pub onview: Option<Callback<crate::state::ViewChange>>,
-}
-
-impl PartialEq for ChartProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data)
-            && self.label == other.label
-            && self.selected == other.selected
-            && self.compared == other.compared
-            && self.onview == other.onview
-    }
 }
 
 impl ChartProps {
@@ -157,8 +150,8 @@ pub(crate) fn plotters_svg<E>(
 }
 
 /// Identity of a run for effect dependencies (pointer equality, see [`ChartProps`]).
-pub(crate) fn run_key(data: &Rc<RunData>) -> usize {
-    Rc::as_ptr(data) as usize
+pub(crate) fn run_key(data: &Shared<RunData>) -> usize {
+    Rc::as_ptr(&data.0) as usize
 }
 
 /// A `ResizeObserver` callback; kept alive as long as the observer.

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::backend::{Backend, DrawError};
 use super::palette;
 use super::{device_pixel_ratio, offset, size_canvas, tooltip, use_element_width, FRAME_STYLE};
+use crate::components::Shared;
 use crate::state::SweepRun;
 
 /// Canvas height in CSS pixels.
@@ -163,20 +164,12 @@ fn y_label(v: f64, span: f64) -> String {
     format!("{v:.decimals$}")
 }
 
-#[derive(Properties, Clone)]
+/// The run is compared by pointer (`Shared`): every point that arrives makes a new `SweepRun`.
+#[derive(Properties, Clone, PartialEq)]
 pub struct SweepChartProps {
-    pub run: Rc<SweepRun>,
+    pub run: Shared<SweepRun>,
     pub marker: Option<i64>,
     pub stale: bool,
-}
-
-/// Compared by pointer: every point that arrives makes a new `SweepRun`.
-impl PartialEq for SweepChartProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &other.run)
-            && self.marker == other.marker
-            && self.stale == other.stale
-    }
 }
 
 /// The swept tunable as the x axis names it: its label and unit.
@@ -229,7 +222,7 @@ pub fn SweepChart(props: &SweepChartProps) -> Html {
         let run = run.clone();
         let map = map.clone();
         let x_desc = x_desc.clone();
-        let key = Rc::as_ptr(&run) as usize;
+        let key = Rc::as_ptr(&run.0) as usize;
         use_effect_with((key, marker, stale, width, dpr.to_bits()), move |_| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                 return;

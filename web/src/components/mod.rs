@@ -65,3 +65,10 @@ impl<T> From<Rc<T>> for Shared<T> {
         Shared(rc)
     }
 }
+
+/// Lets props of `Shared` data take the `Rc` a caller holds, as `data={run.clone()}`.
+impl<T> yew::html::IntoPropValue<Shared<T>> for Rc<T> {
+    fn into_prop_value(self) -> Shared<T> {
+        Shared(self)
+    }
+}

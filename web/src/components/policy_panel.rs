@@ -1,20 +1,21 @@
-use std::rc::Rc;
-
 use schedlab::engine::machine::knobs;
 use schedlab::{Problem, Scenario};
 use yew::prelude::*;
 
 use crate::components::tunable_slider::TunableSlider;
+use crate::components::Shared;
 use crate::state::{problem_at, Edit, FEATURED_TUNABLE};
 
 #[derive(Properties, PartialEq)]
 pub struct PolicyPanelProps {
-    /// The scenario being edited: its policy, tunables and machine.
-    pub draft: Rc<Scenario>,
+    /// The scenario being edited: its policy, tunables and machine. Compared by pointer
+    /// (`Shared`), as an edit makes a new one: the page renders this panel on every run's reply.
+    pub draft: Shared<Scenario>,
     /// What the draft's preset makes for its CPUs, seed and policy (`AppState::generated`),
-    /// when the draft has a machine: its knobs are what a machine knob's Reset restores.
+    /// when the draft has a machine: its knobs are what a machine knob's Reset restores. By
+    /// pointer too: made again only when what it depends on changes.
     #[prop_or_default]
-    pub generated: Option<Rc<Scenario>>,
+    pub generated: Option<Shared<Scenario>>,
     /// The draft's problems: each field shows its own.
     #[prop_or_default]
     pub problems: Vec<Problem>,

@@ -10,8 +10,7 @@
 //! the next input and the next Gantt chart wait for it, only to be replaced; they follow once
 //! the slider rests.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -54,11 +53,20 @@ pub fn use_deferred<T: Clone + PartialEq + 'static>(value: Option<T>) -> Option<
     now
 }
 
+/// A deferred update waiting to run.
+type Waiting = Box<dyn FnOnce()>;
+
 std::thread_local! {
     /// Whether deferred values wait ([`hold`]).
     static HELD: Cell<bool> = const { Cell::new(false) };
     /// Until when (the page's `performance.now()`, ms) they wait once released ([`hold`]).
     static REST_UNTIL: Cell<f64> = const { Cell::new(0.0) };
+    /// The updates waiting for the release and the rest's end, which one timer wakes
+    /// ([`wake_later`]): each polling for itself after every frame of a drag cost the page's
+    /// thread 1-2 ms a contest move in animation callbacks and timers (profiled).
+    static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
+    /// Whether that timer is set.
+    static WAKE_SET: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Holds back (`held`) or releases the deferred values' updates, released ones still waiting
@@ -69,6 +77,7 @@ std::thread_local! {
 pub fn hold(held: bool, rest_until_ms: f64) {
     HELD.with(|h| h.set(held));
     REST_UNTIL.with(|r| r.set(rest_until_ms));
+    wake_later();
 }
 
 /// Runs `f` once a frame has been painted and the deferred values are released and rested
@@ -82,8 +91,7 @@ where
 }
 
 /// Runs `f` now if the deferred values are released and rested, unless `current` says a newer
-/// value replaced it; else looks again after the next painted frame (held) or at the rest's
-/// end.
+/// value replaced it; else it waits for them ([`WAITING`]) and looks again then.
 fn when_released<C, F>(current: C, f: F)
 where
     C: Fn() -> bool + 'static,
@@ -92,20 +100,34 @@ where
     if !current() {
         return;
     }
-    if HELD.with(Cell::get) {
-        after_paint_released(current, f);
-        return;
-    }
-    let rest_ms = REST_UNTIL.with(Cell::get) - now_ms();
-    if rest_ms > 0.0 {
-        yew::platform::spawn_local(async move {
-            let rest = std::time::Duration::from_millis(rest_ms.ceil() as u64);
-            yew::platform::time::sleep(rest).await;
-            when_released(current, f);
+    if HELD.with(Cell::get) || REST_UNTIL.with(Cell::get) > now_ms() {
+        WAITING.with(|w| {
+            w.borrow_mut()
+                .push(Box::new(move || when_released(current, f)))
         });
+        wake_later();
     } else {
         f();
     }
+}
+
+/// Sets the one timer that runs the waiting updates at the rest's end, unless they are held
+/// (their release sets it) or it is set.
+fn wake_later() {
+    if HELD.with(Cell::get) || WAKE_SET.with(Cell::get) || WAITING.with(|w| w.borrow().is_empty()) {
+        return;
+    }
+    WAKE_SET.with(|s| s.set(true));
+    let rest_ms = (REST_UNTIL.with(Cell::get) - now_ms()).max(0.0);
+    yew::platform::spawn_local(async move {
+        let rest = std::time::Duration::from_millis(rest_ms.ceil() as u64);
+        yew::platform::time::sleep(rest).await;
+        WAKE_SET.with(|s| s.set(false));
+        // Each runs, or waits again when a newer run holds them or the rest moved on.
+        for waiting in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
+            waiting();
+        }
+    });
 }
 
 /// Whether the frame that shows this component's first render has been painted: false in that
@@ -122,6 +144,12 @@ pub fn use_painted() -> bool {
     *painted
 }
 
+std::thread_local! {
+    /// What waits for the next painted frame ([`after_paint`]), and the number of that frame's
+    /// batch: one animation callback and two timers serve every chart and panel of a render.
+    static AFTER_PAINT: RefCell<(u64, Vec<Waiting>)> = const { RefCell::new((0, Vec::new())) };
+}
+
 /// Runs `f` once the next frame has been painted: a zero timeout set from that frame's
 /// animation callback, which runs before its paint. A hidden page paints no frame, so a
 /// timeout of [`AFTER_PAINT_LIMIT_MS`] runs it anyway. Without a window it runs at once.
@@ -130,21 +158,40 @@ pub fn after_paint<F: FnOnce() + 'static>(f: F) {
         f();
         return;
     };
-    let once = Rc::new(Cell::new(Some(f)));
-    let run = move |once: Rc<Cell<Option<F>>>| {
-        if let Some(f) = once.take() {
-            f();
-        }
+    let batch = AFTER_PAINT.with(|a| {
+        let (batch, waiting) = &mut *a.borrow_mut();
+        waiting.push(Box::new(f));
+        // The first of a batch sets its callback and timers.
+        (waiting.len() == 1).then(|| {
+            *batch += 1;
+            *batch
+        })
+    });
+    let Some(batch) = batch else {
+        return;
     };
+    // The batch, taken once by whichever of its callbacks comes first: the frame's closes it,
+    // as what is asked for after the frame's callback waits for a frame of its own.
+    let take = move || {
+        AFTER_PAINT.with(|a| {
+            let (current, waiting) = &mut *a.borrow_mut();
+            if *current == batch {
+                std::mem::take(waiting)
+            } else {
+                Vec::new()
+            }
+        })
+    };
+    let run = |waiting: Vec<Waiting>| waiting.into_iter().for_each(|f| f());
     let timer = window.clone();
-    {
-        let once = once.clone();
-        super::on_next_frame(Box::new(move || {
-            let after = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+    super::on_next_frame(Box::new(move || {
+        let waiting = take();
+        if !waiting.is_empty() {
+            let after = wasm_bindgen::closure::Closure::once_into_js(move || run(waiting));
             timer.set_timeout_with_callback(after.unchecked_ref()).ok();
-        }));
-    }
-    let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(once));
+        }
+    }));
+    let fallback = wasm_bindgen::closure::Closure::once_into_js(move || run(take()));
     window
         .set_timeout_with_callback_and_timeout_and_arguments_0(
             fallback.unchecked_ref(),

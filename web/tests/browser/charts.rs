@@ -66,7 +66,7 @@ async fn render_and_wait<T: BaseComponent<Properties = ChartProps>>(
     render_props_and_wait::<T>(
         testid,
         ChartProps {
-            data: run_data(),
+            data: run_data().into(),
             label: None,
             selected: None,
             compared: Vec::new(),
@@ -154,7 +154,7 @@ async fn sweep_chart_draws_points_and_the_marker() {
     yew::Renderer::<SweepChart>::with_root_and_props(
         root.clone(),
         SweepChartProps {
-            run,
+            run: run.into(),
             marker: Some(4),
             stale: false,
         },

@@ -643,6 +643,56 @@ fn contests_generated_scenario_follows_what_it_depends_on() {
     );
 }
 
+/// On contest a tunable's move leaves the draft what its preset makes: the run goes out as
+/// `Source::Generated` while the tunable is valid, whole while it is not, and as `Generated`
+/// again once it is; so with a machine knob set by hand over the preset, and not after a task
+/// was added.
+#[test]
+fn a_tunables_move_on_contest_keeps_the_draft_made_by_its_preset() {
+    let generated = |s: &AppState| {
+        matches!(
+            s.requests().first(),
+            Some(Request::Run {
+                scenario: Source::Generated { .. },
+                ..
+            })
+        )
+    };
+    let contest = reduce(&open(plain()), Edit::SelectPreset("contest".into()));
+    assert!(contest.contest.from_run && generated(&contest));
+    let spec = schedlab::find(&contest.draft.policy.id)
+        .and_then(|p| p.tunables.first())
+        .unwrap();
+    let key = spec.key.to_owned();
+    let moved = reduce(&contest, Edit::SetTunable(key.clone(), spec.max));
+    assert!(moved.contest.from_run && generated(&moved));
+    let invalid = reduce(&moved, Edit::SetTunable(key.clone(), spec.max + 1));
+    assert!(!invalid.problems.is_empty());
+    assert!(!invalid.contest.from_run && !generated(&invalid));
+    let back = reduce(&invalid, Edit::ResetTunable(key.clone()));
+    assert!(back.problems.is_empty() && back.contest.from_run && generated(&back));
+    // A knob set by hand over the preset: still its scenario, with the knob.
+    let knob = schedlab::engine::machine::knobs::knobs()
+        .next()
+        .unwrap()
+        .spec;
+    let value = if knob.default == knob.max {
+        knob.min
+    } else {
+        knob.max
+    };
+    let set = reduce(&back, Edit::SetTunable(knob.key.to_owned(), value));
+    assert_eq!(set.contest.machine.get(knob.key), Some(&value));
+    let moved = reduce(&set, Edit::SetTunable(key, spec.max));
+    assert_eq!(moved.contest.machine, set.contest.machine);
+    assert!(moved.contest.from_run && generated(&moved));
+    // A task added to the preset's: no longer what it makes, and a tunable's move keeps that.
+    let edited = reduce(&moved, Edit::AddTask);
+    assert!(!edited.contest.from_run && !generated(&edited));
+    let moved = reduce(&edited, Edit::ResetTunable(spec.key.to_owned()));
+    assert!(!moved.contest.from_run && !generated(&moved));
+}
+
 /// What `AppState::generated` reuses rests on this: every preset's scenario depends on the
 /// policy's id only, its tunables landing in the scenario's `policy` alone.
 #[test]
