@@ -273,7 +273,7 @@ pub fn App() -> Html {
                 <main class="presenter" data-testid="presenter">
                     <div class="presenter-bar">
                         <HeadlineCards shown={shown.clone()} />
-                        <DiscussedSlider discussed={discussed}
+                        <DiscussedSlider discussed={discussed.map(|(spec, value)| (components::Static(spec), value))}
                             problem={discussed.and_then(|(spec, _)| state.problem_at(&format!("policy.tunables.{}", spec.key)))}
                             onedit={dispatch.edit.clone()} />
                     </div>

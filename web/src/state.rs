@@ -780,12 +780,12 @@ impl AppState {
 
     /// Presenter mode's one slider: the tunable last moved, if the draft still has it, else
     /// the featured one if its policy has it, else the policy's first. Its spec and value.
-    pub fn discussed_tunable(&self) -> Option<(TunableSpec, i64)> {
+    pub fn discussed_tunable(&self) -> Option<(&'static TunableSpec, i64)> {
         let policy = schedlab::find(&self.draft.policy.id)?;
         let of_policy = |key: &str| {
             let spec = policy.tunables.iter().find(|t| t.key == key)?;
             let value = self.draft.policy.tunables.get(key).copied();
-            Some((*spec, value.unwrap_or(spec.default)))
+            Some((spec, value.unwrap_or(spec.default)))
         };
         let of_machine = |key: &str| {
             let knob = knobs::find(key)?;

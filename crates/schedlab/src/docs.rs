@@ -104,10 +104,7 @@ fn machine_markdown() -> String {
          knobs set override it. An elevator's knob only matters while that elevator is chosen.\n\n",
     );
     md.push_str(&tunable_table(
-        schedlab_engine::machine::knobs::knobs()
-            .map(|k| k.spec)
-            .collect::<Vec<_>>()
-            .iter(),
+        schedlab_engine::machine::knobs::knobs().map(|k| k.spec),
     ));
     md.push_str(
         "\n### Device parameters\n\n\

@@ -66,6 +66,35 @@ impl<T> From<Rc<T>> for Shared<T> {
     }
 }
 
+/// `'static` data in props, compared by address: a registry's entry (a tunable's spec, its help
+/// text and all) never changes, so the same address is the same entry, and comparing props
+/// does not walk its text on every render of the page. (A constant may sit at another address
+/// where another crate names it: then two equal entries compare unequal, which only renders
+/// again.)
+#[derive(Debug)]
+pub struct Static<T: 'static>(pub &'static T);
+
+impl<T> Clone for Static<T> {
+    fn clone(&self) -> Static<T> {
+        *self
+    }
+}
+
+impl<T> Copy for Static<T> {}
+
+impl<T> PartialEq for Static<T> {
+    fn eq(&self, other: &Static<T>) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl<T> Deref for Static<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0
+    }
+}
+
 /// Lets props of `Shared` data take the `Rc` a caller holds, as `data={run.clone()}`.
 impl<T> yew::html::IntoPropValue<Shared<T>> for Rc<T> {
     fn into_prop_value(self) -> Shared<T> {

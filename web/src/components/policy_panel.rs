@@ -3,7 +3,7 @@ use schedlab::{Problem, Scenario};
 use yew::prelude::*;
 
 use crate::components::tunable_slider::TunableSlider;
-use crate::components::Shared;
+use crate::components::{Shared, Static};
 use crate::state::{problem_at, Edit, FEATURED_TUNABLE};
 
 #[derive(Properties, PartialEq)]
@@ -75,7 +75,7 @@ pub fn PolicyPanel(props: &PolicyPanelProps) -> Html {
                         { for specs.into_iter().map(|spec| {
                             let value = draft.policy.tunables.get(spec.key).copied().unwrap_or(spec.default);
                             let problem = problem(&format!("policy.tunables.{}", spec.key));
-                            html! { <TunableSlider spec={*spec} {value} {problem} onedit={onedit.clone()} /> }
+                            html! { <TunableSlider spec={Static(spec)} {value} {problem} onedit={onedit.clone()} /> }
                         }) }
                     </div>
                 }
@@ -88,7 +88,7 @@ pub fn PolicyPanel(props: &PolicyPanelProps) -> Html {
                         let value = knobs::get(draft, knob.spec.key)?;
                         let problem = problem(&knob.path());
                         let baseline = generated.and_then(|g| knobs::get(g, knob.spec.key));
-                        Some(html! { <TunableSlider spec={knob.spec} {value} {problem} {baseline} onedit={onedit.clone()} /> })
+                        Some(html! { <TunableSlider spec={Static(knob.spec)} {value} {problem} {baseline} onedit={onedit.clone()} /> })
                     }) }
                 </div>
             }

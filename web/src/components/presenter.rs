@@ -16,7 +16,7 @@ use schedlab::TunableSpec;
 
 use crate::charts::GanttChart;
 use crate::components::tunable_slider::TunableSlider;
-use crate::components::Shared;
+use crate::components::{Shared, Static};
 use crate::protocol::HeadlineValue;
 use crate::state::{Edit, Shown, ViewChange};
 
@@ -187,7 +187,7 @@ fn remember(
 #[derive(Properties, PartialEq)]
 pub struct DiscussedSliderProps {
     /// The tunable under discussion and its value (`AppState::discussed_tunable`).
-    pub discussed: Option<(TunableSpec, i64)>,
+    pub discussed: Option<(Static<TunableSpec>, i64)>,
     /// The draft's problem with it, if any.
     #[prop_or_default]
     pub problem: Option<String>,

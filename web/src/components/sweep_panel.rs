@@ -47,7 +47,7 @@ pub fn SweepPanel(props: &SweepPanelProps) -> Html {
     specs.extend(
         knobs::knobs()
             .filter(|k| knobs::get(draft, k.spec.key).is_some())
-            .filter_map(|k| knobs::spec(k.spec.key)),
+            .map(|k| k.spec),
     );
     let metrics = props.metrics;
     let first_metric = metrics.first().copied().unwrap_or("");

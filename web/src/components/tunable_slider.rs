@@ -1,12 +1,14 @@
 use schedlab::TunableSpec;
 use yew::prelude::*;
 
+use crate::components::Static;
 use crate::state::Edit;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct TunableSliderProps {
-    /// Everything the slider shows comes from here: label, unit, range, step, help.
-    pub spec: TunableSpec,
+    /// Everything the slider shows comes from here: label, unit, range, step, help. Compared
+    /// by address (`Static`): every slider's props are compared on every edit.
+    pub spec: Static<TunableSpec>,
     pub value: i64,
     #[prop_or_default]
     pub problem: Option<String>,
@@ -24,7 +26,7 @@ pub struct TunableSliderProps {
 #[component]
 pub fn TunableSlider(props: &TunableSliderProps) -> Html {
     let onedit = props.onedit.clone();
-    let spec = props.spec;
+    let spec: &'static TunableSpec = props.spec.0;
     let onreset = onedit.reform(move |_: MouseEvent| Edit::ResetTunable(spec.key.to_owned()));
     let oninput = Callback::from(move |e: InputEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();

@@ -12,7 +12,7 @@ use schedlab::{Job, Nanos, Scenario};
 use schedlab_web::components::contest_table::{ContestTable, ContestTableProps};
 use schedlab_web::components::inspector::{Inspector, InspectorProps};
 use schedlab_web::components::tunable_slider::{TunableSlider, TunableSliderProps};
-use schedlab_web::components::Shared;
+use schedlab_web::components::{Shared, Static};
 use schedlab_web::protocol::ContestCells;
 use schedlab_web::state::{Edit, Inspector as Inspection, ViewChange};
 use wasm_bindgen::JsCast;
@@ -50,7 +50,7 @@ fn click(element: &Element) {
 #[wasm_bindgen_test]
 async fn a_tunable_slider_shows_its_value_and_range_and_reports_moves() {
     let policy = schedlab::find(schedlab::workloads::DEFAULT_POLICY).unwrap();
-    let spec = *policy
+    let spec = policy
         .tunables
         .iter()
         .find(|t| t.key == "prio_bonus_ratio")
@@ -60,7 +60,7 @@ async fn a_tunable_slider_shows_its_value_and_range_and_reports_moves() {
     yew::Renderer::<TunableSlider>::with_root_and_props(
         root.clone(),
         TunableSliderProps {
-            spec,
+            spec: Static(spec),
             value: 10,
             problem: Some("prio_bonus_ratio: pick 10 for this test".into()),
             baseline: None,

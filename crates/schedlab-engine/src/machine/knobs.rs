@@ -30,10 +30,11 @@ enum Field {
     IoSched,
 }
 
-/// One machine knob: its spec and where a scenario stores it.
+/// One machine knob: its spec (`'static`, as a policy's specs are) and where a scenario
+/// stores it.
 #[derive(Clone, Copy, Debug)]
 pub struct Knob {
-    pub spec: TunableSpec,
+    pub spec: &'static TunableSpec,
     field: Field,
 }
 
@@ -45,7 +46,7 @@ pub const ELEVATORS: &[&str] = &["noop", "linus", "deadline", "anticipatory", "c
 macro_rules! vm_knobs {
     ($( $field:ident : $ty:ty = $spec:expr ),* $(,)?) => {
         &[$(Knob {
-            spec: field_spec::<$ty>(stringify!($field), $spec),
+            spec: &field_spec::<$ty>(stringify!($field), $spec),
             field: Field::Vm {
                 get: |m, spec| <$ty as FromTunable>::to_tunable(&m.$field, spec),
                 set: |m, v, spec| m.$field = <$ty as FromTunable>::from_tunable(v, spec),
@@ -79,7 +80,7 @@ const VM: &[Knob] = vm_knobs! {
 
 #[rustfmt::skip]
 const ELEVATOR: Knob = Knob {
-    spec: field_spec::<i64>("elevator", TunableSpec::choice("Elevator", ELEVATORS, 0,
+    spec: &field_spec::<i64>("elevator", TunableSpec::choice("Elevator", ELEVATORS, 0,
         "Every disk's queue discipline: noop (FIFO), linus (2.4), deadline (2.5), anticipatory (2.6 default), cfq (2.6.5+). The contest preset picks the policy's kernel era's; a scenario without one keeps each disk's own (noop by default).")
         .kernel("elevator= (boot parameter)")),
     field: Field::Elevator,
@@ -91,7 +92,7 @@ pub fn knobs() -> impl Iterator<Item = Knob> {
         .copied()
         .chain([ELEVATOR])
         .chain(elevator::tunables().map(|spec| Knob {
-            spec: *spec,
+            spec,
             field: Field::IoSched,
         }))
 }
@@ -101,13 +102,9 @@ pub fn find(key: &str) -> Option<Knob> {
     knobs().find(|k| k.spec.key == key)
 }
 
-/// The spec of machine knob `key`, if it is one (as `'static` as a policy's specs).
+/// The spec of machine knob `key`, if it is one.
 pub fn spec(key: &str) -> Option<&'static TunableSpec> {
-    VM.iter()
-        .chain([&ELEVATOR])
-        .map(|k| &k.spec)
-        .chain(elevator::tunables())
-        .find(|s| s.key == key)
+    find(key).map(|k| k.spec)
 }
 
 impl Knob {
@@ -124,7 +121,7 @@ impl Knob {
     /// scenario's disks for an elevator that `m` does not set.
     pub fn value(&self, m: &MachineSpec, disks: &[crate::scenario::DiskSpec]) -> i64 {
         match self.field {
-            Field::Vm { get, .. } => get(m, &self.spec),
+            Field::Vm { get, .. } => get(m, self.spec),
             Field::Elevator => {
                 let kind = m
                     .elevator
@@ -147,7 +144,7 @@ impl Knob {
     #[inline]
     fn store(&self, m: &mut MachineSpec, v: i64) {
         match self.field {
-            Field::Vm { set, .. } => set(m, v, &self.spec),
+            Field::Vm { set, .. } => set(m, v, self.spec),
             Field::Elevator => {
                 m.elevator = usize::try_from(v)
                     .ok()
