@@ -221,19 +221,28 @@ pub fn App() -> Html {
             machine.then(|| state.generated()).flatten().map(Rc::new)
         })
     };
-    // What the sweep panel shows about the draft: its metrics, and whether the sweep on screen
-    // is stale (which regenerates the preset), worked out again only when they can change.
-    let sweep_facts = {
+    // What the sweep panel shows about the draft: its metrics, which depend on the preset and
+    // whether the task table was edited only (resolving the preset's benchmark on every slider
+    // move cost 0.5-0.9 ms), and whether the sweep on screen is stale (which regenerates the
+    // preset), worked out only when there is one. The draft is compared by address: an edit
+    // makes a new one, and comparing two by value walks every task of an unchanged draft.
+    let sweep_metrics = {
         let state = state.clone();
-        let deps = (
-            state.draft.clone(),
-            state.preset.clone(),
-            state.edited,
-            state.sweep.clone(),
-        );
-        use_memo(deps, move |_| {
-            (state.sweep_metrics(), state.sweep_is_stale())
+        *use_memo((state.preset.clone(), state.edited), move |_| {
+            state.sweep_metrics()
         })
+    };
+    let sweep_stale = {
+        let state = state.clone();
+        let deps = state.sweep.clone().map(|sweep| {
+            (
+                Shared::from(state.draft.clone()),
+                state.preset.clone(),
+                state.edited,
+                Shared::from(sweep),
+            )
+        });
+        *use_memo(deps, move |deps| deps.is_some() && state.sweep_is_stale())
     };
 
     // Below, every component gets what it shows as props, read here from the one state; Yew
@@ -258,9 +267,9 @@ pub fn App() -> Html {
     };
     let sweep_props = || SweepPanelProps {
         draft: state.draft.clone(),
-        metrics: sweep_facts.0,
+        metrics: sweep_metrics,
         run: state.sweep.clone(),
-        stale: sweep_facts.1,
+        stale: sweep_stale,
         error: state.sweep_error.clone(),
         onsweep: dispatch.sweep.clone(),
     };
@@ -354,7 +363,7 @@ pub fn App() -> Html {
                         <ExportBar shown={shown.clone()} view={view.clone()}
                             sweep={state.sweep.clone().map(|run| SweepShown {
                                     marker: components::sweep_panel::marker(&state.draft, &run),
-                                    stale: sweep_facts.1,
+                                    stale: sweep_stale,
                                     run,
                                 })} />
                     </div>
