@@ -212,6 +212,60 @@ pub struct PendingPin {
     pub preset: Option<PresetRef>,
 }
 
+/// Text typed into fields that did not parse, with the reason, in field path order: a list, as
+/// a draft has a few such fields at most (a map of its own key and value types cost the page's
+/// wasm a copy of the tree's code, 8.8 KB).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawTexts(Vec<RawText>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawText {
+    pub path: String,
+    pub text: String,
+    pub message: String,
+}
+
+impl RawTexts {
+    /// The text typed into the field at `path`, if it did not parse.
+    pub fn get(&self, path: &str) -> Option<&RawText> {
+        self.0.iter().find(|r| r.path == path)
+    }
+
+    /// What a field shows: the text typed if it did not parse, else the value.
+    pub fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
+        match self.get(path) {
+            Some(r) => r.text.clone(),
+            None => value(),
+        }
+    }
+
+    fn set(&mut self, path: &str, text: &str, message: String) {
+        let raw = RawText {
+            path: path.to_owned(),
+            text: text.to_owned(),
+            message,
+        };
+        let at = self.0.partition_point(|r| r.path.as_str() < path);
+        match self.0.get_mut(at).filter(|r| r.path == path) {
+            Some(r) => *r = raw,
+            None => self.0.insert(at, raw),
+        }
+    }
+
+    fn remove(&mut self, path: &str) {
+        self.0.retain(|r| r.path != path);
+    }
+
+    /// Forgets the fields whose path starts with `prefix` (`tasks`, `policy`).
+    fn remove_under(&mut self, prefix: &str) {
+        self.0.retain(|r| !r.path.starts_with(prefix));
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
     /// The scenario being edited. Invalid drafts are kept so the fields show what was typed.
@@ -221,7 +275,7 @@ pub struct AppState {
     /// The task table was edited after the preset generated the scenario.
     pub edited: bool,
     /// Text a field could not parse, by field path, with the reason.
-    pub raw: BTreeMap<String, (String, String)>,
+    pub raw: RawTexts,
     /// Every problem of the draft: unparsable fields and the engine's validation.
     pub problems: Vec<Problem>,
     /// Lanes, zoom, selected task and cursor of the run on screen, and its preset. Its
@@ -483,7 +537,7 @@ impl AppState {
             draft: Rc::new(scenario),
             preset,
             edited: false,
-            raw: BTreeMap::new(),
+            raw: RawTexts::default(),
             problems: Vec::new(),
             view: ViewState::default(),
             generation: 0,
@@ -805,10 +859,7 @@ impl AppState {
 
     /// What a field shows: the text the user typed if it did not parse, else the value.
     pub fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
-        match self.raw.get(path) {
-            Some((text, _)) => text.clone(),
-            None => value(),
-        }
+        self.raw.field_text(path, value)
     }
 
     /// The banner's text: the draft's problems, then any notice.
@@ -836,16 +887,17 @@ impl AppState {
     fn revalidate(&mut self) {
         let mut problems: Vec<Problem> = self
             .raw
+            .0
             .iter()
-            .map(|(path, (_, message))| Problem {
-                path: path.clone(),
-                message: message.clone(),
+            .map(|r| Problem {
+                path: r.path.clone(),
+                message: r.message.clone(),
             })
             .collect();
         if let Err(p) = schedlab::validate(&self.draft) {
             for problem in p.0 {
                 // A field whose text did not parse already has its problem listed.
-                if !self.raw.contains_key(&problem.path) {
+                if self.raw.get(&problem.path).is_none() {
                     problems.push(problem);
                 }
             }
@@ -887,7 +939,7 @@ impl AppState {
                 Some(v)
             }
             Err(message) => {
-                self.raw.insert(path.to_owned(), (text.to_owned(), message));
+                self.raw.set(path, text, message);
                 None
             }
         }
@@ -907,7 +959,7 @@ impl AppState {
                 }
                 self.draft = Rc::new(s);
                 self.edited = false;
-                self.raw.retain(|k, _| !k.starts_with("tasks"));
+                self.raw.remove_under("tasks");
             }
             Err(p) => self.notice = Some(format!("The preset could not be generated: {p}")),
         }
@@ -1131,7 +1183,7 @@ impl AppState {
                     id,
                     tunables: BTreeMap::new(),
                 };
-                self.raw.retain(|k, _| !k.starts_with("policy"));
+                self.raw.remove_under("policy");
                 self.revalidate();
             }
             Edit::SetTunable(key, value) if knobs::find(&key).is_some() => {
@@ -1190,7 +1242,7 @@ impl AppState {
                     draft.tasks.remove(i);
                 }
                 // Field paths of later tasks shift: drop unparsed text of every task.
-                self.raw.retain(|k, _| !k.starts_with("tasks"));
+                self.raw.remove_under("tasks");
                 self.edited = true;
                 self.revalidate();
             }

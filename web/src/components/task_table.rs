@@ -1,4 +1,3 @@
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use schedlab::link::PresetRef;
@@ -6,7 +5,7 @@ use schedlab::workloads::classroom::{JobProblem, TextbookJob, EXERCISES};
 use schedlab::{Nanos, Problem, Scenario};
 use yew::prelude::*;
 
-use crate::state::Edit;
+use crate::state::{Edit, RawTexts};
 use crate::templates::Template;
 
 /// The draft as its fields show it: the scenario, its problems (with their field paths) and the
@@ -15,7 +14,7 @@ use crate::templates::Template;
 pub struct Fields {
     pub draft: Rc<Scenario>,
     pub problems: Vec<Problem>,
-    pub raw: BTreeMap<String, (String, String)>,
+    pub raw: RawTexts,
 }
 
 /// Equal when what the table shows is: the tasks, the groups and the policy's id (which says
@@ -38,10 +37,7 @@ impl Fields {
 
     /// What a field shows: the text typed if it did not parse, else the value.
     fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
-        match self.raw.get(path) {
-            Some((text, _)) => text.clone(),
-            None => value(),
-        }
+        self.raw.field_text(path, value)
     }
 }
 
@@ -403,7 +399,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                         <option value={t.key()} selected={*t == template}>{ t.label() }</option>
                     }) }
                 </select>
-                <details class="program" open={template == Template::Custom && state.raw.contains_key(&path("program"))}>
+                <details class="program" open={template == Template::Custom && state.raw.get(&path("program")).is_some()}>
                     <summary>{ "Program" }</summary>
                     <textarea class="program-json" aria-label={format!("Program of {} (JSON steps)", task.name)}
                         rows="4" value={program_text} onchange={on_program} />
