@@ -4,6 +4,13 @@
 // keeps its function names (`./x size` leaves one in target/dist-cache/app-named/: copy dist/
 // and put that app.js and app_bg.wasm in it), else wasm functions show as indices.
 //
+// Read small figures with care: sampled every 100 us over ten moves, a function under ~1 ms a
+// move varied 3-5 fold between runs of one build, and wasm-opt -Oz merges identical functions
+// under one of their names (a sweep panel closure showed 0.2-1 ms a slider move). Before
+// cutting a function, time its work natively (a scratch test over the contest reply): the
+// sweep panel's metrics, the sliders' spec comparisons and the playback's decisions, read off
+// these profiles at 0.4-0.9 ms a contest move each, took 0.1, 1.5 and 41 us natively.
+//
 // Like page-work.mjs it measures and reports; nothing here is a test.
 // Usage: node tests/e2e/bench/page-profile.mjs --dist DIR [--load] [--top N]
 import { resolve } from "node:path";
