@@ -13,6 +13,7 @@
 // `core`. The function list tells them apart by size and neighbours.
 //
 // Usage: node tests/e2e/bench/wasm-size.mjs [--depth N] [--top N] [--json] FILE.wasm...
+// --top N lists the N largest groups and functions (default 25; 0: all of them).
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -249,7 +250,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return Number(value);
   };
   const depth = option("--depth", 1);
-  const top = option("--top", 25);
+  const top = option("--top", 25) || Infinity;
   const json = args.includes("--json");
   const files = args.filter((a) => a !== "--json");
   if (files.length === 0) {
