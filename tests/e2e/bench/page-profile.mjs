@@ -16,9 +16,7 @@
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { dist as defaultDist, serveStatic } from "../fixtures.js";
-
-const MOVES = [10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
-const DONE = /^Done.*[0-9a-f]{16}$/;
+import { MOVES, done, moveSlider } from "./moves.mjs";
 
 // Self and inclusive time (ms) per function name in a CPU profile.
 function byFunction(profile) {
@@ -63,38 +61,20 @@ async function main() {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
-    const status = () => page.evaluate(() => document.querySelector('[data-testid="run-status"]')?.textContent.trim() ?? "");
-    const done = (not) =>
-      page.waitForFunction(
-        ([done, not]) => {
-          const text = document.querySelector('[data-testid="run-status"]')?.textContent.trim() ?? "";
-          return new RegExp(done).test(text) && !(not && text.endsWith(not));
-        },
-        [DONE.source, not],
-        { polling: 10, timeout: 60_000 },
-      );
     let moves = 1;
     if (process.argv.includes("--load")) {
       await cdp.send("Profiler.start");
       await page.goto(site.url);
-      await done(null);
+      await done(page, null);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     } else {
       await page.goto(site.url);
-      await done(null);
+      await done(page, null);
       await page.getByTestId("preset-select").selectOption("contest");
       await page.waitForTimeout(4000);
       moves = MOVES.length;
       await cdp.send("Profiler.start");
-      for (const value of MOVES) {
-        const hash = (await status()).slice(-16);
-        await page.evaluate((v) => {
-          const input = document.querySelector('[data-testid="tunable-prio_bonus_ratio"]');
-          input.value = String(v);
-          input.dispatchEvent(new Event("input", { bubbles: true }));
-        }, value);
-        await done(hash);
-      }
+      await moveSlider(page);
       await page.waitForTimeout(700);
     }
     const { profile } = await cdp.send("Profiler.stop");

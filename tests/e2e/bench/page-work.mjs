@@ -14,12 +14,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { dist as defaultDist, serveStatic } from "../fixtures.js";
+import { MOVES, done, moveSlider } from "./moves.mjs";
 
-const MOVES = [10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
 const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"];
-
-// The page's trace hash, from the run status ("Done ... · trace hash 0123456789abcdef").
-const DONE = /^Done.*[0-9a-f]{16}$/;
 
 // Thread time (ms) of the page's renderer in a trace: each thread's top-level tasks, and the
 // main thread's split by kind.
@@ -93,18 +90,6 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    // Plain DOM calls rather than locators, whose selector engine runs tasks of its own on the
-    // page's main thread.
-    const status = () => page.evaluate(() => document.querySelector('[data-testid="run-status"]')?.textContent.trim() ?? "");
-    const done = (not) =>
-      page.waitForFunction(
-        ([done, not]) => {
-          const text = document.querySelector('[data-testid="run-status"]')?.textContent.trim() ?? "";
-          return new RegExp(done).test(text) && !(not && text.endsWith(not));
-        },
-        [DONE.source, not],
-        { polling: 10, timeout: 60_000 },
-      );
     const traced = async (name, body) => {
       const path = join(traces, `${name}.json`);
       await browser.startTracing(page, { path, categories: CATEGORIES });
@@ -114,7 +99,7 @@ async function main() {
     };
     const load = await traced("load", async () => {
       await page.goto(site.url);
-      await done(null);
+      await done(page, null);
       // The status says Done in the app's first render; the Gantt chart is drawn in the next
       // frame (charts/gantt.rs), so the window ends two frames later.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -123,15 +108,7 @@ async function main() {
     const slide = async (name) =>
       perMove(
         await traced(name, async () => {
-          for (const value of MOVES) {
-            const hash = (await status()).slice(-16);
-            await page.evaluate((v) => {
-              const input = document.querySelector('[data-testid="tunable-prio_bonus_ratio"]');
-              input.value = String(v);
-              input.dispatchEvent(new Event("input", { bubbles: true }));
-            }, value);
-            await done(hash);
-          }
+          await moveSlider(page);
           // The panels under the Gantt chart follow the last move once the slider rests.
           await page.waitForTimeout(700);
         }),
