@@ -338,9 +338,9 @@ pub fn App() -> Html {
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
                     if page_painted {
                     <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
-                        cpus={state.field_text("cpus", || draft.cpus.to_string())}
-                        duration={state.field_text("duration", || draft.duration.to_string())}
-                        seed={state.field_text("seed", || draft.seed.to_string())}
+                        cpus={state.raw.field_text("cpus", || draft.cpus.to_string())}
+                        duration={state.raw.field_text("duration", || draft.duration.to_string())}
+                        seed={state.raw.field_text("seed", || draft.seed.to_string())}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
                     <TaskTable fields={Rc::new(components::task_table::Fields {
                             draft: state.draft.clone(),

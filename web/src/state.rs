@@ -857,11 +857,6 @@ impl AppState {
         problem_at(&self.problems, path)
     }
 
-    /// What a field shows: the text the user typed if it did not parse, else the value.
-    pub fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
-        self.raw.field_text(path, value)
-    }
-
     /// The banner's text: the draft's problems, then any notice.
     pub fn banner(&self) -> Option<String> {
         let mut parts = Vec::new();

@@ -14,9 +14,8 @@
 // Like page-work.mjs it measures and reports; nothing here is a test.
 // Usage: node tests/e2e/bench/page-profile.mjs --dist DIR [--load] [--top N]
 import { resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { dist as defaultDist, serveStatic } from "../fixtures.js";
-import { MOVES, done, moveSlider } from "./moves.mjs";
+import { MOVES, argument, done, launch, moveSlider } from "./driver.mjs";
 
 // Self and inclusive time (ms) per function name in a CPU profile.
 function byFunction(profile) {
@@ -45,16 +44,9 @@ function byFunction(profile) {
 }
 
 async function main() {
-  const argument = (name) => {
-    const at = process.argv.indexOf(name);
-    return at > 0 ? process.argv[at + 1] : null;
-  };
   const top = Number(argument("--top") ?? 40);
   const site = await serveStatic(resolve(argument("--dist") ?? defaultDist));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

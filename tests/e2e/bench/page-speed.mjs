@@ -25,9 +25,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
 import { cli, dist as defaultDist, serveStatic } from "../fixtures.js";
 import { BIG_RUN, INSPECT_AT_MS } from "./big-run.mjs";
+import { argument, launch } from "./driver.mjs";
 import { wasmMemory } from "./wasm-memory.mjs";
 
 const MOVES = [0, 10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
@@ -282,17 +282,10 @@ async function bigRunMemory(browser, site) {
 
 async function main() {
   const json = process.argv.includes("--json");
-  const argument = (name) => {
-    const at = process.argv.indexOf(name);
-    return at > 0 ? process.argv[at + 1] : null;
-  };
   const outFile = argument("--out");
   const dist = resolve(argument("--dist") ?? defaultDist);
   const site = await serveStatic(dist);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launch();
   try {
     const loads = [];
     const breakdowns = [];

@@ -12,9 +12,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
 import { dist as defaultDist, serveStatic } from "../fixtures.js";
-import { MOVES, done, moveSlider } from "./moves.mjs";
+import { MOVES, argument, done, launch, moveSlider } from "./driver.mjs";
 
 const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"];
 
@@ -77,16 +76,9 @@ function perMove({ main, workers }, n) {
 }
 
 async function main() {
-  const argument = (name) => {
-    const at = process.argv.indexOf(name);
-    return at > 0 ? process.argv[at + 1] : null;
-  };
   const site = await serveStatic(resolve(argument("--dist") ?? defaultDist));
   const traces = mkdtempSync(join(tmpdir(), "page-work-"));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

@@ -13,7 +13,7 @@ pub struct ScenarioPanelProps {
     #[prop_or_default]
     pub edited: bool,
     /// What the CPUs, duration and seed fields show: the value, or text typed that did not
-    /// parse (`AppState::field_text`).
+    /// parse (`RawTexts::field_text`).
     pub cpus: AttrValue,
     pub duration: AttrValue,
     pub seed: AttrValue,

@@ -34,11 +34,6 @@ impl Fields {
     fn problem_at(&self, path: &str) -> Option<String> {
         crate::state::problem_at(&self.problems, path)
     }
-
-    /// What a field shows: the text typed if it did not parse, else the value.
-    fn field_text(&self, path: &str, value: impl FnOnce() -> String) -> String {
-        self.raw.field_text(path, value)
-    }
 }
 
 /// The draft's preset is a textbook exercise (a classroom preset made of jobs).
@@ -278,7 +273,7 @@ fn JobRow(props: &TaskRowProps) -> Html {
             </td>
             <td data-label="Arrival">
                 <input type="text" class="task-arrival" aria-label={format!("Arrival of {}", task.name)}
-                    value={state.field_text(&path("arrival"), || task.arrival.to_string())}
+                    value={state.raw.field_text(&path("arrival"), || task.arrival.to_string())}
                     onchange={arrival_cb} />
                 { cell_problem("arrival") }
             </td>
@@ -379,7 +374,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
             .problem_at(&path(field))
             .map(|p| html! { <span class="field-problem">{ p }</span> })
     };
-    let program_text = state.field_text(&path("program"), || {
+    let program_text = state.raw.field_text(&path("program"), || {
         serde_json::to_string(&task.program).unwrap_or_default()
     });
     let count = task.count.map(|n| format!(" ×{n}")).unwrap_or_default();
@@ -408,7 +403,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
             </td>
             <td data-label="Nice" title="-20 (favoured) to 19">
                 <input type="number" class="task-nice" min="-20" max="19" aria-label={format!("Nice of {}", task.name)}
-                    value={state.field_text(&path("nice"), || task.nice.to_string())}
+                    value={state.raw.field_text(&path("nice"), || task.nice.to_string())}
                     onchange={text_cb(Edit::SetNice)} />
                 { cell_problem("nice") }
             </td>
@@ -417,7 +412,7 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                 <td data-label="Shares" title="cpu.weight of the task's group (1 to 10000, default 100), shared by every task in it">
                     <input type="number" class="task-shares" min="1" max="10000" aria-label={format!("cpu.weight of the group of {}", task.name)}
                         placeholder="100"
-                        value={state.field_text(&format!("groups[{g}].cpu.weight"), || state.draft.groups.get(g).map(|x| x.cpu_weight.to_string()).unwrap_or_default())}
+                        value={state.raw.field_text(&format!("groups[{g}].cpu.weight"), || state.draft.groups.get(g).map(|x| x.cpu_weight.to_string()).unwrap_or_default())}
                         onchange={text_cb(Edit::SetShares)} />
                     { state.problem_at(&format!("groups[{g}].cpu.weight")).map(|p| html! { <span class="field-problem">{ p }</span> }) }
                 </td>
@@ -425,14 +420,14 @@ fn TaskRow(props: &TaskRowProps) -> Html {
                 <td data-label="Shares" title="Explicit CPU shares (entitlement); empty derives them from nice">
                     <input type="number" class="task-shares" min="1" aria-label={format!("Shares of {}", task.name)}
                         placeholder="from nice"
-                        value={state.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
+                        value={state.raw.field_text(&path("shares"), || task.shares.map(|s| s.to_string()).unwrap_or_default())}
                         onchange={text_cb(Edit::SetShares)} />
                     { cell_problem("shares") }
                 </td>
             }
             <td data-label="Arrival" title="When the task starts, e.g. 0ms, 2s">
                 <input type="text" class="task-arrival" aria-label={format!("Arrival of {}", task.name)}
-                    value={state.field_text(&path("arrival"), || task.arrival.to_string())}
+                    value={state.raw.field_text(&path("arrival"), || task.arrival.to_string())}
                     onchange={text_cb(Edit::SetArrival)} />
                 { cell_problem("arrival") }
             </td>

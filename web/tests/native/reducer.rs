@@ -191,7 +191,7 @@ fn the_cpu_count_regenerates_an_unedited_preset_and_is_checked() {
     let bad = reduce(&state, Edit::SetCpus("two".into()));
     assert_eq!(bad.status, RunStatus::Invalid);
     assert!(bad.requests().is_empty());
-    assert_eq!(bad.field_text("cpus", || "1".into()), "two");
+    assert_eq!(bad.raw.field_text("cpus", || "1".into()), "two");
     assert!(bad
         .problem_at("cpus")
         .unwrap()

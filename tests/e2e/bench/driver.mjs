@@ -1,6 +1,22 @@
-// The slider moves page-work.mjs and page-profile.mjs make (prio_bonus_ratio, as page-speed.mjs
-// moves it), and how they wait for a run: through plain DOM calls rather than locators, whose
+// What the page benchmarks share: their command-line options, the browser they launch, and
+// the slider moves page-work.mjs and page-profile.mjs make (prio_bonus_ratio, as page-speed.mjs
+// moves it) with how they wait for a run: through plain DOM calls rather than locators, whose
 // selector engine runs tasks of its own on the page's main thread.
+import { chromium } from "playwright-core";
+
+// The value given after option `name` on the command line, or null.
+export function argument(name) {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : null;
+}
+
+// Headless Chromium ($CHROMIUM, else Debian's) without the background work that would blur
+// the page's timings.
+export const launch = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
 
 export const MOVES = [10, 20, 30, 40, 50, 5, 15, 35, 45, 25];
 
