@@ -55,7 +55,8 @@ pub fn panic_message(info: &PanicHookInfo<'_>) -> String {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("unknown panic");
-    match info.location() {
+    // The page's release build leaves locations out (line 0, see `./x`'s wasm_release_cargo).
+    match info.location().filter(|l| l.line() > 0) {
         Some(location) => format!("{text} (at {}:{})", location.file(), location.line()),
         None => text.to_owned(),
     }

@@ -239,9 +239,14 @@ impl Vm {
     }
 
     /// Before time moves on to `t`: records the grid points before it.
+    #[inline]
     pub(crate) fn sample_before(&mut self, t: Nanos) {
         if let Some(r) = self.series.as_mut() {
-            r.sample(&self.cache, t, false);
+            // Called before every event, most of which fall between two grid points: only
+            // then is the state gathered (it was 8 % of the contest preset's run).
+            if r.series.time(r.series.len()) < t {
+                r.sample(&self.cache, t, false);
+            }
         }
     }
 
