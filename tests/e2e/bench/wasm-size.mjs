@@ -124,9 +124,14 @@ function functionNames(section) {
 
 const ESCAPES = { $SP$: "@", $BP$: "*", $RF$: "&", $LT$: "<", $GT$: ">", $LP$: "(", $RP$: ")", $C$: "," };
 
-/** Rust's legacy symbol mangling (`_ZN…E`) back to a path, without the trailing hash. */
+/**
+ * Rust's legacy symbol mangling (`_ZN…E`) back to a path, without the trailing hash; a name the
+ * compiler demangled from its v0 mangling (the wasm release build's, whose compiler takes
+ * unstable flags and so mangles as nightly does: `./x`'s wasm_release_cargo) without its crates'
+ * disambiguators (`yew[6a88e76b22df7bfd]::html`).
+ */
 export function demangle(symbol) {
-  if (!symbol.startsWith("_ZN")) return symbol;
+  if (!symbol.startsWith("_ZN")) return symbol.replace(/\[[0-9a-f]+\]/g, "");
   const parts = [];
   let at = 3;
   while (at < symbol.length && symbol[at] !== "E") {
@@ -153,7 +158,6 @@ export function group(name, depth) {
   const pathOf = (text) => text.replace(/^(?:<|&|mut |dyn |\[|\(|\*const |\*mut )+/, "").split(/[<>()[\], ;]/)[0];
   const crate = (path) =>
     path
-      .replace(/\[[0-9a-f]+\]/g, "")
       .split("::")
       .filter(Boolean)
       .slice(0, depth)
