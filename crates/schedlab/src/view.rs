@@ -457,8 +457,13 @@ impl RunData {
                 notes_truncated += 1;
                 continue;
             }
+            // The template compared by address: a miss only renders again.
             let id = match last {
-                Some((note, id)) if note == a.note => id,
+                Some((note, id))
+                    if std::ptr::eq(note.text, a.note.text) && note.args == a.note.args =>
+                {
+                    id
+                }
                 _ => {
                     let next = text_ids.len() as u32;
                     let id = *text_ids.entry(a.note.render()).or_insert(next);
