@@ -326,9 +326,9 @@ impl Writer {
     }
     fn scenario(&mut self, s: &Scenario) {
         // What `Scenario::to_json_pretty` writes, serialized here: generic code is compiled in
-        // the crate that instantiates it, and the engine's is built for speed (opt-level 2),
-        // where the serializer inlined into a copy of its own (6.7 KB of the page's wasm,
-        // gzipped); this one is the export's.
+        // the crate that instantiates it, and the engine's is built at opt-level 3, where the
+        // serializer inlined into a copy of its own (6.7 KB of the page's wasm, gzipped); this one
+        // is the export's.
         self.str(&serde_json::to_string_pretty(s).unwrap_or_default());
     }
     fn policy(&mut self, p: &PolicySpec) {

@@ -135,8 +135,7 @@ pub enum Step {
 // Every function here is `#[inline]`, not for speed: an inline function is compiled in the crate
 // that calls it, so a program is read and written by code built where its `Serialize` and
 // `Deserialize` are used (the page's, optimised for size) rather than here, at the engine's
-// speed opt-level (3 then), which made it 3.2 KB larger in the page's gzipped wasm. No
-// simulation runs it.
+// opt-level 3, which made it 3.2 KB larger in the page's gzipped wasm. No simulation runs it.
 
 #[inline]
 fn dur_to_value(d: &Dur) -> Value {
