@@ -264,6 +264,17 @@ impl RawTexts {
     fn clear(&mut self) {
         self.0.clear();
     }
+
+    /// Each field's problem: its text did not parse, and why.
+    fn problems(&self) -> Vec<Problem> {
+        self.0
+            .iter()
+            .map(|r| Problem {
+                path: r.path.clone(),
+                message: r.message.clone(),
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -880,15 +891,7 @@ impl AppState {
 
     /// Re-checks the draft; a valid one gets a new generation (and so a run).
     fn revalidate(&mut self) {
-        let mut problems: Vec<Problem> = self
-            .raw
-            .0
-            .iter()
-            .map(|r| Problem {
-                path: r.path.clone(),
-                message: r.message.clone(),
-            })
-            .collect();
+        let mut problems = self.raw.problems();
         if let Err(p) = schedlab::validate(&self.draft) {
             for problem in p.0 {
                 // A field whose text did not parse already has its problem listed.
