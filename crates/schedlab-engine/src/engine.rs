@@ -748,7 +748,9 @@ impl Engine {
         }
     }
 
-    /// Inlined: every switch calls it, and for a tickless policy it is one test.
+    /// Arms the tick, unless it is armed, at the next multiple of its period: ticks fall on a
+    /// grid, as jiffies do. Inlined: every switch calls it, and for a tickless policy it is one
+    /// test.
     #[inline(always)]
     fn arm_tick(&mut self) {
         if self.v.tick_ns > 0 && self.tick_key == NO_EVENT {
@@ -1814,7 +1816,9 @@ impl Engine {
             any_busy |= curr.is_some();
         }
         if any_busy || self.idle_ticks {
-            self.arm_tick();
+            // A tick falls on a multiple of the period (see `arm_tick`): the next is one
+            // period on, with no division.
+            self.push(Nanos(self.v.now.0 + self.v.tick_ns), Ev::Tick);
         }
     }
 
