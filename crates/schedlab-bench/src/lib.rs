@@ -17,6 +17,10 @@ pub struct Case {
     /// Instead of one scenario: the full contest table (11 loads, one seed, 2 CPUs) under this
     /// policy, what the page recomputes while a slider moves on a contest preset.
     pub contest: Option<&'static str>,
+    /// Instead of one scenario: this preset's run as the page's worker makes it at every
+    /// slider move (default parameters, CPUs, seed and policy; a full trace under the page's
+    /// cap, to the benchmark's stop).
+    pub page_run: Option<&'static str>,
 }
 
 /// What one run of a case produced (timing is added by the caller).
@@ -107,6 +111,7 @@ fn engine_case(
         detail,
         scenario,
         contest: None,
+        page_run: None,
     }
 }
 
@@ -152,6 +157,7 @@ pub fn cases() -> Vec<Case> {
             detail: Detail::Summary,
             scenario: || None,
             contest: Some("linux-2.5-o1"),
+            page_run: None,
         },
         Case {
             name: "contest-table-ebs",
@@ -159,8 +165,44 @@ pub fn cases() -> Vec<Case> {
             detail: Detail::Summary,
             scenario: || None,
             contest: Some("ebs"),
+            page_run: None,
+        },
+        Case {
+            name: "contest-page-run",
+            what: "the contest preset's run as the page's worker makes it on every slider move (default policy, full trace under the page's cap): mostly timer ticks",
+            detail: Detail::Full,
+            scenario: || None,
+            contest: None,
+            page_run: Some("contest"),
         },
     ]
+}
+
+/// A preset's run as the page's worker makes it (`web/src/sim.rs`).
+fn page_run(preset: &str) -> Outcome {
+    use schedlab::{workloads, Benchmark, Job, PresetRef};
+    let reference = PresetRef {
+        id: preset.into(),
+        params: Default::default(),
+    };
+    let policy = PolicySpec {
+        id: workloads::default_policy().into(),
+        tunables: Default::default(),
+    };
+    let scenario = Benchmark::resolve(&reference)
+        .unwrap_or_else(|e| panic!("preset {preset}: {e}"))
+        .scenario(workloads::DEFAULT_CPUS, workloads::DEFAULT_SEED, policy);
+    let job = Job::with_preset(scenario, Some(&reference))
+        .unwrap_or_else(|e| panic!("preset {preset}: {e}"));
+    let ran = job
+        .run_capped(schedlab::view::page_cap())
+        .unwrap_or_else(|e| panic!("the page's run of {preset} failed: {e}"));
+    Outcome {
+        events: ran.output.events,
+        simulated_ns: ran.output.end.0,
+        hash: ran.output.hash,
+        trace_bytes: ran.output.trace.heap_bytes(),
+    }
 }
 
 /// The contest table for one policy; its "hash" is of the rendered table, to compare builds.
@@ -192,6 +234,9 @@ pub fn run(i: usize) -> Option<Outcome> {
     let case = cases.get(i)?;
     if let Some(policy) = case.contest {
         return contest(policy);
+    }
+    if let Some(preset) = case.page_run {
+        return Some(page_run(preset));
     }
     let s = (case.scenario)()?;
     let out = schedlab_policies::run(

@@ -89,6 +89,7 @@ enum Ev {
     Wake(TaskId),
     /// The running task's CPU burst on this CPU ends (kept in the CPU's slot, not the queue).
     BurstEnd(CpuId),
+    /// The scheduler tick on every CPU (kept in [`Engine::tick_key`], not the queue).
     Tick,
     DiskDone(u32),
     /// An idle disk's anticipation window ends: ask its elevator again.
@@ -313,7 +314,6 @@ pub struct Engine {
     costs: Costs,
     opts: RunOptions,
     idle_ticks: bool,
-    tick_armed: bool,
     /// CPUs with a softirq queued and not yet run, bit i = CPU i.
     softirq_raised: u32,
     timers: TimerGranularity,
@@ -327,13 +327,17 @@ pub struct Engine {
     /// when there is none, side by side in one flat array (see [`burst_slot`]). They live here
     /// rather than in the queue: they are cancelled at almost every switch, and a slot is
     /// cancelled by clearing it, where a queued entry would linger until popped; the next
-    /// event is the queue's first or the smallest slot, which [`Engine::set_slot`] keeps
-    /// track of.
+    /// event is the queue's first, the smallest slot, which [`Engine::set_slot`] keeps track
+    /// of, or the tick.
     slots: Vec<u128>,
     /// The index of the earliest slot (the first, when all are empty), unless `slot_stale`.
     slot_min: usize,
     /// The slot at `slot_min` has moved later since it was found earliest: scan again.
     slot_stale: bool,
+    /// The pending tick's key, [`NO_EVENT`] when none is armed. Not a slot: the tick, the most
+    /// frequent event of a busy run, would leave the earliest slot stale at every one; nor
+    /// queued, where on a queue holding nothing else each restarted the calendar.
+    tick_key: u128,
     processed: u64,
 
     exec: Vec<Exec>,
@@ -525,7 +529,6 @@ impl Engine {
             costs: scenario.costs,
             opts,
             idle_ticks,
-            tick_armed: false,
             softirq_raised: 0,
             timers,
             timer_is_tick,
@@ -535,6 +538,7 @@ impl Engine {
             slots: vec![NO_EVENT; 2 * cpus],
             slot_min: 0,
             slot_stale: false,
+            tick_key: NO_EVENT,
             processed: 0,
             exec: Vec::new(),
             cold: Vec::new(),
@@ -661,8 +665,9 @@ impl Engine {
         self.query(|p, cx| p.pick_next(cx, cpu))
     }
 
-    /// Schedules `ev` at `time`: in its CPU's slot for a burst end or a policy timer, else in
-    /// the queue. Inlined, so that each call site's event kind picks its branch at compile time.
+    /// Schedules `ev` at `time`: in its slot for a burst end or a policy timer, in
+    /// [`Engine::tick_key`] for the tick, else in the queue. Inlined, so that each call site's event kind picks its branch at compile
+    /// time.
     #[inline(always)]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
@@ -670,6 +675,7 @@ impl Engine {
         match ev {
             Ev::BurstEnd(cpu) => self.set_slot(burst_slot(cpu), q.key),
             Ev::Timer(cpu) => self.set_slot(timer_slot(cpu), q.key),
+            Ev::Tick => self.tick_key = q.key,
             _ => self.events.push(q.item()),
         }
     }
@@ -716,30 +722,38 @@ impl Engine {
         }
     }
 
-    /// The next event: the earliest of the queue's first and the CPUs' burst and timer slots.
+    /// The next event: the earliest of the queue's first, the slots and the tick.
     fn next_event(&self) -> Option<Queued> {
         let slot = self.earliest_slot();
-        let key = self.slots[slot];
-        match self.events.peek().map(Queued::of) {
-            Some(q) if q.key < key => Some(q),
-            _ if key == NO_EVENT => None,
-            _ => {
-                let cpu = CpuId((slot / 2) as u16);
-                let ev = if slot % 2 == 0 {
+        let slotted = if self.tick_key < self.slots[slot] {
+            Queued {
+                key: self.tick_key,
+                ev: Ev::Tick,
+            }
+        } else {
+            let cpu = CpuId((slot / 2) as u16);
+            Queued {
+                key: self.slots[slot],
+                ev: if slot % 2 == 0 {
                     Ev::BurstEnd(cpu)
                 } else {
                     Ev::Timer(cpu)
-                };
-                Some(Queued { key, ev })
+                },
             }
+        };
+        match self.events.peek().map(Queued::of) {
+            Some(q) if q.key < slotted.key => Some(q),
+            _ if slotted.key == NO_EVENT => None,
+            _ => Some(slotted),
         }
     }
 
-    /// Inlined: every switch calls it, and for a tickless policy it is one test.
+    /// Arms the tick, unless it is armed, at the next multiple of its period: ticks fall on a
+    /// grid, as jiffies do. Inlined: every switch calls it, and for a tickless policy it is one
+    /// test.
     #[inline(always)]
     fn arm_tick(&mut self) {
-        if self.v.tick_ns > 0 && !self.tick_armed {
-            self.tick_armed = true;
+        if self.v.tick_ns > 0 && self.tick_key == NO_EVENT {
             let next = Nanos((self.v.now.0 / self.v.tick_ns + 1) * self.v.tick_ns);
             self.push(next, Ev::Tick);
         }
@@ -762,6 +776,7 @@ impl Engine {
         match q.ev {
             Ev::BurstEnd(cpu) => self.set_slot(burst_slot(cpu), NO_EVENT),
             Ev::Timer(cpu) => self.set_slot(timer_slot(cpu), NO_EVENT),
+            Ev::Tick => self.tick_key = NO_EVENT,
             _ => {
                 self.events.pop();
             }
@@ -795,7 +810,7 @@ impl Engine {
                 }
                 self.drive(cpu)?;
             }
-            Ev::Tick => self.tick()?,
+            Ev::Tick => self.tick(),
             Ev::Timer(cpu) => {
                 self.account(cpu);
                 let curr = self.v.curr[cpu.index()];
@@ -1784,8 +1799,11 @@ impl Engine {
         self.out.migrations.clear();
     }
 
-    fn tick(&mut self) -> Result<(), RunError> {
-        self.tick_armed = false;
+    /// The scheduler tick on every busy CPU (every CPU with idle ticks). Always inlined into
+    /// [`Engine::step`], its one caller: it is most of a busy run's events, and as a call it
+    /// saved and restored six registers around a loop of a few instructions.
+    #[inline(always)]
+    fn tick(&mut self) {
         let mut any_busy = false;
         for c in 0..self.cpus.len() {
             let cpu = CpuId(c as u16);
@@ -1798,9 +1816,10 @@ impl Engine {
             any_busy |= curr.is_some();
         }
         if any_busy || self.idle_ticks {
-            self.arm_tick();
+            // A tick falls on a multiple of the period (see `arm_tick`): the next is one
+            // period on, with no division.
+            self.push(Nanos(self.v.now.0 + self.v.tick_ns), Ev::Tick);
         }
-        Ok(())
     }
 
     // ---- disks ----------------------------------------------------------------------------
