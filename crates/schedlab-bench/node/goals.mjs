@@ -20,7 +20,8 @@ const rows = [];
 const row = (figure, value, goal, ok) => rows.push({ figure, value, goal, ok });
 const missing = (figure, goal, why) => row(figure, why ?? "not measured", goal, null);
 
-// Engine: the cases the goal names, natively and in wasm, and the ratio.
+// Engine: the cases the goal names, natively and in wasm, and the ratio (issue #14: >= 10 M
+// events/s natively, wasm within 1.5x of native).
 const GOAL_EVENTS = 10e6;
 const STRETCH_EVENTS = 15e6;
 const GOAL_RATIO = 1.5;
@@ -34,8 +35,10 @@ for (const name of ["rr-100-tasks-4-cpus-60s", "rr-100-tasks-4-cpus-60s-full", "
     const stretch = v >= STRETCH_EVENTS ? " (stretch met)" : "";
     row(`engine ${name}, native`, `${(v / 1e6).toFixed(2)} M events/s${stretch}`, goal, v >= GOAL_EVENTS);
   } else missing(`engine ${name}, native`, goal);
-  if (w) row(`engine ${name}, wasm`, `${(mev(w) / 1e6).toFixed(2)} M events/s`, goal, mev(w) >= GOAL_EVENTS);
-  else missing(`engine ${name}, wasm`, goal);
+  // In wasm the goal is the ratio to native (the next row), not a rate of its own.
+  const wasmGoal = "(goal: the ratio below)";
+  if (w) row(`engine ${name}, wasm`, `${(mev(w) / 1e6).toFixed(2)} M events/s`, wasmGoal, null);
+  else missing(`engine ${name}, wasm`, wasmGoal);
   if (n && w) {
     const ratio = w.seconds / n.seconds;
     row(`engine ${name}, wasm/native`, `${ratio.toFixed(2)}x`, `<= ${GOAL_RATIO}x`, ratio <= GOAL_RATIO);
