@@ -666,8 +666,8 @@ impl Engine {
     }
 
     /// Schedules `ev` at `time`: in its slot for a burst end or a policy timer, in
-    /// [`Engine::tick_key`] for the tick, else in the queue. Inlined, so that each call site's event kind picks its branch at compile
-    /// time.
+    /// [`Engine::tick_key`] for the tick, else in the queue. Inlined, so that each call site's
+    /// event kind picks its branch at compile time.
     #[inline(always)]
     fn push(&mut self, time: Nanos, ev: Ev) {
         self.seq += 1;
