@@ -20,8 +20,8 @@ use yew::prelude::*;
 
 use super::palette::{self, css, css_alpha, Ink, TaskColours};
 use super::{
-    context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
-    BAR_STYLE, FRAME_STYLE,
+    context_2d, device_pixel_ratio, offset, run_key, set_fill_style_js, size_canvas, tooltip,
+    use_element_width, BAR_STYLE, FRAME_STYLE,
 };
 use crate::components::Shared;
 use crate::hooks::use_deferred::{use_deferred, use_painted};
@@ -199,8 +199,9 @@ fn draw_cpu_lane(
     scale: f64,
 ) {
     // Tasks share nine colours: the style changes only with the ink, and each ink's text is
-    // made once a lane (a contest run's lane switches task at almost every bar).
-    let mut styles: Vec<(Ink, String)> = Vec::new();
+    // made and handed to JavaScript once a lane (a contest run's lane switches task at almost
+    // every bar).
+    let mut styles: Vec<(Ink, js_sys::JsString)> = Vec::new();
     let mut last = None;
     for r in rects {
         // With tasks picked out, the others fade: where they ran stands out.
@@ -209,11 +210,11 @@ fn draw_cpu_lane(
             let at = match styles.iter().position(|(i, _)| *i == ink) {
                 Some(at) => at,
                 None => {
-                    styles.push((ink, ink.css()));
+                    styles.push((ink, ink.css().into()));
                     styles.len() - 1
                 }
             };
-            ctx.set_fill_style_str(&styles[at].1);
+            set_fill_style_js(ctx, &styles[at].1);
             last = Some(ink);
         }
         // At least one device pixel wide, so a short run never vanishes.
