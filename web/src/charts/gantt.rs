@@ -286,11 +286,13 @@ fn draw_task_lane(
     top: f64,
     scale: f64,
 ) {
+    // The lane's four styles, handed to JavaScript once: a task's state changes at almost
+    // every bar of a busy run.
     let ink = colours.of(task as u32);
-    let solid = ink.css();
-    let light = ink.css_alpha(0.28);
-    let sleep = css(palette::SLEEP);
-    let blocked = css(palette::BLOCKED);
+    let solid = js_sys::JsString::from(ink.css());
+    let light = js_sys::JsString::from(ink.css_alpha(0.28));
+    let sleep = js_sys::JsString::from(css(palette::SLEEP));
+    let blocked = js_sys::JsString::from(css(palette::BLOCKED));
     let mid = top + (l.lane_h - 4.0) / 2.0;
     let mut last = u32::MAX;
     for r in rects {
@@ -304,7 +306,7 @@ fn draw_task_lane(
             _ => (&blocked, mid - 2.0, 4.0),
         };
         if r.key != last {
-            ctx.set_fill_style_str(fill);
+            set_fill_style_js(ctx, fill);
             last = r.key;
         }
         let w = ((r.x1 - r.x0) * scale).max(scale);
