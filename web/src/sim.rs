@@ -1,6 +1,8 @@
 //! The worker's side: one request in, one reply out. Plain Rust, natively testable; the wasm
 //! module's worker exports (`worker_main.rs`) only wire it to `postMessage`.
 
+use std::collections::BTreeMap;
+
 use schedlab::engine::machine::knobs;
 use schedlab::workloads::contest::{self, Config};
 use schedlab::{Benchmark, Job, Nanos, PresetError, PresetRef, Problems, RunResult, SimError};
@@ -90,9 +92,16 @@ fn take_prepared(request: &[u8]) -> Option<Vec<u8>> {
 /// writes the request (the page's first generation).
 fn default_run_request(iterations: i64) -> Option<Vec<u8>> {
     let (preset, made) = crate::state::default_preset(iterations);
+    let made = made.ok()?;
+    // The page's draft is what the preset makes: the request names it (`AppState::requests`).
     let request = Request::Run {
         id: crate::state::FIRST_GENERATION,
-        scenario: Source::Scenario(Box::new(made.ok()?)),
+        scenario: Source::Generated {
+            cpus: made.cpus,
+            seed: made.seed,
+            policy: made.policy,
+            machine: BTreeMap::new(),
+        },
         preset: Some(preset),
     };
     Some(wire::encode_request(&request))

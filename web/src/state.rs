@@ -131,12 +131,18 @@ pub struct Inspector {
 pub struct ContestProgress {
     pub id: u64,
     pub rows: Vec<ContestCells>,
-    /// The draft is exactly what the contest preset makes (with `machine` set over it): its
-    /// run is the row of its own load, which comes with the run's reply (`contest_row`), and
-    /// the worker makes the scenario again from the preset (`protocol::Source::Generated`).
-    pub from_run: bool,
-    /// The machine knobs set by hand (`AppState::machine_overrides`) when this generation was
-    /// made.
+}
+
+/// What the draft of a generation is to the scenario its preset makes, worked out once per
+/// generation ([`AppState::revalidate`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FromPreset {
+    /// The draft is exactly what its preset makes (with `machine` set over it): the worker
+    /// makes the scenario again from the preset (`protocol::Source::Generated`), so a slider's
+    /// move does not write out and post the scenario, and on contest the run is the row of its
+    /// own load, which comes with the run's reply (`contest_row`).
+    pub exact: bool,
+    /// The machine knobs set by hand (`AppState::machine_overrides`).
     pub machine: BTreeMap<String, i64>,
 }
 
@@ -302,6 +308,7 @@ pub struct AppState {
     pub pinned: Option<Rc<Shown>>,
     /// A's run, asked for because a link named a pinned run; `pinned` once it arrives.
     pub pin_pending: Option<PendingPin>,
+    pub from_preset: FromPreset,
     pub contest: ContestProgress,
     /// A's contest table when A was pinned while its rows were on screen (or still coming in):
     /// the contest table then compares B's rows with these, load by load.
@@ -556,6 +563,7 @@ impl AppState {
             shown: None,
             pinned: None,
             pin_pending: None,
+            from_preset: FromPreset::default(),
             contest: ContestProgress::default(),
             pinned_contest: ContestProgress::default(),
             inspector: Inspector::default(),
@@ -638,12 +646,13 @@ impl AppState {
         }
         let id = self.generation;
         let contest = self.is_contest() && self.contest.id == id;
-        let scenario = if contest && self.contest.from_run {
+        let exact = self.from_preset.exact;
+        let scenario = if exact {
             Source::Generated {
                 cpus: self.draft.cpus,
                 seed: self.draft.seed,
                 policy: self.draft.policy.clone(),
-                machine: self.contest.machine.clone(),
+                machine: self.from_preset.machine.clone(),
             }
         } else {
             Source::Scenario(Box::new((*self.draft).clone()))
@@ -664,10 +673,10 @@ impl AppState {
         if let Some(preset) = self.preset.as_ref().filter(|_| contest) {
             let mut params = preset.params.clone();
             let main_load = params.remove("load");
-            let machine = &self.contest.machine;
+            let machine = &self.from_preset.machine;
             for (i, load) in schedlab::workloads::contest::LOADS.iter().enumerate() {
                 // The run itself is this load's row.
-                if self.contest.from_run && main_load.unwrap_or(0) == i as i64 {
+                if exact && main_load.unwrap_or(0) == i as i64 {
                     continue;
                 }
                 out.push(Request::ContestRow {
@@ -907,20 +916,18 @@ impl AppState {
         } else {
             RunStatus::Invalid
         };
+        // The preset made once per generation: the knobs set by hand over it, and whether the
+        // draft is what it makes.
+        let generated = self.generated();
+        let machine = self.overrides_over(generated.as_ref());
+        let exact = self.problems.is_empty()
+            && generated
+                .is_some_and(|mut g| knobs::set_all(&mut g, &machine).is_ok() && g == *self.draft);
+        self.from_preset = FromPreset { exact, machine };
         if self.is_contest() {
-            // The preset made once per generation: the knobs set by hand over it, and whether
-            // the draft is what it makes.
-            let generated = self.generated();
-            let machine = self.overrides_over(generated.as_ref());
-            let from_run = self.problems.is_empty()
-                && generated.is_some_and(|mut g| {
-                    knobs::set_all(&mut g, &machine).is_ok() && g == *self.draft
-                });
             self.contest = ContestProgress {
                 id: self.generation,
                 rows: Vec::new(),
-                from_run,
-                machine,
             };
         }
     }
@@ -1501,7 +1508,7 @@ impl AppState {
                 let data = Rc::new(std::mem::take(&mut outcome.data));
                 // The run's own row of the contest table, which was not asked for again.
                 if let Some(row) = outcome.contest_row.take() {
-                    if self.contest.id == id && self.contest.from_run {
+                    if self.contest.id == id && self.from_preset.exact {
                         self.contest.rows.retain(|r| r.load != row.load);
                         self.contest.rows.push(row);
                     }

@@ -20,8 +20,8 @@ use yew::prelude::*;
 
 use super::palette::{self, css, css_alpha, Ink, TaskColours};
 use super::{
-    context_2d, device_pixel_ratio, offset, run_key, size_canvas, tooltip, use_element_width,
-    BAR_STYLE, FRAME_STYLE,
+    context_2d, device_pixel_ratio, offset, run_key, set_fill_style_js, size_canvas, tooltip,
+    use_element_width, BAR_STYLE, FRAME_STYLE,
 };
 use crate::components::Shared;
 use crate::hooks::use_deferred::{use_deferred, use_painted};
@@ -199,8 +199,9 @@ fn draw_cpu_lane(
     scale: f64,
 ) {
     // Tasks share nine colours: the style changes only with the ink, and each ink's text is
-    // made once a lane (a contest run's lane switches task at almost every bar).
-    let mut styles: Vec<(Ink, String)> = Vec::new();
+    // made and handed to JavaScript once a lane (a contest run's lane switches task at almost
+    // every bar).
+    let mut styles: Vec<(Ink, js_sys::JsString)> = Vec::new();
     let mut last = None;
     for r in rects {
         // With tasks picked out, the others fade: where they ran stands out.
@@ -209,11 +210,11 @@ fn draw_cpu_lane(
             let at = match styles.iter().position(|(i, _)| *i == ink) {
                 Some(at) => at,
                 None => {
-                    styles.push((ink, ink.css()));
+                    styles.push((ink, ink.css().into()));
                     styles.len() - 1
                 }
             };
-            ctx.set_fill_style_str(&styles[at].1);
+            set_fill_style_js(ctx, &styles[at].1);
             last = Some(ink);
         }
         // At least one device pixel wide, so a short run never vanishes.
@@ -285,11 +286,13 @@ fn draw_task_lane(
     top: f64,
     scale: f64,
 ) {
+    // The lane's four styles, handed to JavaScript once: a task's state changes at almost
+    // every bar of a busy run.
     let ink = colours.of(task as u32);
-    let solid = ink.css();
-    let light = ink.css_alpha(0.28);
-    let sleep = css(palette::SLEEP);
-    let blocked = css(palette::BLOCKED);
+    let solid = js_sys::JsString::from(ink.css());
+    let light = js_sys::JsString::from(ink.css_alpha(0.28));
+    let sleep = js_sys::JsString::from(css(palette::SLEEP));
+    let blocked = js_sys::JsString::from(css(palette::BLOCKED));
     let mid = top + (l.lane_h - 4.0) / 2.0;
     let mut last = u32::MAX;
     for r in rects {
@@ -303,7 +306,7 @@ fn draw_task_lane(
             _ => (&blocked, mid - 2.0, 4.0),
         };
         if r.key != last {
-            ctx.set_fill_style_str(fill);
+            set_fill_style_js(ctx, fill);
             last = r.key;
         }
         let w = ((r.x1 - r.x0) * scale).max(scale);

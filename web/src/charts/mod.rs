@@ -218,6 +218,21 @@ pub(crate) fn context_2d(canvas: &HtmlCanvasElement, dpr: f64) -> Option<CanvasR
     Some(ctx)
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A 2D context, seen through its `fillStyle` alone.
+    type FillStyle;
+    #[wasm_bindgen(method, setter = fillStyle)]
+    fn set_fill_style(this: &FillStyle, style: &js_sys::JsString);
+}
+
+/// Sets `ctx`'s `fillStyle` to a string JavaScript already holds. `set_fill_style_str` copies
+/// its text out of the module's memory and decodes it at every call, which a contest run's CPU
+/// lane, changing colour at almost every bar, makes hundreds of times a draw.
+pub(crate) fn set_fill_style_js(ctx: &CanvasRenderingContext2d, style: &js_sys::JsString) {
+    ctx.unchecked_ref::<FillStyle>().set_fill_style(style);
+}
+
 /// Pointer position relative to the event's target element, in CSS pixels.
 pub(crate) fn offset(e: &MouseEvent) -> (f64, f64) {
     (e.offset_x() as f64, e.offset_y() as f64)

@@ -3,6 +3,7 @@
 //! the whole view, the pinned run of a compare view included.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use schedlab::link::{LinkState, TimeWindow, ViewState};
@@ -84,11 +85,18 @@ fn every_edit_clears_the_notice_and_runs_again() {
             panic!("{name}: the first request is not the run");
         };
         assert_eq!(id, after.generation, "{name}");
-        assert_eq!(
-            scenario,
-            Source::Scenario(Box::new((*after.draft).clone())),
-            "{name}"
-        );
+        // The draft, written out; a preset's, as it makes it, by name.
+        let draft = if name.starts_with("SelectPreset") {
+            Source::Generated {
+                cpus: after.draft.cpus,
+                seed: after.draft.seed,
+                policy: after.draft.policy.clone(),
+                machine: BTreeMap::new(),
+            }
+        } else {
+            Source::Scenario(Box::new((*after.draft).clone()))
+        };
+        assert_eq!(scenario, draft, "{name}");
     }
 }
 
@@ -659,18 +667,18 @@ fn a_tunables_move_on_contest_keeps_the_draft_made_by_its_preset() {
         )
     };
     let contest = reduce(&open(plain()), Edit::SelectPreset("contest".into()));
-    assert!(contest.contest.from_run && generated(&contest));
+    assert!(contest.from_preset.exact && generated(&contest));
     let spec = schedlab::find(&contest.draft.policy.id)
         .and_then(|p| p.tunables.first())
         .unwrap();
     let key = spec.key.to_owned();
     let moved = reduce(&contest, Edit::SetTunable(key.clone(), spec.max));
-    assert!(moved.contest.from_run && generated(&moved));
+    assert!(moved.from_preset.exact && generated(&moved));
     let invalid = reduce(&moved, Edit::SetTunable(key.clone(), spec.max + 1));
     assert!(!invalid.problems.is_empty());
-    assert!(!invalid.contest.from_run && !generated(&invalid));
+    assert!(!invalid.from_preset.exact && !generated(&invalid));
     let back = reduce(&invalid, Edit::ResetTunable(key.clone()));
-    assert!(back.problems.is_empty() && back.contest.from_run && generated(&back));
+    assert!(back.problems.is_empty() && back.from_preset.exact && generated(&back));
     // A knob set by hand over the preset: still its scenario, with the knob.
     let knob = schedlab::engine::machine::knobs::knobs()
         .next()
@@ -682,15 +690,60 @@ fn a_tunables_move_on_contest_keeps_the_draft_made_by_its_preset() {
         knob.max
     };
     let set = reduce(&back, Edit::SetTunable(knob.key.to_owned(), value));
-    assert_eq!(set.contest.machine.get(knob.key), Some(&value));
+    assert_eq!(set.from_preset.machine.get(knob.key), Some(&value));
     let moved = reduce(&set, Edit::SetTunable(key, spec.max));
-    assert_eq!(moved.contest.machine, set.contest.machine);
-    assert!(moved.contest.from_run && generated(&moved));
+    assert_eq!(moved.from_preset.machine, set.from_preset.machine);
+    assert!(moved.from_preset.exact && generated(&moved));
     // A task added to the preset's: no longer what it makes, and a tunable's move keeps that.
     let edited = reduce(&moved, Edit::AddTask);
-    assert!(!edited.contest.from_run && !generated(&edited));
+    assert!(!edited.from_preset.exact && !generated(&edited));
     let moved = reduce(&edited, Edit::ResetTunable(spec.key.to_owned()));
-    assert!(!moved.contest.from_run && !generated(&moved));
+    assert!(!moved.from_preset.exact && !generated(&moved));
+}
+
+/// Any preset's draft goes out as `Source::Generated` while it is what the preset makes, a
+/// slider moved (the default scenario's move posts a few bytes, not the scenario), and the
+/// worker runs it as it would the scenario written out; once a task is edited, the scenario
+/// goes whole.
+#[test]
+fn a_tunables_move_on_any_preset_sends_what_the_preset_makes() {
+    let first = Rc::new(AppState::default_scenario());
+    let spec = schedlab::find(&first.draft.policy.id)
+        .and_then(|p| p.tunables.first())
+        .unwrap();
+    let moved = reduce(&first, Edit::SetTunable(spec.key.to_owned(), spec.max));
+    assert!(moved.from_preset.exact);
+    let Some(Request::Run {
+        id,
+        scenario: named @ Source::Generated { .. },
+        preset,
+    }) = moved.requests().into_iter().next()
+    else {
+        panic!("not a run of what the preset makes");
+    };
+    let hash = |request| match sim::respond(request, &clock) {
+        Response::Ran { outcome, .. } => outcome.result.trace_hash,
+        other => panic!("not a run: {other:?}"),
+    };
+    let written = Source::Scenario(Box::new((*moved.draft).clone()));
+    assert_eq!(
+        hash(Request::Run {
+            id,
+            scenario: named,
+            preset: preset.clone()
+        }),
+        hash(Request::Run {
+            id,
+            scenario: written,
+            preset
+        })
+    );
+    let edited = reduce(&moved, Edit::AddTask);
+    assert!(!edited.from_preset.exact);
+    assert!(matches!(
+        edited.requests().first(),
+        Some(Request::Run { scenario: Source::Scenario(s), .. }) if **s == *edited.draft
+    ));
 }
 
 /// What `AppState::generated` reuses rests on this: every preset's scenario depends on the

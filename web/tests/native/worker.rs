@@ -749,30 +749,36 @@ fn the_warm_up_is_the_pages_first_run_made_short() {
     let bytes = sim::warm_up_request().expect("the default preset generates");
     let read = wire::decode_request(&bytes);
     let Ok(Request::Run {
-        scenario: Source::Scenario(warm),
+        scenario: warm @ Source::Generated { .. },
         preset: Some(warm_preset),
         ..
     }) = read
     else {
-        panic!("not a run of a scenario from its preset: {read:?}");
+        panic!("not a run of a scenario its preset makes: {read:?}");
     };
     let page = AppState::default_scenario();
     let Some(Request::Run {
-        scenario: Source::Scenario(first),
+        scenario: first,
         preset: Some(first_preset),
         ..
     }) = page.requests().into_iter().next()
     else {
-        panic!("the page's first request is not a run of its scenario");
+        panic!("the page's first request is not a run");
     };
     assert_eq!(warm_preset.id, first_preset.id);
-    assert_eq!(
-        (warm.cpus, warm.seed, &warm.policy),
-        (first.cpus, first.seed, &first.policy)
-    );
+    assert_eq!(warm, first, "the same machine, seed and policy");
     assert_eq!(warm_preset.params.get("iterations"), Some(&1));
-    assert_ne!(warm.tasks, first.tasks, "the probe runs once, not 30 times");
-    assert!(matches!(ask(&bytes), Response::Ran { .. }));
+    assert_ne!(
+        warm_preset.params, first_preset.params,
+        "the probe runs once, not 30 times"
+    );
+    let Response::Ran { outcome, .. } = ask(&bytes) else {
+        panic!("the warm-up did not run");
+    };
+    assert!(
+        outcome.report.is_some(),
+        "it runs as the preset's benchmark"
+    );
 }
 
 /// The first run the worker prepares is, byte for byte, the request the page's runner sends
