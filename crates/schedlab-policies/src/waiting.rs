@@ -18,6 +18,7 @@ impl Waiting {
     }
 
     /// Appends `t` unless it is already queued.
+    #[inline]
     pub fn push_back(&mut self, t: TaskId) {
         if self.contains(t) {
             return;
@@ -30,6 +31,7 @@ impl Waiting {
     }
 
     /// Puts `t` first in line unless it is already queued.
+    #[inline]
     pub fn push_front(&mut self, t: TaskId) {
         if self.contains(t) {
             return;
@@ -69,6 +71,7 @@ impl Waiting {
 
     /// The pick of a policy that never preempts on its own: `cpu`'s running task while it is
     /// not back in the queue, else the first waiting task allowed on `cpu` (its affinity).
+    #[inline]
     pub fn pick(&self, cx: &Cx<'_>, cpu: CpuId) -> Option<TaskId> {
         match cx.curr(cpu) {
             Some(c) if cx.task(c).state == TaskState::Running && !self.contains(c) => Some(c),
@@ -87,6 +90,7 @@ impl Waiting {
 
     /// A runnable task leaves its CPU: to the tail if the policy sent it away (`to_tail`: a used
     /// quantum, a yield), otherwise first in line, so it is picked again.
+    #[inline]
     pub fn put_prev(&mut self, task: TaskId, runnable: bool, to_tail: bool) {
         if !runnable {
             return;
