@@ -122,16 +122,8 @@ impl Latencies {
     /// Nearest-rank percentiles: exact while every sample is kept, else from the histogram
     /// (see the module's precision note); `max` is always exact.
     pub fn percentiles(&self) -> Percentiles {
-        self.percentiles_with(&mut Vec::new())
-    }
-
-    /// [`Latencies::percentiles`], selecting among a copy of the exact samples made in
-    /// `scratch`: the end of a run reuses one buffer for every task's.
-    pub fn percentiles_with(&self, scratch: &mut Vec<u64>) -> Percentiles {
         if self.is_exact() {
-            scratch.clear();
-            scratch.extend_from_slice(&self.exact);
-            return Percentiles::of(scratch);
+            return Percentiles::of(&mut self.exact.clone());
         }
         let n = self.count;
         let at_rank = |p: u64| -> u64 {

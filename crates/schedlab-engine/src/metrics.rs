@@ -36,10 +36,6 @@ pub struct TaskStats {
     pub latencies: Latencies,
 }
 
-/// Up to this many samples [`Percentiles::of`] sorts them: cheaper than its three selections
-/// for the few dozen wake-ups each of a thousand tasks has.
-const SORT_UP_TO: usize = 64;
-
 /// Nearest-rank percentiles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Percentiles {
@@ -62,15 +58,6 @@ impl Percentiles {
         }
         let rank = |p: usize| (p * n).div_ceil(100).max(1) - 1;
         let (i50, i90, i99) = (rank(50), rank(90), rank(99));
-        if n <= SORT_UP_TO {
-            samples.sort_unstable();
-            return Percentiles {
-                p50: samples[i50],
-                p90: samples[i90],
-                p99: samples[i99],
-                max: samples[n - 1],
-            };
-        }
         let p50 = *samples.select_nth_unstable(i50).1;
         // After each selection the samples from its index on are the largest, in some order.
         let above = &mut samples[i50..];
@@ -159,10 +146,9 @@ impl Metrics {
         let total_w: u64 = info.iter().map(weight).sum::<u64>().max(1);
         let mut tasks = Vec::with_capacity(info.len());
         let mut latencies = Vec::with_capacity(info.len());
-        let mut scratch = Vec::new();
         for (t, s) in info.iter().zip(stats) {
             let mean = s.latencies.mean();
-            let p = s.latencies.percentiles_with(&mut scratch);
+            let p = s.latencies.percentiles();
             tasks.push(TaskMetrics {
                 id: t.id.0,
                 name: t.name.clone(),
