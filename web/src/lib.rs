@@ -81,11 +81,12 @@ pub fn App() -> Html {
     });
     let runner = use_runner(&state);
     let first_painted = use_first_paint(state.shown.is_some());
-    // The scenario panel, the builder's task table, the report, the sweep and the quiz panels
-    // sit below the first screenful: they render once the page's first frame is painted, so its
-    // first render and layout (and the first chart in them) do not wait for their few hundred
-    // elements, nor for compiling their code (the browser compiles a wasm function when it is
-    // first called).
+    // The builder (the policy panel, the scenario panel, the task table), the report, the sweep
+    // and the quiz panels render once the page's first frame, the first chart's, is painted: its
+    // first render and layout do not wait for their few hundred elements, nor for compiling
+    // their code (the browser compiles a wasm function when it is first called). The policy
+    // panel is in the first screenful, one frame later: its tunables (range inputs, each with
+    // its help) put the first chart ~100 ms later on a load (headless Chromium, 2 cores).
     let page_painted = use_painted();
     // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
     let dispatch = {
@@ -334,9 +335,9 @@ pub fn App() -> Html {
             { masthead }
             <main class="explorer">
                 <aside class="builder" aria-label="Scenario">
+                    if page_painted {
                     <PolicyPanel draft={draft.clone()} generated={(*generated).clone().map(Shared::from)}
                         problems={problems.clone()} onedit={dispatch.edit.clone()} />
-                    if page_painted {
                     <ScenarioPanel preset={state.preset.clone()} edited={state.edited}
                         cpus={state.raw.field_text("cpus", || draft.cpus.to_string())}
                         duration={state.raw.field_text("duration", || draft.duration.to_string())}
