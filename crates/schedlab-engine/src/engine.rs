@@ -1263,8 +1263,8 @@ impl Engine {
     #[inline(always)]
     fn exec_op(&mut self, cpu: CpuId, t: TaskId) -> Result<(), RunError> {
         let ti = t.index();
-        let op = self.code.ops[self.exec[ti].pc as usize];
-        match op {
+        // Matched in place: each arm copies only its own fields, not the whole op.
+        match self.code.ops[self.exec[ti].pc as usize] {
             Op::Run(_) => {
                 let left = self.v.info[ti]
                     .burst_left
