@@ -86,7 +86,8 @@ pub fn App() -> Html {
     // first render and layout do not wait for their few hundred elements, nor for compiling
     // their code (the browser compiles a wasm function when it is first called). The policy
     // panel is in the first screenful, one frame later: its tunables (range inputs, each with
-    // its help) put the first chart ~100 ms later on a load (headless Chromium, 2 cores).
+    // its help) put the first chart 40-100 ms later on a load (medians of interleaved loads,
+    // headless Chromium, 2 cores).
     let page_painted = use_painted();
     // The reducer's dispatcher as callbacks, made once (see `state::Dispatch`).
     let dispatch = {
